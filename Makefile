@@ -1,0 +1,22 @@
+# The two commands of the README, and the pieces they are made of.
+MVN ?= mvn -B -ntp
+# Debian's interpreter: it is the one that has python3-bpfcc once bpf/setup.sh has run.
+PYTHON ?= /usr/bin/python3
+
+.PHONY: demo test build setup clean
+
+demo: build
+	java -jar analyzer/target/hopscope.jar demo
+
+build:
+	$(MVN) -q package -DskipTests
+
+setup:
+	bash bpf/setup.sh
+
+test: setup
+	$(MVN) verify
+	$(PYTHON) -m pytest -q bpf/tests
+
+clean:
+	$(MVN) -q clean
