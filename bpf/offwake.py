@@ -20,6 +20,7 @@
 #
 # USAGE: offwake.py -p PID [--duration S] [--min-us US] [--folded FILE]
 #                   [--events FILE] [--buffer-pages N] [--stack-storage N]
+#                   [--max-threads N]
 #
 # Outputs: --folded FILE, the format of bcc's "offwaketime -f" (wakee stack,
 # "--", waker stack, total microseconds) for flame graph tools; --events FILE,
@@ -201,7 +202,8 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         if (fx && fx->enter_ns == op->futex_enter_ns)
             fx->blocked = 1;
     }
-    events.ringbuf_submit(e, 0);
+    // No wakeup: user space drains the buffer every POLL_S seconds.
+    events.ringbuf_submit(e, BPF_RB_NO_WAKEUP);
     offstart.delete(&next);
     return 0;
 }
@@ -274,7 +276,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
             e->futex_op = fx->op;
             e->futex_enter_ns = fx->enter_ns;
             e->futex_ret = args->ret;
-            events.ringbuf_submit(e, 0);
+            events.ringbuf_submit(e, BPF_RB_NO_WAKEUP);
         }
     }
     inflight.delete(&tid);
@@ -283,6 +285,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 """
 
 TASK_COMM_LEN = 16
+POLL_S = 0.05  # how often user space drains the ring buffer
 
 
 class Event(ct.Structure):
@@ -552,8 +555,15 @@ def non_negative_int(text):
     return value
 
 
-def power_of_two(text):
+def positive_int(text):
     value = non_negative_int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be > 0: %r" % text)
+    return value
+
+
+def power_of_two(text):
+    value = positive_int(text)
     if value == 0 or value & (value - 1):
         raise argparse.ArgumentTypeError("must be a power of two: %r" % text)
     return value
@@ -562,8 +572,8 @@ def power_of_two(text):
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="offwake.py",
-        description="Record off-CPU intervals of one process with their wakers, "
-                    "run-queue delays and futex calls (tracepoints only)",
+        description="Record off-CPU intervals of one process with their wakers,\n"
+                    "run-queue delays and futex calls (tracepoints only).",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=examples)
     parser.add_argument("-p", "--pid", type=int, required=True,
@@ -581,9 +591,9 @@ def build_parser():
     parser.add_argument("--buffer-pages", type=power_of_two, default=512, metavar="N",
                         help="ring buffer size in pages, a power of two "
                              "(default 512)")
-    parser.add_argument("--stack-storage", type=non_negative_int, default=16384,
+    parser.add_argument("--stack-storage", type=positive_int, default=16384,
                         metavar="N", help="stack trace map entries (default 16384)")
-    parser.add_argument("--max-threads", type=non_negative_int, default=16384,
+    parser.add_argument("--max-threads", type=positive_int, default=16384,
                         metavar="N", help="threads tracked at once (default 16384)")
     return parser
 
@@ -702,16 +712,27 @@ class Tracer:
 
     def __init__(self, args):
         self.args = args
-        self.raw = []            # interval events as dicts, in arrival order
+        self.raw = []            # records as copied from the ring buffer, in arrival order
         self.futex_ends = {}     # (tid, enter_ns) -> (exit_ns, ret)
         self.stop = False
 
     def on_event(self, ctx, data, size):
-        ev = ct.cast(data, ct.POINTER(Event)).contents
-        if ev.kind == 2:
-            self.futex_ends[(ev.tid, ev.futex_enter_ns)] = (ev.off_ns, ev.futex_ret)
-        else:
-            self.raw.append({name: getattr(ev, name) for name, _ in Event._fields_})
+        # Only a copy here: decoding waits for the end so that the tracer's own CPU use while the
+        # target runs stays small (this machine class has two cores to share with the target).
+        self.raw.append(ct.string_at(data, size))
+
+    def decode(self):
+        """Interval events as dicts in arrival order; futex call ends into self.futex_ends."""
+        intervals = []
+        names = [name for name, _ in Event._fields_]
+        for blob in self.raw:
+            ev = Event.from_buffer_copy(blob)
+            if ev.kind == 2:
+                self.futex_ends[(ev.tid, ev.futex_enter_ns)] = (ev.off_ns, ev.futex_ret)
+            else:
+                intervals.append({name: getattr(ev, name) for name in names})
+        self.raw = []
+        return intervals
 
     def run(self):
         from bcc import BPF
@@ -741,7 +762,10 @@ class Tracer:
         started = time.monotonic()
         target_gone = False
         while not self.stop:
-            self.bpf.ring_buffer_poll(100)
+            # Records are submitted without wakeups (BPF_RB_NO_WAKEUP) and drained here in batches:
+            # a wakeup per record would cost the target a context switch of ours per event.
+            time.sleep(POLL_S)
+            self.bpf.ring_buffer_consume()
             if args.duration and time.monotonic() - started >= args.duration:
                 break
             if not process_alive(args.pid):
@@ -750,9 +774,28 @@ class Tracer:
         self.bpf.ring_buffer_consume()
         if target_gone:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
-        elif jvm:
-            request_perf_map(args.pid, "end")
+        else:
+            # Checked again: the target may have exec'd a JVM after the start.
+            jvm = is_jvm(args.pid)
+            if jvm:
+                request_perf_map(args.pid, "end")
         self.write_outputs(jvm)
+
+    def bpf_run_stats(self):
+        """[(program, run_time_ns, run_count)] when the kernel keeps BPF run statistics, else []."""
+        try:
+            with open("/proc/sys/kernel/bpf_stats_enabled") as f:
+                if f.read().strip() != "1":
+                    return []
+        except OSError:
+            return []
+        stats = []
+        for name, fn in sorted(self.bpf.funcs.items()):
+            figures = read_fdinfo(fn.fd)
+            if figures:
+                label = name.decode() if isinstance(name, bytes) else name
+                stats.append((label.replace("tracepoint__", ""), figures[0], figures[1]))
+        return stats
 
     def _on_signal(self, signum, frame):
         self.stop = True
@@ -792,7 +835,7 @@ class Tracer:
         self.missing_stacks = 0
         stacks = self.stacks_resolver(jvm)
         records = []
-        for ev in self.raw:
+        for ev in self.decode():
             r = interval_record(ev, stacks, decode_comm)
             end = self.futex_ends.get((ev["tid"], ev["futex_enter_ns"]))
             if r["futex"] and end:
@@ -815,9 +858,27 @@ class Tracer:
               "%d futex calls (futex map full)"
               % (PROG, len(records), sum(1 for r in records if r["futex"]),
                  self.missing_stacks, lost, lost_threads, lost_futex), file=sys.stderr)
+        stats = self.bpf_run_stats()
+        if stats:
+            print("%s: BPF run time (kernel.bpf_stats_enabled=1): %s" % (PROG, ", ".join(
+                "%s %.1f ms / %d runs" % (name, ns / 1e6, runs) for name, ns, runs in stats)),
+                file=sys.stderr)
         if lost + lost_threads + lost_futex:
             print("%s: warning: events were lost; the outputs are incomplete "
                   "(raise --buffer-pages or --max-threads)" % PROG, file=sys.stderr)
+
+
+def read_fdinfo(fd):
+    """run_time_ns and run_cnt of a BPF program fd (present when kernel.bpf_stats_enabled=1)."""
+    fields = {}
+    try:
+        with open("/proc/self/fdinfo/%d" % fd) as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                fields[key.strip()] = value.strip()
+        return int(fields["run_time_ns"]), int(fields["run_cnt"])
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def main(argv=None):

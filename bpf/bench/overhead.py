@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+#
+# overhead  Throughput of a workload with and without offwake.py attached, interleaved.
+#
+# Runs the workload (default: the pipeline sample, netty sync-over-async, 8 callers) ROUNDS times
+# without and ROUNDS times with the tracer, alternating which goes first in each round so drift on a
+# shared machine falls on both sides, and prints each run's ops/s, the traced/untraced ratio of the
+# means, and the tracer's lost-event counts. Target: ratio >= 0.95 with zero lost events.
+#
+# The tracer must see the whole measured run, so each workload starts as a shell that waits on its
+# stdin: offwake attaches to that pid, and once it prints its start line the shell execs java (the
+# pid, and so the tracer's filter, stay the same).
+#
+# USAGE: sudo /usr/bin/python3 bpf/bench/overhead.py [--jar JAR] [--rounds N] [-- WORKLOAD ARGS...]
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOL = os.path.join(BPF_DIR, "offwake.py")
+REPO = os.path.dirname(BPF_DIR)
+DEFAULT_WORKLOAD = ["pipeline", "--mode", "sync-over-async", "--http-client", "netty",
+                    "--parallel", "8", "--warmup", "2", "--duration", "10"]
+
+
+def fail(message):
+    print("overhead: %s" % message, file=sys.stderr)
+    sys.exit(2)
+
+
+def start_workload(jar, workload):
+    """A shell that execs the workload once a line arrives on its stdin."""
+    command = 'read -r _ && exec java -jar "$0" "$@"'
+    return subprocess.Popen(["bash", "-c", command, jar, *workload], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def ops_per_s(output):
+    m = re.search(r"^ops_per_s: ([0-9.]+)$", output, re.M)
+    if not m:
+        fail("no 'ops_per_s:' line in the workload's output:\n" + output[-2000:])
+    return float(m.group(1))
+
+
+def run(jar, workload, traced, tmpdir, index):
+    proc = start_workload(jar, workload)
+    tracer = None
+    if traced:
+        tracer = subprocess.Popen([sys.executable, TOOL, "-p", str(proc.pid),
+                                   "--events", os.path.join(tmpdir, "run%d.jsonl" % index),
+                                   "--folded", os.path.join(tmpdir, "run%d.folded" % index)],
+                                  stderr=subprocess.PIPE, text=True)
+        first = tracer.stderr.readline()
+        if "Ctrl-C to end." not in first:
+            proc.kill()
+            fail("offwake did not start: " + first + tracer.stderr.read())
+    proc.stdin.write("go\n")
+    proc.stdin.close()
+    output = proc.stdout.read()
+    if proc.wait() != 0:
+        fail("workload failed (exit %d):\n%s" % (proc.returncode, output[-2000:]))
+    figures = {"ops_per_s": ops_per_s(output)}
+    if tracer:
+        err = tracer.communicate(timeout=600)[1]
+        if tracer.returncode != 0:
+            fail("offwake failed: " + err)
+        m = re.search(r"(\d+) off-CPU intervals, .*lost (\d+) events \(ring buffer full\), "
+                      r"(\d+) intervals \(thread map full\), (\d+) futex calls", err)
+        if not m:
+            fail("no summary line from offwake: " + err)
+        figures["intervals"] = int(m.group(1))
+        figures["lost"] = int(m.group(2)) + int(m.group(3)) + int(m.group(4))
+        m = re.search(r"^measured_s: ([0-9.]+)$", output, re.M)
+        figures["measured_s"] = float(m.group(1)) if m else None
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(
+        description="Throughput of a workload with and without offwake.py, interleaved.",
+        epilog="example: sudo /usr/bin/python3 bpf/bench/overhead.py --rounds 3")
+    parser.add_argument("--jar", default=os.path.join(REPO, "samples/target/hopscope-samples.jar"),
+                        help="the samples jar (default: samples/target/hopscope-samples.jar)")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each kind (default 3)")
+    parser.add_argument("workload", nargs="*", help="workload arguments (default: %s)"
+                        % " ".join(DEFAULT_WORKLOAD))
+    args = parser.parse_args()
+    if os.geteuid() != 0:
+        fail("must run as root (offwake loads BPF programs)")
+    if not os.path.exists(args.jar):
+        fail("no %s: build it with: mvn -B -ntp -q -pl samples package -DskipTests" % args.jar)
+    if args.rounds < 1:
+        fail("--rounds must be >= 1")
+    workload = args.workload or DEFAULT_WORKLOAD
+    print("workload: java -jar %s %s" % (args.jar, " ".join(workload)))
+    base, traced, lost, intervals = [], [], 0, 0
+    with tempfile.TemporaryDirectory(prefix="offwake-bench-") as tmpdir:
+        for i in range(args.rounds):
+            order = (False, True) if i % 2 == 0 else (True, False)
+            for with_tracer in order:
+                f = run(args.jar, workload, with_tracer, tmpdir, i)
+                if with_tracer:
+                    traced.append(f["ops_per_s"])
+                    lost += f["lost"]
+                    intervals += f["intervals"]
+                    rate = f["intervals"] / f["measured_s"] if f["measured_s"] else 0
+                    print("round %d  traced    %8.1f ops/s  (%d intervals, ~%.0f/s over the "
+                          "measured time, %d lost)" % (i + 1, f["ops_per_s"], f["intervals"], rate,
+                                                       f["lost"]))
+                else:
+                    base.append(f["ops_per_s"])
+                    print("round %d  untraced  %8.1f ops/s" % (i + 1, f["ops_per_s"]))
+                sys.stdout.flush()
+    ratio = statistics.mean(traced) / statistics.mean(base)
+    print("untraced mean %.1f ops/s, traced mean %.1f ops/s" % (statistics.mean(base),
+                                                                statistics.mean(traced)))
+    print("ratio traced/untraced: %.3f (target >= 0.95)" % ratio)
+    print("lost events: %d (target 0), intervals recorded: %d" % (lost, intervals))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
