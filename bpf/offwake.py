@@ -40,6 +40,7 @@
 
 import argparse
 import ctypes as ct
+import errno
 import json
 import os
 import shutil
@@ -344,6 +345,30 @@ STATE_LETTERS = [(0x1, "S"), (0x2, "D"), (0x4, "T"), (0x8, "t"), (0x10, "X"),
                  (0x20, "Z"), (0x40, "P"), (0x80, "I")]
 
 
+# Frames that put a wakeup inside an interrupt: then the "waker" is only the task the interrupt
+# landed on (a timer firing over an unrelated thread, or over the idle task). The BPF program cannot
+# read the preempt count here, and tracepoint records reach BPF with their common flags unset, so the
+# waker's kernel stack is what tells.
+IRQ_FRAMES = (("nmi", ("asm_exc_nmi", "exc_nmi")),
+              ("softirq", ("handle_softirqs", "__do_softirq")),
+              ("hardirq", ("asm_sysvec_", "sysvec_", "asm_common_interrupt", "common_interrupt",
+                           "__sysvec_")))
+
+
+def waker_context(kernel_frames):
+    """Where a wakeup ran, from the waker's kernel stack (leaf first): task, hardirq, softirq, nmi.
+
+    None when the stack is missing.
+    """
+    if kernel_frames is None:
+        return None
+    for frame in kernel_frames:
+        for context, prefixes in IRQ_FRAMES:
+            if frame.startswith(prefixes):
+                return context
+    return "task"
+
+
 def state_letters(state):
     """prev_state as sched_switch's text shows it: R when preempted."""
     letters = "".join(ch for bit, ch in STATE_LETTERS if state & bit)
@@ -487,6 +512,7 @@ def interval_record(ev, stacks, comm_of):
             "op": ev["waker_futex_op"],
             "cmd": futex_cmd(ev["waker_futex_op"]),
         }
+    waker_kernel = stacks(ev["waker_kstack"], ev["waker_tgid"], False) if woken else None
     return {
         "pid": ev["tgid"],
         "tid": ev["tid"],
@@ -502,6 +528,7 @@ def interval_record(ev, stacks, comm_of):
             "pid": ev["waker_tgid"],
             "tid": ev["waker_tid"],
             "comm": comm_of(ev["waker_comm"]),
+            "context": waker_context(waker_kernel),
         } if woken else None,
         "futex": futex,
         "waker_futex": waker_futex,
@@ -510,7 +537,7 @@ def interval_record(ev, stacks, comm_of):
             "user": stacks(ev["ustack"], ev["tgid"], True),
         },
         "waker_stack": {
-            "kernel": stacks(ev["waker_kstack"], ev["waker_tgid"], False),
+            "kernel": waker_kernel,
             "user": stacks(ev["waker_ustack"], ev["waker_tgid"], True),
         } if woken else None,
     }
@@ -819,6 +846,9 @@ class Tracer:
             return b.sym(addr, tgid).decode("utf-8", "replace")
 
         def stacks(stack_id, tgid, user):
+            if stack_id == -errno.EFAULT:
+                # No stack to read (a kernel thread's user stack): empty, not missing.
+                return []
             if stack_id < 0:
                 self.missing_stacks += 1
                 return None

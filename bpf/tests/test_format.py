@@ -40,7 +40,7 @@ def test_futex_wait_record(offwake):
         "off_ns": 1_000_000_000, "on_ns": 1_020_500_000, "offcpu_ns": 20_500_000,
         "state": "S", "waking_ns": 1_020_400_000, "wakeup_ns": 1_020_450_000,
         "runq_ns": 50_000,
-        "waker": {"pid": 100, "tid": 102, "comm": "hop-waker"},
+        "waker": {"pid": 100, "tid": 102, "comm": "hop-waker", "context": "task"},
         "futex": {"uaddr": "0x7f3c88417a3c", "op": 393, "cmd": "FUTEX_WAIT_BITSET",
                   "enter_ns": 999_990_000, "exit_ns": None, "duration_ns": None, "ret": None},
         "waker_futex": {"uaddr": "0x7f3c88417a3c", "op": 129, "cmd": "FUTEX_WAKE"},
@@ -74,7 +74,7 @@ def test_unknown_wakeup_leaves_run_queue_null(offwake):
 
 
 def test_missed_stack_is_null(offwake):
-    r = record(offwake, ustack=-14)
+    r = record(offwake, ustack=-17)  # -EEXIST: a stack map bucket collision
     assert r["stack"]["user"] is None
 
 
@@ -122,3 +122,14 @@ def test_folded_lines_sum_microseconds_per_stack_pair(offwake):
     assert lines[0].endswith(";--; 20500")
     assert lines[1].startswith("hop-waiter;CompletableFuture.get;")
     assert lines[1].endswith(";hop-waker 21500")
+
+
+def test_waker_context_from_kernel_stack(offwake):
+    timer = ["try_to_wake_up", "hrtimer_wakeup", "__hrtimer_run_queues", "hrtimer_interrupt",
+             "__sysvec_apic_timer_interrupt", "sysvec_apic_timer_interrupt",
+             "asm_sysvec_apic_timer_interrupt", "default_idle"]
+    assert offwake.waker_context(timer) == "hardirq"
+    assert offwake.waker_context(["try_to_wake_up", "handle_softirqs", "irq_exit_rcu",
+                                  "sysvec_apic_timer_interrupt"]) == "softirq"
+    assert offwake.waker_context(STACKS[(3, False)]) == "task"
+    assert offwake.waker_context(None) is None

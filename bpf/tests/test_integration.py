@@ -93,6 +93,7 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
     assert DELAY_MS - 1 <= median_ms <= DELAY_MS + 15, median_ms
     for r in woken:
         assert r["waker"]["pid"] == hopwake
+        assert r["waker"]["context"] == "task"
         assert r["wakeup_ns"] is not None and r["waking_ns"] <= r["wakeup_ns"] <= r["on_ns"]
     futex_woken = [r for r in woken if r["futex"] and r["waker_futex"]]
     assert len(futex_woken) >= 0.9 * len(woken)
