@@ -635,6 +635,8 @@ def check_args(args):
             parent = os.path.dirname(os.path.abspath(path))
             if not os.path.isdir(parent):
                 raise ToolError("cannot write %s: no such directory %s" % (path, parent))
+    if args.folded and args.events and os.path.abspath(args.folded) == os.path.abspath(args.events):
+        raise ToolError("--folded and --events name the same file %s" % args.folded)
     if not os.path.exists("/proc/%d" % args.pid):
         raise ToolError("process %d does not exist" % args.pid)
     try:
@@ -651,10 +653,24 @@ TRACEPOINTS = ("sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
                "syscalls/sys_enter_futex", "syscalls/sys_exit_futex")
 
 
-def check_environment():
-    """Privileges, bcc, tracefs and headers, checked before compiling."""
+def check_outputs_writable(args):
+    """Creates the output files now, so a bad path fails before tracing rather than after it."""
+    for path in (args.folded, args.events):
+        if path:
+            try:
+                with open(path, "w"):
+                    pass
+            except OSError as e:
+                raise ToolError("cannot write %s: %s" % (path, e.strerror.lower()))
+
+
+def check_root():
     if os.geteuid() != 0:
         raise ToolError("must run as root (loading BPF programs needs CAP_BPF and CAP_PERFMON)")
+
+
+def check_bpf():
+    """bcc, tracefs, the tracepoints and kernel headers, checked before compiling."""
     try:
         import bcc  # noqa: F401
     except ImportError:
@@ -915,7 +931,9 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         check_args(args)
-        check_environment()
+        check_root()
+        check_outputs_writable(args)
+        check_bpf()
         tracer = Tracer(args)
         tracer.run()
     except ToolError as e:

@@ -93,3 +93,19 @@ def test_bcc_missing():
     # -S leaves site and dist-packages off sys.path: Python without the bcc module.
     result = run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl", python_flags=("-S",))
     assert_one_line_error(result, "BPF unavailable: python module bcc not found")
+
+
+def test_same_file_for_both_outputs():
+    assert_one_line_error(run_tool("-p", str(os.getpid()), "--events", "/tmp/x.out",
+                                   "--folded", "/tmp/../tmp/x.out"),
+                          "--folded and --events name the same file")
+
+
+def test_unwritable_output(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("not root: the root check comes before the output check")
+    # A directory where the file should be: not writable even for root.
+    target = tmp_path / "events.jsonl"
+    target.mkdir()
+    assert_one_line_error(run_tool("-p", str(os.getpid()), "--events", str(target)),
+                          "cannot write %s: is a directory" % target)
