@@ -118,9 +118,13 @@ def main():
         with open(STATS, "w") as f:
             f.write(stats_before)
     ratio = statistics.mean(traced) / statistics.mean(base)
+    # Each round's two runs are next to each other in time: their ratio is less exposed to drift
+    # in the machine's load than the ratio of the means.
+    paired = statistics.median(t / b for t, b in zip(traced, base))
     print("untraced mean %.1f ops/s, traced mean %.1f ops/s" % (statistics.mean(base),
                                                                 statistics.mean(traced)))
-    print("ratio traced/untraced: %.3f (target >= 0.95)" % ratio)
+    print("ratio traced/untraced: %.3f of the means, %.3f median of the rounds' ratios "
+          "(target >= 0.95)" % (ratio, paired))
     print("lost events: %d (target 0), intervals recorded: %d" % (lost, intervals))
     if bpf_shares:
         print("BPF programs' run time: mean %.1f%% of one CPU while the traced JVM ran"

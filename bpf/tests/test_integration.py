@@ -41,9 +41,10 @@ def bpf_ready():
 
 
 def start_hopwake(seconds):
+    """HopWake for SECONDS, or with 0 until its stdin (a pipe held by the caller) closes."""
     assert shutil.which("java"), "java not found on PATH (JDK 17+ needed)"
     proc = subprocess.Popen(["java", os.path.join(HERE, "HopWake.java"), str(DELAY_MS), str(seconds)],
-                            stdout=subprocess.PIPE, text=True)
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("ready "), "HopWake did not start: %r" % line
     return proc, int(line.split()[1])
@@ -51,7 +52,7 @@ def start_hopwake(seconds):
 
 @pytest.fixture(scope="module")
 def hopwake(bpf_ready):
-    proc, pid = start_hopwake(30)
+    proc, pid = start_hopwake(0)  # runs until the module's tests are done, however slow
     time.sleep(0.5)  # let both threads reach their steady loop
     yield pid
     proc.kill()
@@ -62,8 +63,9 @@ def run_offwake(pid, tmp_path, *extra):
     events = tmp_path / "off.jsonl"
     folded = tmp_path / "off.folded"
     before_ns = time.monotonic_ns()
+    # A roomy stack map: a bucket collision would leave a stack this test looks at missing.
     result = subprocess.run([PYTHON, TOOL, "-p", str(pid), "--events", str(events),
-                             "--folded", str(folded), *extra],
+                             "--folded", str(folded), "--stack-storage", "65536", *extra],
                             capture_output=True, text=True, timeout=120)
     after_ns = time.monotonic_ns()
     assert result.returncode == 0, result.stderr
@@ -152,13 +154,21 @@ def test_sigterm_ends_cleanly(hopwake, tmp_path):
 
 
 def test_target_exit_ends_tracing(bpf_ready, tmp_path):
-    proc, pid = start_hopwake(3)
+    proc, pid = start_hopwake(0)
+    events = tmp_path / "off.jsonl"
+    tracer = subprocess.Popen([PYTHON, TOOL, "-p", str(pid), "--events", str(events)],
+                              stderr=subprocess.PIPE, text=True)
     try:
-        started = time.monotonic()
-        result, records, _, _, _ = run_offwake(pid, tmp_path)
-        assert "process %d exited" % pid in result.stderr
-        assert time.monotonic() - started < 30
-        assert any(r["comm"] == "hop-waiter" for r in records)
+        assert "Ctrl-C to end." in tracer.stderr.readline()
+        time.sleep(1)
+        proc.stdin.close()  # HopWake finishes its round trip and exits
+        assert proc.wait(timeout=30) == 0
+        _, err = tracer.communicate(timeout=60)
+        assert tracer.returncode == 0, err
+        assert "process %d exited" % pid in err
+        assert any(json.loads(line)["comm"] == "hop-waiter" for line in events.read_text().splitlines())
     finally:
-        proc.kill()
-        proc.wait()
+        for p in (proc, tracer):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
