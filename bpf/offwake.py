@@ -372,10 +372,21 @@ def waker_context(kernel_frames):
     return "task"
 
 
+# sched_switch reports a preempted task as TASK_REPORT_MAX (one bit above the state bits), "R+".
+TASK_REPORT_MAX = 0x100
+
+
+def runnable(state):
+    """True when the thread was switched out still runnable (time slice over, yield, preemption)."""
+    return state & (TASK_REPORT_MAX - 1) == 0
+
+
 def state_letters(state):
-    """prev_state as sched_switch's text shows it: R when preempted."""
+    """prev_state as sched_switch's text shows it: R still runnable, R+ preempted in the kernel."""
     letters = "".join(ch for bit, ch in STATE_LETTERS if state & bit)
-    return letters or "R"
+    if letters:
+        return letters
+    return "R+" if state & TASK_REPORT_MAX else "R"
 
 
 # ----------------------------------------------------------------- perf map
@@ -489,8 +500,7 @@ def interval_record(ev, stacks, comm_of):
     comm_of(raw_bytes) decodes a task name.
     """
     offcpu_ns = ev["on_ns"] - ev["off_ns"]
-    preempted = ev["state"] == 0
-    if preempted:
+    if runnable(ev["state"]):
         runq_ns = offcpu_ns
     elif ev["wakeup_ns"]:
         runq_ns = max(0, ev["on_ns"] - ev["wakeup_ns"])

@@ -67,6 +67,12 @@ def test_preempted_interval_is_all_run_queue(offwake):
     assert r["futex"] is None and r["waker_futex"] is None
 
 
+def test_preempted_state_is_r_plus(offwake):
+    r = record(offwake, state=0x100, waking_ns=0, wakeup_ns=0, futex_enter_ns=0)
+    assert r["state"] == "R+"
+    assert r["runq_ns"] == r["offcpu_ns"]
+
+
 def test_unknown_wakeup_leaves_run_queue_null(offwake):
     r = record(offwake, state=2, waking_ns=0, wakeup_ns=0)
     assert r["state"] == "D"
@@ -87,6 +93,7 @@ def test_futex_cmd_names(offwake):
 
 def test_state_letters(offwake):
     assert offwake.state_letters(0) == "R"
+    assert offwake.state_letters(0x100) == "R+"
     assert offwake.state_letters(1) == "S"
     assert offwake.state_letters(0x2 | 0x400) == "D"
 

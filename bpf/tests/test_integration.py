@@ -84,6 +84,8 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
         assert before_ns < r["off_ns"] < r["on_ns"] < after_ns
         assert r["offcpu_ns"] == r["on_ns"] - r["off_ns"]
         assert r["pid"] == hopwake
+        if r["state"] in ("R", "R+"):
+            assert r["runq_ns"] == r["offcpu_ns"] and r["waker"] is None
         if r["runq_ns"] is not None:
             assert 0 <= r["runq_ns"] <= r["offcpu_ns"]
 
