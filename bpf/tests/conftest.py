@@ -25,8 +25,8 @@ def offwake():
     return load_tool()
 
 
-def run_tool(*args, python_flags=(), user_prefix=(), timeout=60):
+def run_tool(*args, python_flags=(), user_prefix=(), timeout=60, tool=TOOL, cwd=None):
     """Runs offwake.py with a fixed terminal width (argparse wraps help text to it)."""
     env = dict(os.environ, COLUMNS="80")
-    return subprocess.run([*user_prefix, PYTHON, *python_flags, TOOL, *args],
-                          capture_output=True, text=True, timeout=timeout, env=env)
+    return subprocess.run([*user_prefix, PYTHON, *python_flags, tool, *args],
+                          capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)

@@ -1,12 +1,12 @@
 """offwake.py misuse: every bad input is one line on stderr and exit status 2, checked before any BPF work."""
 import os
 import shutil
-import subprocess
+import tempfile
 import threading
 
 import pytest
 
-from conftest import run_tool
+from conftest import TOOL, run_tool
 
 
 def assert_one_line_error(result, text):
@@ -83,7 +83,16 @@ def test_not_root():
         prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
     else:
         prefix = ()
-    result = run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl", user_prefix=prefix)
+    # A copy nobody can read: the checkout may sit in a directory only root can enter.
+    copy_dir = tempfile.mkdtemp(prefix="offwake-test-")
+    try:
+        os.chmod(copy_dir, 0o755)
+        tool = shutil.copy(TOOL, copy_dir)
+        os.chmod(tool, 0o755)
+        result = run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl", user_prefix=prefix,
+                          tool=tool, cwd="/")
+    finally:
+        shutil.rmtree(copy_dir)
     assert_one_line_error(result, "must run as root")
 
 
