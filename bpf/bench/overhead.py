@@ -67,9 +67,16 @@ def run(jar, workload, traced, tmpdir, index):
     proc.stdin.close()
     output = proc.stdout.read()
     elapsed_s = time.monotonic() - started
-    if proc.wait() != 0:
+    # wait4 gives the JVM's own CPU time, which includes the BPF programs run in its threads'
+    # context (their switches and wakeups), and not the tracer's compile and decode.
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    jvm_cpu_s = usage.ru_utime + usage.ru_stime
+    if proc.returncode != 0:
         fail("workload failed (exit %d):\n%s" % (proc.returncode, output[-2000:]))
     figures = {"ops_per_s": ops_per_s(output)}
+    m = re.search(r"^ops: ([0-9]+)$", output, re.M)
+    ops = int(m.group(1)) if m else 0
     if tracer:
         err = tracer.communicate(timeout=600)[1]
         if tracer.returncode != 0:
@@ -86,6 +93,10 @@ def run(jar, workload, traced, tmpdir, index):
         m = re.search(r"BPF run time \(kernel.bpf_stats_enabled=1\): (.*)", err)
         bpf_ms = sum(float(x) for x in re.findall(r" ([0-9.]+) ms /", m.group(1))) if m else None
         figures["bpf_cpu_share"] = bpf_ms / 1000 / elapsed_s if bpf_ms is not None else None
+    # The JVM's CPU time per measured request: less exposed than throughput to other tenants of the
+    # machine, which take CPUs away but do not add to this figure. It includes the JVM's start and
+    # warmup, the same on both sides.
+    figures["cpu_ms_per_op"] = 1000 * jvm_cpu_s / ops if ops else None
     return figures
 
 
@@ -113,7 +124,8 @@ def main():
     with open(STATS, "w") as f:
         f.write("1")
     try:
-        base, traced, lost, intervals, bpf_shares = run_rounds(args.jar, workload, args.rounds)
+        base, traced, lost, intervals, bpf_shares, base_cpu, traced_cpu = run_rounds(
+            args.jar, workload, args.rounds)
     finally:
         with open(STATS, "w") as f:
             f.write(stats_before)
@@ -125,6 +137,10 @@ def main():
                                                                 statistics.mean(traced)))
     print("ratio traced/untraced: %.3f of the means, %.3f median of the rounds' ratios "
           "(target >= 0.95)" % (ratio, paired))
+    print("CPU per request: untraced mean %.3f ms, traced mean %.3f ms, ratio untraced/traced "
+          "%.3f (the JVM's CPU time per request, BPF included)"
+          % (statistics.mean(base_cpu), statistics.mean(traced_cpu),
+             statistics.mean(base_cpu) / statistics.mean(traced_cpu)))
     print("lost events: %d (target 0), intervals recorded: %d" % (lost, intervals))
     if bpf_shares:
         print("BPF programs' run time: mean %.1f%% of one CPU while the traced JVM ran"
@@ -134,6 +150,7 @@ def main():
 
 def run_rounds(jar, workload, rounds):
     base, traced, lost, intervals, bpf_shares = [], [], 0, 0, []
+    base_cpu, traced_cpu = [], []
     with tempfile.TemporaryDirectory(prefix="offwake-bench-") as tmpdir:
         for i in range(rounds):
             order = (False, True) if i % 2 == 0 else (True, False)
@@ -146,16 +163,20 @@ def run_rounds(jar, workload, rounds):
                     rate = f["intervals"] / f["measured_s"] if f["measured_s"] else 0
                     if f["bpf_cpu_share"] is not None:
                         bpf_shares.append(f["bpf_cpu_share"])
-                    print("round %d  traced    %8.1f ops/s  (%d intervals, ~%.0f/s over the "
-                          "measured time, %d lost, BPF programs %s of one CPU)"
-                          % (i + 1, f["ops_per_s"], f["intervals"], rate, f["lost"],
+                    traced_cpu.append(f["cpu_ms_per_op"])
+                    print("round %d  traced    %8.1f ops/s  %6.3f CPU ms/op  (%d intervals, ~%.0f/s "
+                          "over the measured time, %d lost, BPF programs %s of one CPU)"
+                          % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"], f["intervals"], rate,
+                             f["lost"],
                              "%.1f%%" % (100 * f["bpf_cpu_share"])
                              if f["bpf_cpu_share"] is not None else "n/a"))
                 else:
                     base.append(f["ops_per_s"])
-                    print("round %d  untraced  %8.1f ops/s" % (i + 1, f["ops_per_s"]))
+                    base_cpu.append(f["cpu_ms_per_op"])
+                    print("round %d  untraced  %8.1f ops/s  %6.3f CPU ms/op"
+                          % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"]))
                 sys.stdout.flush()
-    return base, traced, lost, intervals, bpf_shares
+    return base, traced, lost, intervals, bpf_shares, base_cpu, traced_cpu
 
 
 if __name__ == "__main__":
