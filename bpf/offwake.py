@@ -19,8 +19,8 @@
 # one), since tracepoint layouts come from the running kernel's tracefs.
 #
 # USAGE: offwake.py -p PID [--duration S] [--min-us US] [--folded FILE]
-#                   [--events FILE] [--buffer-pages N] [--stack-storage N]
-#                   [--max-threads N]
+#                   [--events FILE] [--stacks {both,kernel,user,none}]
+#                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
 #
 # Outputs: --folded FILE, the format of bcc's "offwaketime -f" (wakee stack,
 # "--", waker stack, total microseconds) for flame graph tools; --events FILE,
@@ -62,6 +62,8 @@ examples = """examples:
                               # folded wakee--waker stacks until Ctrl-C
     ./offwake.py -p 185 --min-us 1000 --events off.jsonl --folded off.folded
                               # only intervals of 1 ms or more, both outputs
+    ./offwake.py -p 185 --stacks kernel --events off.jsonl
+                              # kernel stacks only: cheaper at high switch rates
     flamegraph.pl --color=chain --countname=us < off.folded > off.svg
                               # an off-wake flame graph of the folded output
 """
@@ -149,8 +151,8 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         struct off_t o = {};
         o.off_ns = now;
         o.state = args->prev_state;
-        o.kstack = stack_traces.get_stackid(args, 0);
-        o.ustack = stack_traces.get_stackid(args, BPF_F_USER_STACK);
+        o.kstack = KERNEL_STACK_GET;
+        o.ustack = USER_STACK_GET;
         struct futex_t *fx = inflight.lookup(&prev);
         if (fx) {
             o.futex_uaddr = fx->uaddr;
@@ -225,8 +227,8 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     o->waker_tid = waker;
     o->waker_tgid = pid_tgid >> 32;
     bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
-    o->waker_kstack = stack_traces.get_stackid(args, 0);
-    o->waker_ustack = stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    o->waker_kstack = KERNEL_STACK_GET;
+    o->waker_ustack = USER_STACK_GET;
     struct futex_t *fx = inflight.lookup(&waker);
     if (fx) {
         o->waker_futex_uaddr = fx->uaddr;
@@ -628,6 +630,9 @@ def build_parser():
                         help="write offwaketime -f folded stacks (total us)")
     parser.add_argument("--events", metavar="FILE",
                         help="write one JSON line per off-CPU interval")
+    parser.add_argument("--stacks", choices=("both", "kernel", "user", "none"), default="both",
+                        help="stacks to record for wakee and waker (default both; "
+                             "each walk costs CPU at every switch)")
     parser.add_argument("--buffer-pages", type=power_of_two, default=512, metavar="N",
                         help="ring buffer size in pages, a power of two "
                              "(default 512)")
@@ -794,7 +799,13 @@ class Tracer:
         from bcc import BPF
         args = self.args
         text = bpf_text
-        for name, value in (("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
+        # A stack not asked for reads as -EFAULT, which the output shows as an empty stack.
+        no_stack = str(-errno.EFAULT)
+        for name, value in (("KERNEL_STACK_GET", "stack_traces.get_stackid(args, 0)"
+                             if args.stacks in ("both", "kernel") else no_stack),
+                            ("USER_STACK_GET", "stack_traces.get_stackid(args, BPF_F_USER_STACK)"
+                             if args.stacks in ("both", "user") else no_stack),
+                            ("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
                             ("STACK_STORAGE", args.stack_storage),
                             ("BUFFER_PAGES", args.buffer_pages),
                             ("MAX_THREADS", args.max_threads)):

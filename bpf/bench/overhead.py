@@ -11,7 +11,11 @@
 # stdin: offwake attaches to that pid, and once it prints its start line the shell execs java (the
 # pid, and so the tracer's filter, stay the same).
 #
-# USAGE: sudo /usr/bin/python3 bpf/bench/overhead.py [--jar JAR] [--rounds N] [-- WORKLOAD ARGS...]
+# With --concurrent, each round instead runs two copies at the same time, one of them traced, and
+# compares the two: the machine's other load then slows both alike.
+#
+# USAGE: sudo /usr/bin/python3 bpf/bench/overhead.py [--jar JAR] [--rounds N] [--concurrent]
+#            [--tracer-args "OFFWAKE OPTIONS"] [-- WORKLOAD ARGS...]
 
 import argparse
 import os
@@ -27,6 +31,7 @@ STATS = "/proc/sys/kernel/bpf_stats_enabled"
 BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(BPF_DIR, "offwake.py")
 REPO = os.path.dirname(BPF_DIR)
+TRACER_ARGS = []  # extra offwake options (--tracer-args)
 DEFAULT_WORKLOAD = ["pipeline", "--mode", "sync-over-async", "--http-client", "netty",
                     "--parallel", "8", "--warmup", "2", "--duration", "10"]
 
@@ -54,7 +59,7 @@ def run(jar, workload, traced, tmpdir, index):
     proc = start_workload(jar, workload)
     tracer = None
     if traced:
-        tracer = subprocess.Popen([sys.executable, TOOL, "-p", str(proc.pid),
+        tracer = subprocess.Popen([sys.executable, TOOL, *TRACER_ARGS, "-p", str(proc.pid),
                                    "--events", os.path.join(tmpdir, "run%d.jsonl" % index),
                                    "--folded", os.path.join(tmpdir, "run%d.folded" % index)],
                                   stderr=subprocess.PIPE, text=True)
@@ -100,6 +105,49 @@ def run(jar, workload, traced, tmpdir, index):
     return figures
 
 
+def run_pair(jar, workload, tmpdir, index):
+    """Two copies of the workload at once, one traced: neighbours on the machine slow both alike."""
+    plain = start_workload(jar, workload)
+    traced = start_workload(jar, workload)
+    tracer = subprocess.Popen([sys.executable, TOOL, *TRACER_ARGS, "-p", str(traced.pid),
+                               "--events", os.path.join(tmpdir, "pair%d.jsonl" % index)],
+                              stderr=subprocess.PIPE, text=True)
+    first = tracer.stderr.readline()
+    if "Ctrl-C to end." not in first:
+        plain.kill()
+        traced.kill()
+        fail("offwake did not start: " + first + tracer.stderr.read())
+    for proc in (plain, traced):
+        proc.stdin.write("go\n")
+        proc.stdin.close()
+    outputs = [proc.stdout.read() for proc in (plain, traced)]
+    for proc, output in zip((plain, traced), outputs):
+        if proc.wait() != 0:
+            fail("workload failed (exit %d):\n%s" % (proc.returncode, output[-2000:]))
+    err = tracer.communicate(timeout=600)[1]
+    m = re.search(r"(\d+) off-CPU intervals, .*lost (\d+) events \(ring buffer full\), "
+                  r"(\d+) intervals \(thread map full\), (\d+) futex calls", err)
+    if tracer.returncode != 0 or not m:
+        fail("offwake failed: " + err)
+    return (ops_per_s(outputs[0]), ops_per_s(outputs[1]), int(m.group(1)),
+            int(m.group(2)) + int(m.group(3)) + int(m.group(4)))
+
+
+def main_concurrent(jar, workload, rounds):
+    ratios, lost = [], 0
+    with tempfile.TemporaryDirectory(prefix="offwake-bench-") as tmpdir:
+        for i in range(rounds):
+            plain, traced, intervals, lost_now = run_pair(jar, workload, tmpdir, i)
+            lost += lost_now
+            ratios.append(traced / plain)
+            print("round %d  untraced %8.1f ops/s  traced %8.1f ops/s  ratio %.3f  (%d intervals, "
+                  "%d lost)" % (i + 1, plain, traced, traced / plain, intervals, lost_now))
+            sys.stdout.flush()
+    print("ratio traced/untraced, concurrent pairs: median %.3f, mean %.3f (target >= 0.95)"
+          % (statistics.median(ratios), statistics.mean(ratios)))
+    print("lost events: %d (target 0)" % lost)
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Throughput of a workload with and without offwake.py, interleaved.",
@@ -107,6 +155,11 @@ def main():
     parser.add_argument("--jar", default=os.path.join(REPO, "samples/target/hopscope-samples.jar"),
                         help="the samples jar (default: samples/target/hopscope-samples.jar)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each kind (default 3)")
+    parser.add_argument("--tracer-args", default="",
+                        help="extra offwake options, one string (e.g. \"--min-us 100\")")
+    parser.add_argument("--concurrent", action="store_true",
+                        help="run each round's two copies at the same time, one traced, and "
+                             "compare them (robust to a shared machine's changing load)")
     parser.add_argument("workload", nargs="*", help="workload arguments (default: %s)"
                         % " ".join(DEFAULT_WORKLOAD))
     args = parser.parse_args()
@@ -117,7 +170,14 @@ def main():
     if args.rounds < 1:
         fail("--rounds must be >= 1")
     workload = args.workload or DEFAULT_WORKLOAD
+    TRACER_ARGS.extend(args.tracer_args.split())
     print("workload: java -jar %s %s" % (args.jar, " ".join(workload)))
+    print("tracer: offwake.py %s-p PID --events FILE%s" % (
+        args.tracer_args + " " if args.tracer_args else "",
+        "" if args.concurrent else " --folded FILE"))
+    if args.concurrent:
+        main_concurrent(args.jar, workload, args.rounds)
+        return 0
     # Kernel accounting of BPF run time (costs a little itself; it is on for both kinds of run).
     with open(STATS) as f:
         stats_before = f.read().strip()

@@ -135,10 +135,14 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
     assert abs(total_us - sum(r["offcpu_ns"] for r in records) / 1000) <= len(folded)
 
 
-def test_min_us_filters_in_kernel(hopwake, tmp_path):
-    _, records, _, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5", "--min-us", "10000")
+def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
+    _, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
+                                           "--min-us", "10000", "--stacks", "kernel")
     assert records
     assert all(r["offcpu_ns"] >= 10_000_000 for r in records)
+    assert all(r["stack"]["user"] == [] for r in records)
+    assert any(r["stack"]["kernel"] for r in records)
+    assert folded
 
 
 def test_sigterm_ends_cleanly(hopwake, tmp_path):
