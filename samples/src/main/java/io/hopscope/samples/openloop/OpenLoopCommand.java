@@ -73,6 +73,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
     private final AtomicLong latencyNanosThisSecond = new AtomicLong();
     private final AtomicReference<String> firstFailure = new AtomicReference<>();
     private final AtomicInteger blockedThreadIndex = new AtomicInteger();
+    private volatile boolean finished;
 
     @Override
     public Integer call() throws Exception {
@@ -101,6 +102,9 @@ public final class OpenLoopCommand implements Callable<Integer> {
         });
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         CountDownLatch done = new CountDownLatch(1);
+        long req;
+        long rsp;
+        long failed;
         try (Target target = Target.open(spec, uri)) {
             String requestUri = target.requestUri(false, responseBytes, delayMs).toString();
             System.out.printf("# open-loop mode=%s rps=%d duration_s=%d delay_ms=%d target=%s%n",
@@ -122,11 +126,11 @@ public final class OpenLoopCommand implements Callable<Integer> {
                 }
                 long rspThisSecond = responsesThisSecond.getAndSet(0);
                 long latNanos = latencyNanosThisSecond.getAndSet(0);
-                long req = requests.get();
-                long rsp = responses.get();
+                long sent = requests.get();
+                long received = responses.get();
                 System.out.printf("second=%d requests=%d responses=%d outstanding=%d requests_per_s=%d "
                                 + "responses_per_s=%d mean_latency_ms=%s threads=%d%n",
-                        s, req, rsp, req - rsp - failures.get(), requestsThisSecond.getAndSet(0), rspThisSecond,
+                        s, sent, received, sent - received - failures.get(), requestsThisSecond.getAndSet(0), rspThisSecond,
                         rspThisSecond == 0 ? "-" : String.format("%.1f", latNanos / 1e6 / rspThisSecond),
                         threads.getThreadCount());
                 System.out.flush();
@@ -137,15 +141,18 @@ public final class OpenLoopCommand implements Callable<Integer> {
             // Bounded even if the timers starve: the run never outlives its duration by much.
             done.await(durationS + 30L, TimeUnit.SECONDS);
             done.countDown();
+            // From here on the server and the clients shut down under the outstanding requests;
+            // what they see then is the end of the run, not a bad response.
+            finished = true;
+            req = requests.get();
+            rsp = responses.get();
+            failed = failures.get();
         } finally {
             timers.shutdownNow();
             provider.dispose();
             okhttp.dispatcher().executorService().shutdownNow();
             okhttp.connectionPool().evictAll();
         }
-        long req = requests.get();
-        long rsp = responses.get();
-        long failed = failures.get();
         System.out.printf("# done requests=%d responses=%d failed=%d outstanding=%d%n", req, rsp, failed,
                 req - rsp - failed);
         if (failed > 0) {
@@ -208,6 +215,9 @@ public final class OpenLoopCommand implements Callable<Integer> {
     }
 
     private void completed(long startNanos, int length) {
+        if (finished) {
+            return;
+        }
         if (length != responseBytes) {
             failed("response body " + length + " bytes, expected " + responseBytes);
             return;
@@ -218,6 +228,9 @@ public final class OpenLoopCommand implements Callable<Integer> {
     }
 
     private void failed(String message) {
+        if (finished) {
+            return;
+        }
         failures.incrementAndGet();
         firstFailure.compareAndSet(null, message);
     }
