@@ -177,7 +177,9 @@ public final class JdkHttpCommand implements Callable<Integer> {
             if (!permits.tryAcquire(50, TimeUnit.MILLISECONDS)) {
                 continue;
             }
-            if (measuredCount > 0 && figures.measuring() && tickets.incrementAndGet() > measuredCount) {
+            if (failure.get() != null
+                    || (measuredCount > 0 && figures.measuring() && tickets.incrementAndGet() > measuredCount)) {
+                permits.release();
                 break;
             }
             long start = System.nanoTime();
