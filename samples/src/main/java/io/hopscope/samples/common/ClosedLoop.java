@@ -12,6 +12,9 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ClosedLoop {
 
+    /** How long callers may take to finish their last request once the run is over. */
+    private static final long JOIN_GRACE_NANOS = 120_000_000_000L;
+
     /** One request, validated; throws if the response is wrong. */
     @FunctionalInterface
     public interface Operation {
@@ -40,9 +43,20 @@ public final class ClosedLoop {
                         if (count > 0 && figures.measuring() && tickets.incrementAndGet() > count) {
                             return;
                         }
+                        // Only a request that started inside the window counts, so --count is exact.
+                        boolean measured = figures.measuring();
                         long start = System.nanoTime();
-                        op.run();
-                        figures.record(System.nanoTime() - start);
+                        try {
+                            op.run();
+                        } catch (ResponseCheckException e) {
+                            throw e;
+                        } catch (Exception e) {
+                            // I/O and reactive errors are the target's or the network's, not ours.
+                            throw new ResponseCheckException("request failed: " + e, e);
+                        }
+                        if (measured) {
+                            figures.record(System.nanoTime() - start);
+                        }
                     }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
@@ -61,8 +75,13 @@ public final class ClosedLoop {
             figures.stopMeasuring();
             stopFlag(failure);
         }
+        long joinDeadline = System.nanoTime() + JOIN_GRACE_NANOS;
         for (Thread t : callers) {
-            t.join();
+            t.join(Math.max(1, (joinDeadline - System.nanoTime()) / 1_000_000));
+            if (t.isAlive()) {
+                throw new ResponseCheckException(t.getName() + " still had no response "
+                        + JOIN_GRACE_NANOS / 1_000_000_000 + " s after the run ended");
+            }
         }
         figures.stopMeasuring();
         Throwable t = failure.get();

@@ -52,7 +52,7 @@ public final class Target implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() {
         if (embedded != null) {
             embedded.close();
         }

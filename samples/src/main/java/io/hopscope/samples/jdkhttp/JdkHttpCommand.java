@@ -182,6 +182,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
                 permits.release();
                 break;
             }
+            boolean measured = figures.measuring();
             long start = System.nanoTime();
             client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((response, error) -> {
                 try {
@@ -189,7 +190,9 @@ public final class JdkHttpCommand implements Callable<Integer> {
                         throw new ResponseCheckException("request failed: " + error, error);
                     }
                     check(response);
-                    figures.record(System.nanoTime() - start);
+                    if (measured) {
+                        figures.record(System.nanoTime() - start);
+                    }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 } finally {
@@ -208,6 +211,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
             if (measuredCount > 0 && figures.measuring() && tickets.incrementAndGet() > measuredCount) {
                 return;
             }
+            boolean measured = figures.measuring();
             long start = System.nanoTime();
             HttpResponse<byte[]> response;
             try {
@@ -216,7 +220,9 @@ public final class JdkHttpCommand implements Callable<Integer> {
                 throw new ResponseCheckException("request failed: " + e, e);
             }
             check(response);
-            figures.record(System.nanoTime() - start);
+            if (measured) {
+                figures.record(System.nanoTime() - start);
+            }
         }
     }
 

@@ -107,6 +107,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
         long failed;
         try (Target target = Target.open(spec, uri)) {
             String requestUri = target.requestUri(false, responseBytes, delayMs).toString();
+            warmUp(reactive, okhttp, target.requestUri(false, responseBytes, 0).toString());
             System.out.printf("# open-loop mode=%s rps=%d duration_s=%d delay_ms=%d target=%s%n",
                     mode, rps, durationS, delayMs, target.base());
             long startNanos = System.nanoTime();
@@ -189,6 +190,27 @@ public final class OpenLoopCommand implements Callable<Integer> {
                         throw new ResponseCheckException("request failed: " + e, e);
                     }
                 });
+        }
+    }
+
+    /**
+     * One undelayed, uncounted request before the clock starts: loading and initialising the client
+     * on the issuer thread would otherwise stall the first second's requests.
+     */
+    private void warmUp(HttpClient reactive, OkHttpClient okhttp, String requestUri) {
+        try {
+            if ("okhttp-sync".equals(mode)) {
+                try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
+                    ResponseBody body = response.body();
+                    Target.validate(response.code(), body == null ? 0 : body.bytes().length, responseBytes);
+                }
+            } else {
+                exchange(reactive, requestUri).block(Duration.ofSeconds(30));
+            }
+        } catch (ResponseCheckException e) {
+            throw e;
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new ResponseCheckException("warm-up request failed: " + e, e);
         }
     }
 

@@ -89,15 +89,13 @@ public final class PipelineCommand implements Callable<Integer> {
 
         boolean sync = "sync".equals(mode);
         HttpClient client = buildClient(httpClient);
-        ClientTagPolicy tag = new ClientTagPolicy(httpClient);
-        AsyncOnlyTimingPolicy timing = new AsyncOnlyTimingPolicy();
         HttpPipeline pipeline = new HttpPipelineBuilder()
                 .httpClient(client)
                 .policies(new UserAgentPolicy("hopscope-samples/0.1.0"),
                         new RequestIdPolicy(),
                         new RetryPolicy(new FixedDelay(2, Duration.ofMillis(10))),
-                        tag,
-                        timing)
+                        new ClientTagPolicy(httpClient),
+                        new AsyncOnlyPolicy())
                 .build();
         byte[] payload = new byte[uploadBytes];
         RunFigures figures = new RunFigures();

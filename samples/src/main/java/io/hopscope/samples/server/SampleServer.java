@@ -89,9 +89,13 @@ public final class SampleServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
-        server.stop();
+    public void close() {
         delays.shutdownNow();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stopping the sample server failed", e);
+        }
     }
 
     private boolean handle(Request request, Response response, Callback callback) {
