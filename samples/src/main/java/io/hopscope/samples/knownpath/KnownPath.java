@@ -46,23 +46,31 @@ public final class KnownPath implements AutoCloseable {
         lockTaken.acquire();
     }
 
-    /** The request boundary: one invocation is one whole request. Returns a checksum of the work. */
-    public long request() throws Exception {
-        CompletableFuture<Long> done = new CompletableFuture<>();
+    /** What one request did: the threads that ran A and B, how long B waited, what was allocated. */
+    public record Result(String threadA, String threadB, long bBlockedNanos, long allocatedBytes) {
+    }
+
+    /** The request boundary: one invocation is one whole request. */
+    public Result request() throws Exception {
+        CompletableFuture<Result> done = new CompletableFuture<>();
         executorA.submit(() -> {
-            long a = allocate();
+            String threadA = Thread.currentThread().getName();
+            long allocatedByA = allocate();
             executorB.submit(() -> {
+                long waitStart = System.nanoTime();
                 synchronized (monitor) {
                     // Blocks here until known-path-holder lets go of the monitor.
                 }
-                done.complete(a + allocate());
+                long blockedNanos = System.nanoTime() - waitStart;
+                done.complete(new Result(threadA, Thread.currentThread().getName(), blockedNanos,
+                        allocatedByA + allocate()));
             });
         });
         return done.get();
     }
 
-    /** Expected checksum of one request: two allocations of {@code allocBytes}. */
-    public long expectedChecksum() {
+    /** Bytes one request allocates on purpose: {@code allocBytes} in A and again in B. */
+    public long expectedAllocatedBytes() {
         return 2L * allocBytes;
     }
 

@@ -65,14 +65,16 @@ public final class KnownPathCommand implements Callable<Integer> {
         for (int i = 1; i <= count; i++) {
             path.holdLockBeforeRequest();
             long startNanos = System.nanoTime();
-            long checksum = path.request();
+            KnownPath.Result result = path.request();
             long tookMicros = (System.nanoTime() - startNanos) / 1000;
-            if (checksum != path.expectedChecksum()) {
-                throw new ResponseCheckException("request " + i + " checksum " + checksum
-                        + ", expected " + path.expectedChecksum());
+            if (result.allocatedBytes() != path.expectedAllocatedBytes()) {
+                throw new ResponseCheckException("request " + i + " allocated " + result.allocatedBytes()
+                        + " bytes, expected " + path.expectedAllocatedBytes());
             }
-            System.out.printf("request: %d latency_us: %d allocated_bytes: %d path: "
-                    + "known-path-caller>known-path-A>known-path-B>known-path-caller%n", i, tookMicros, checksum);
+            String caller = Thread.currentThread().getName();
+            System.out.printf("request: %d latency_us: %d b_blocked_us: %d allocated_bytes: %d path: %s>%s>%s>%s%n",
+                    i, tookMicros, result.bBlockedNanos() / 1000, result.allocatedBytes(),
+                    caller, result.threadA(), result.threadB(), caller);
             if (i < count) {
                 Thread.sleep(pauseMs);
             }
