@@ -114,24 +114,32 @@ public final class OpenLoopCommand implements Callable<Integer> {
             AtomicLong issued = new AtomicLong();
             timers.scheduleAtFixedRate(() -> {
                 long due = (System.nanoTime() - startNanos) * rps / 1_000_000_000L;
-                while (issued.get() < due && done.getCount() > 0) {
+                while (issued.get() < due && !finished) {
                     issued.incrementAndGet();
                     issue(reactive, okhttp, requestUri);
                 }
             }, 0, TICK_MS, TimeUnit.MILLISECONDS);
             AtomicInteger second = new AtomicInteger();
+            long[] totals = new long[3];
             timers.scheduleAtFixedRate(() -> {
                 int s = second.incrementAndGet();
                 if (s > durationS) {
                     return;
                 }
+                if (s == durationS) {
+                    // Freeze the totals with the last line: nothing issued or answered after it counts.
+                    finished = true;
+                }
                 long rspThisSecond = responsesThisSecond.getAndSet(0);
                 long latNanos = latencyNanosThisSecond.getAndSet(0);
                 long sent = requests.get();
                 long received = responses.get();
+                totals[0] = sent;
+                totals[1] = received;
+                totals[2] = failures.get();
                 System.out.printf("second=%d requests=%d responses=%d outstanding=%d requests_per_s=%d "
                                 + "responses_per_s=%d mean_latency_ms=%s threads=%d%n",
-                        s, sent, received, sent - received - failures.get(), requestsThisSecond.getAndSet(0), rspThisSecond,
+                        s, sent, received, sent - received - totals[2], requestsThisSecond.getAndSet(0), rspThisSecond,
                         rspThisSecond == 0 ? "-" : String.format("%.1f", latNanos / 1e6 / rspThisSecond),
                         threads.getThreadCount());
                 System.out.flush();
@@ -145,9 +153,10 @@ public final class OpenLoopCommand implements Callable<Integer> {
             // From here on the server and the clients shut down under the outstanding requests;
             // what they see then is the end of the run, not a bad response.
             finished = true;
-            req = requests.get();
-            rsp = responses.get();
-            failed = failures.get();
+            // The latch orders these reads after the last line's writes.
+            req = totals[0];
+            rsp = totals[1];
+            failed = totals[2];
         } finally {
             timers.shutdownNow();
             provider.dispose();
