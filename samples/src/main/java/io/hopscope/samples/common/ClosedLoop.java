@@ -2,6 +2,7 @@ package io.hopscope.samples.common;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -31,6 +32,7 @@ public final class ClosedLoop {
                            RunFigures figures, Operation op) throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong tickets = new AtomicLong();
+        AtomicInteger warmCallers = new AtomicInteger();
         long warmupEnd = System.nanoTime() + (long) (warmupS * 1e9);
         if (warmupS <= 0) {
             figures.startMeasuring();
@@ -38,6 +40,7 @@ public final class ClosedLoop {
         List<Thread> callers = new ArrayList<>();
         for (int i = 1; i <= parallel; i++) {
             Thread t = new Thread(() -> {
+                boolean warm = false;
                 try {
                     while (failure.get() == null) {
                         if (count > 0 && figures.measuring() && tickets.incrementAndGet() > count) {
@@ -57,6 +60,10 @@ public final class ClosedLoop {
                         if (measured) {
                             figures.record(System.nanoTime() - start);
                         }
+                        if (!warm) {
+                            warm = true;
+                            warmCallers.incrementAndGet();
+                        }
                     }
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
@@ -68,6 +75,12 @@ public final class ClosedLoop {
         }
         if (warmupS > 0) {
             sleepUntil(warmupEnd, failure);
+            // A cold first request (class loading, connection setup) can outlast a short warmup on
+            // a busy machine; measuring only starts once every caller has finished one.
+            long warmDeadline = System.nanoTime() + JOIN_GRACE_NANOS;
+            while (failure.get() == null && warmCallers.get() < parallel && System.nanoTime() < warmDeadline) {
+                Thread.sleep(5);
+            }
             figures.startMeasuring();
         }
         if (count == 0) {
