@@ -115,17 +115,17 @@ class ScenarioRunsTest {
 
     @Test
     void knownPathPrintsOneLinePerRequest() {
-        Run run = Run.of("known-path", "--count", "3", "--pause-ms", "10", "--lock-hold-ms", "60");
+        Run run = Run.of("known-path", "--count", "3", "--pause-ms", "10", "--lock-hold-ms", "30");
 
         assertThat(run.exitCode).as(run.toString()).isZero();
         assertThat(run.out.lines()).hasSize(3).allSatisfy(l -> assertThat(l)
                 .contains("allocated_bytes: 2097152")
                 .contains("known-path-caller>known-path-A>known-path-B>known-path-caller"));
-        // B waits on the holder's monitor, so neither B's wait nor the request is much shorter than
-        // the hold (60 ms, less what the handoffs took; generous, for a loaded machine).
+        // The holder lets go of the monitor 30 ms after B arrives at it, however late that is, so
+        // neither B's wait nor the request can be shorter than the hold.
         run.out.lines().forEach(l -> {
-            assertThat(Long.parseLong(l.replaceAll(".*latency_us: (\\d+).*", "$1"))).isGreaterThanOrEqualTo(50_000);
-            assertThat(Long.parseLong(l.replaceAll(".*b_blocked_us: (\\d+).*", "$1"))).isGreaterThanOrEqualTo(20_000);
+            assertThat(Long.parseLong(l.replaceAll(".*latency_us: (\\d+).*", "$1"))).isGreaterThanOrEqualTo(30_000);
+            assertThat(Long.parseLong(l.replaceAll(".*b_blocked_us: (\\d+).*", "$1"))).isGreaterThanOrEqualTo(30_000);
         });
     }
 }

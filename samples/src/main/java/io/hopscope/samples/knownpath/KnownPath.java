@@ -27,6 +27,7 @@ public final class KnownPath implements AutoCloseable {
     private final ThreadPoolExecutor executorB = singleThread("known-path-B");
     private final Semaphore holdRequested = new Semaphore(0);
     private final Semaphore lockTaken = new Semaphore(0);
+    private final Semaphore bArriving = new Semaphore(0);
     private final Thread holder;
 
     public KnownPath(int allocBytes, long lockHoldMs) {
@@ -38,8 +39,10 @@ public final class KnownPath implements AutoCloseable {
     }
 
     /**
-     * Makes the holder take the monitor and returns once it holds it; the holder lets go after
-     * {@code lockHoldMs}. Called before {@link #request()}, outside the boundary.
+     * Makes the holder take the monitor and returns once it holds it; the holder lets go
+     * {@code lockHoldMs} after B arrives at the monitor, so B's contention is the whole hold however
+     * long the handoffs before it took on a loaded machine. Called before {@link #request()},
+     * outside the boundary.
      */
     public void holdLockBeforeRequest() throws InterruptedException {
         holdRequested.release();
@@ -58,6 +61,7 @@ public final class KnownPath implements AutoCloseable {
             long allocatedByA = allocate();
             executorB.submit(() -> {
                 long waitStart = System.nanoTime();
+                bArriving.release();
                 synchronized (monitor) {
                     // Blocks here until known-path-holder lets go of the monitor.
                 }
@@ -89,6 +93,8 @@ public final class KnownPath implements AutoCloseable {
                 holdRequested.acquire();
                 synchronized (monitor) {
                     lockTaken.release();
+                    // Bounded, so that a request that never reaches B cannot hold the monitor forever.
+                    bArriving.tryAcquire(10, TimeUnit.SECONDS);
                     Thread.sleep(lockHoldMs);
                 }
             }
