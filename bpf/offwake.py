@@ -767,7 +767,6 @@ def process_alive(pid):
         return False
 
 
-
 class Tracer:
     """Loads the BPF program, collects its records and writes the outputs."""
 
