@@ -1,0 +1,155 @@
+package io.hopscope.analyzer.read;
+
+import io.hopscope.analyzer.model.ThreadRef;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import jdk.jfr.consumer.EventStream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+
+/**
+ * Streams one recording's events of the given types to a handler, never holding them: the reading
+ * primitive every pass of the analyzer (and later the eBPF and pictures code) is built on.
+ *
+ * <p>It uses {@code EventStream.openFile} with only the wanted types subscribed, so events of other
+ * types are skipped by size instead of parsed, unordered and with event objects reused (the handler
+ * must copy what it keeps). {@link ChunkScan} runs first: the stream itself would silently read
+ * nothing from a non-recording or stop at a truncated chunk.
+ */
+public final class JfrEvents {
+
+    private final Map<Long, ThreadRef> threads = new HashMap<>();
+
+    /**
+     * Reads {@code file}, calling {@code handler} for each event whose type is in {@code eventNames}.
+     * Returns the header scan (its {@code truncated} says only the complete chunks were read).
+     */
+    public ChunkScan.Result stream(Path file, Collection<String> eventNames, Consumer<RecordedEvent> handler)
+            throws RecordingProblem {
+        ChunkScan.Result scan = ChunkScan.scan(file);
+        try (EventStream es = EventStream.openFile(file)) {
+            es.setOrdered(false);
+            es.setReuse(true);
+            for (String name : eventNames) {
+                es.onEvent(name, handler);
+            }
+            es.start();
+        } catch (IOException e) {
+            throw new RecordingProblem(file + ": cannot read recording: " + lower(e.getMessage()), e);
+        } catch (RuntimeException e) {
+            // The JDK parser reports malformed data as unchecked exceptions (e.g. InternalError's cousins).
+            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                    || e instanceof IndexOutOfBoundsException || e instanceof ClassCastException) {
+                throw new RecordingProblem(file + ": malformed recording: " + lower(String.valueOf(e.getMessage())), e);
+            }
+            throw e;
+        }
+        return scan;
+    }
+
+    /** Epoch nanoseconds of an Instant (JFR's clock for every event). */
+    public static long epochNanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    public static long startNanos(RecordedEvent e) {
+        return epochNanos(e.getStartTime());
+    }
+
+    public static long endNanos(RecordedEvent e) {
+        return epochNanos(e.getEndTime());
+    }
+
+    /** The event's thread, interned so that every event of a thread shares one {@link ThreadRef}. */
+    public ThreadRef eventThread(RecordedEvent e) {
+        return thread(e.getThread());
+    }
+
+    /** A Thread field of the event, or null when absent or recorded as null. */
+    public ThreadRef threadField(RecordedEvent e, String field) {
+        if (!e.hasField(field)) {
+            return null;
+        }
+        Object t = e.getValue(field);
+        return t instanceof RecordedThread rt ? thread(rt) : null;
+    }
+
+    public ThreadRef thread(RecordedThread t) {
+        if (t == null) {
+            return null;
+        }
+        long javaId = t.getJavaThreadId();
+        ThreadRef known = threads.get(javaId);
+        String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+        if (known != null && java.util.Objects.equals(known.name(), name)) {
+            return known;
+        }
+        // A renamed thread (or a new one reusing nothing): keep the latest name.
+        ThreadRef ref = new ThreadRef(javaId, t.getOSThreadId(), name);
+        threads.put(javaId, ref);
+        return ref;
+    }
+
+    public static String string(RecordedEvent e, String field) {
+        return e.hasField(field) ? e.getString(field) : null;
+    }
+
+    public static long longField(RecordedEvent e, String field, long absent) {
+        return e.hasField(field) ? e.getLong(field) : absent;
+    }
+
+    public static int intField(RecordedEvent e, String field, int absent) {
+        return e.hasField(field) ? e.getInt(field) : absent;
+    }
+
+    public static boolean booleanField(RecordedEvent e, String field) {
+        return e.hasField(field) && e.getBoolean(field);
+    }
+
+    /** The top {@code depth} frames, one a line, as {@code Class.method:line}. */
+    public static String stack(RecordedStackTrace st, int depth) {
+        if (st == null) {
+            return "";
+        }
+        List<RecordedFrame> frames = st.getFrames();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < frames.size() && i < depth; i++) {
+            if (i > 0) {
+                sb.append('\n');
+            }
+            sb.append(frame(frames.get(i)));
+        }
+        return sb.toString();
+    }
+
+    public static String topFrame(RecordedStackTrace st) {
+        if (st == null || st.getFrames().isEmpty()) {
+            return "?";
+        }
+        return frame(st.getFrames().get(0));
+    }
+
+    public static String frame(RecordedFrame f) {
+        if (f.getMethod() == null) {
+            return "?";
+        }
+        String type = f.getMethod().getType() != null ? f.getMethod().getType().getName() : "?";
+        int line = f.getLineNumber();
+        return type + "." + f.getMethod().getName() + (line > 0 ? ":" + line : "");
+    }
+
+    static String lower(String s) {
+        if (s == null || s.isEmpty()) {
+            return "unknown error";
+        }
+        return Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+}
