@@ -83,7 +83,7 @@ public final class DemoCommand implements Callable<Integer> {
         try {
             Files.createDirectories(folder);
         } catch (IOException e) {
-            throw new CliProblem(folder + ": cannot create the demo folder (" + e.getClass().getSimpleName() + ")");
+            throw new CliProblem(folder + ": cannot create the demo folder; choose another with --dir");
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

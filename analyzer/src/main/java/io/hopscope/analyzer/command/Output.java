@@ -20,8 +20,10 @@ final class Output {
         try {
             return new PrintWriter(new OutputStreamWriter(Files.newOutputStream(file), StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new CliProblem(file + ": cannot write output file (" + e.getClass().getSimpleName()
-                    + "); check that the directory exists and is writable");
+            Path parent = file.toAbsolutePath().getParent();
+            String why = parent != null && !Files.isDirectory(parent) ? "its directory does not exist"
+                    : "not writable";
+            throw new CliProblem(file + ": cannot write output file, " + why);
         }
     }
 }
