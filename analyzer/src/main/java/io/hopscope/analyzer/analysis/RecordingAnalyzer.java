@@ -59,6 +59,8 @@ public final class RecordingAnalyzer {
     private final List<GcPause> collections = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private long hopscopeEvents;
+    private int scanMajor;
+    private int scanMinor;
     private long jdkEvents;
     private long minStart = Long.MAX_VALUE;
     private long maxEnd = Long.MIN_VALUE;
@@ -77,6 +79,8 @@ public final class RecordingAnalyzer {
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
         ChunkScan.Result scan = jfr.stream(file, PASS1, this::onAgentEvent);
+        scanMajor = scan.major();
+        scanMinor = scan.minor();
         if (scan.truncated()) {
             warnings.add(file + ": truncated recording: read the " + scan.completeChunks() + " complete chunk(s), "
                     + scan.readableBytes() + " of " + scan.fileBytes() + " bytes; the rest is lost");
@@ -278,6 +282,11 @@ public final class RecordingAnalyzer {
         if (hopscopeEvents == 0) {
             warnings.add(file + ": no hopscope events (not recorded under the hopscope agent); "
                     + "only what the jdk events allow is reported");
+            if (jdkEvents == 0) {
+                warnings.add(file + ": none of the jdk events the analyzer reads either (gc, threads, allocation "
+                        + "samples, locks; format " + scanMajor + "." + scanMinor + " recordings of jdk 9 name them "
+                        + "com.oracle.jdk.*), so the report is empty");
+            }
         }
         if (incomplete > 0) {
             warnings.add(file + ": " + incomplete + " request(s) without a hopscope.Request event "
