@@ -7,7 +7,7 @@ package io.hopscope.analyzer.analysis;
  */
 public record AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, int detailLimit) {
 
-    public static final int DEFAULT_DETAIL_LIMIT = 100_000;
+    public static final int DEFAULT_DETAIL_LIMIT = 50_000;
 
     public static AnalysisOptions all() {
         return new AnalysisOptions(null, -1, SortField.duration, 5, DEFAULT_DETAIL_LIMIT);

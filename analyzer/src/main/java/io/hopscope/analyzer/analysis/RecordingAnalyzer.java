@@ -16,6 +16,7 @@ import io.hopscope.analyzer.read.HopscopeContract;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.nio.file.Path;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 
@@ -58,7 +60,10 @@ public final class RecordingAnalyzer {
     private final List<GcPause> phasePauses = new ArrayList<>();
     private final List<GcPause> collections = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
+    private final Map<String, String> strings = new HashMap<>();
     private long hopscopeEvents;
+    private long pass1Nanos;
+    private long pass2Nanos;
     private int scanMajor;
     private int scanMinor;
     private long jdkEvents;
@@ -78,7 +83,17 @@ public final class RecordingAnalyzer {
 
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
-        ChunkScan.Result scan = jfr.stream(file, PASS1, this::onAgentEvent);
+        long t0 = System.nanoTime();
+        Map<String, Consumer<RecordedEvent>> pass1 = new LinkedHashMap<>();
+        pass1.put(HopscopeContract.SEGMENT, e -> onRequestEvent(HopscopeContract.SEGMENT, e));
+        pass1.put(HopscopeContract.HOP, e -> onRequestEvent(HopscopeContract.HOP, e));
+        pass1.put(HopscopeContract.SPAN, e -> onRequestEvent(HopscopeContract.SPAN, e));
+        pass1.put(HopscopeContract.WAIT, e -> onRequestEvent(HopscopeContract.WAIT, e));
+        pass1.put(HopscopeContract.REQUEST, e -> onRequestEvent(HopscopeContract.REQUEST, e));
+        for (String other : PASS1) {
+            pass1.putIfAbsent(other, this::onAgentEvent);
+        }
+        ChunkScan.Result scan = jfr.stream(file, pass1);
         scanMajor = scan.major();
         scanMinor = scan.minor();
         if (scan.truncated()) {
@@ -86,7 +101,9 @@ public final class RecordingAnalyzer {
                     + scan.readableBytes() + " of " + scan.fileBytes() + " bytes; the rest is lost");
         }
         index.freeze();
+        pass1Nanos = System.nanoTime() - t0;
         jfr.stream(file, PASS2, this::onJdkEvent);
+        pass2Nanos = System.nanoTime() - t0 - pass1Nanos;
         joinGcPauses();
         return build();
     }
@@ -109,11 +126,16 @@ public final class RecordingAnalyzer {
             case HopscopeContract.NON_BLOCKING_WAIT -> {
                 // Carried by hopscope.Wait's nonBlockingThread too; this one only adds a stack.
             }
-            default -> onRequestEvent(type, e, start, end);
+            default -> {
+            }
         }
     }
 
-    private void onRequestEvent(String type, RecordedEvent e, long start, long end) {
+    private void onRequestEvent(String type, RecordedEvent e) {
+        hopscopeEvents++;
+        long start = JfrEvents.startNanos(e);
+        long end = JfrEvents.endNanos(e);
+        seen(start, end);
         long id = JfrEvents.longField(e, "requestId", 0);
         if (id == 0) {
             return; // outside any request (e.g. a non-blocking wait with no request)
@@ -124,41 +146,56 @@ public final class RecordingAnalyzer {
             byId.put(id, r);
             bySlot.add(r);
         }
-        ThreadRef thread = jfr.eventThread(e);
+        // Each field read is a lookup by name in the JDK's consumer API (the larger part of the time on
+        // big files), so fields only the event lists need are read only for requests that keep them.
+        boolean detail = r.detail;
         switch (type) {
             case HopscopeContract.REQUEST -> {
                 r.ended = true;
-                r.name = JfrEvents.string(e, "name");
-                r.boundary = JfrEvents.string(e, "boundary");
+                r.name = intern(JfrEvents.string(e, "name"));
+                r.boundary = intern(JfrEvents.string(e, "boundary"));
                 r.url = JfrEvents.string(e, "url");
-                r.outcome = JfrEvents.string(e, "outcome");
-                r.error = JfrEvents.string(e, "error");
+                r.outcome = intern(JfrEvents.string(e, "outcome"));
+                r.error = intern(JfrEvents.string(e, "error"));
                 r.statusCode = JfrEvents.intField(e, "statusCode", -1);
                 ThreadRef st = jfr.threadField(e, "startThread");
-                r.startThread = st != null ? st : thread;
+                r.startThread = st != null ? st : jfr.eventThread(e);
                 r.startEpochNanos = start;
                 r.durationNanos = end - start;
             }
             case HopscopeContract.SEGMENT -> {
-                Segment s = new Segment(thread, JfrEvents.string(e, "kind"), start, end,
-                        JfrEvents.longField(e, "allocatedBytes", 0), JfrEvents.longField(e, "cpuNanos", -1));
-                r.addSegment(s);
+                ThreadRef thread = jfr.eventThread(e);
+                r.addSegment(new Segment(thread, detail ? intern(JfrEvents.string(e, "kind")) : null, start, end,
+                        JfrEvents.longField(e, "allocatedBytes", 0),
+                        detail ? JfrEvents.longField(e, "cpuNanos", -1) : -1));
                 index.add(thread.javaId(), start, end, r.slot);
             }
             case HopscopeContract.HOP -> {
-                ThreadRef to = jfr.threadField(e, "toThread");
-                ThreadRef from = jfr.threadField(e, "fromThread");
-                r.addHop(new Hop(JfrEvents.string(e, "kind"), from != null ? from : ThreadRef.UNKNOWN,
-                        to != null ? to : thread, start, JfrEvents.longField(e, "delayNanos", 0),
-                        JfrEvents.string(e, "via")));
+                String kind = intern(JfrEvents.string(e, "kind"));
+                long delay = JfrEvents.longField(e, "delayNanos", 0);
+                if (detail) {
+                    ThreadRef to = jfr.threadField(e, "toThread");
+                    ThreadRef from = jfr.threadField(e, "fromThread");
+                    r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN,
+                            to != null ? to : jfr.eventThread(e), start, delay, intern(JfrEvents.string(e, "via"))));
+                } else {
+                    r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, start, delay, null));
+                }
             }
-            case HopscopeContract.WAIT -> r.addWait(new Wait(JfrEvents.string(e, "kind"), thread,
-                    jfr.threadField(e, "wakerThread"), start, end, JfrEvents.longField(e, "wakeLatencyNanos", -1),
-                    JfrEvents.booleanField(e, "nonBlockingThread"), JfrEvents.string(e, "outcome")));
+            case HopscopeContract.WAIT -> {
+                boolean nonBlocking = JfrEvents.booleanField(e, "nonBlockingThread");
+                if (detail) {
+                    r.addWait(new Wait(intern(JfrEvents.string(e, "kind")), jfr.eventThread(e),
+                            jfr.threadField(e, "wakerThread"), start, end, JfrEvents.longField(e, "wakeLatencyNanos", -1),
+                            nonBlocking, intern(JfrEvents.string(e, "outcome"))));
+                } else {
+                    r.addWait(new Wait(null, null, null, start, end, -1, nonBlocking, null));
+                }
+            }
             case HopscopeContract.SPAN -> r.addSpan(new Span(JfrEvents.longField(e, "spanId", 0),
-                    JfrEvents.longField(e, "parentSpanId", 0), JfrEvents.string(e, "kind"),
-                    JfrEvents.string(e, "name"), JfrEvents.string(e, "mode"), JfrEvents.intField(e, "depth", 0),
-                    thread, start, end));
+                    JfrEvents.longField(e, "parentSpanId", 0), intern(JfrEvents.string(e, "kind")),
+                    intern(JfrEvents.string(e, "name")), detail ? intern(JfrEvents.string(e, "mode")) : null,
+                    detail ? JfrEvents.intField(e, "depth", 0) : 0, detail ? jfr.eventThread(e) : null, start, end));
             default -> {
             }
         }
@@ -255,6 +292,22 @@ public final class RecordingAnalyzer {
         return lo;
     }
 
+    // Names, kinds and outcomes repeat across millions of events; keep one copy of each (bounded,
+    // since URLs with ids in them need not repeat).
+    private String intern(String s) {
+        if (s == null) {
+            return null;
+        }
+        String known = strings.get(s);
+        if (known != null) {
+            return known;
+        }
+        if (strings.size() < 100_000) {
+            strings.put(s, s);
+        }
+        return s;
+    }
+
     private void seen(long start, long end) {
         minStart = Math.min(minStart, start);
         maxEnd = Math.max(maxEnd, end);
@@ -311,33 +364,63 @@ public final class RecordingAnalyzer {
                 hopscopeEvents > 0, hopscopeEvents, jdkEvents, agentVersion, agentOptions,
                 clock.offsetNanos(), clock.count(), gcCount, gcNanos, peakThreads, allocInRequests,
                 sampledAllocBytes, sampledAllocBytesInRequests, incomplete, List.copyOf(warnings));
-        return new Report(info, List.copyOf(summary), List.copyOf(requests));
+        return new Report(info, List.copyOf(summary), requests);
     }
 
-    // With --top N only N requests are turned into records at a time (a bounded heap of the worst).
+    // Requests are turned into records only when an output reads them (a view over the totals), so
+    // that writing every request of a huge recording as JSON holds one record at a time.
     private List<Request> select(List<RequestAcc> selected) {
         if (options.top() == 0) {
             return List.of();
         }
-        Comparator<Request> order = options.sort().order();
-        List<Request> requests;
-        if (options.top() < 0) {
-            requests = new ArrayList<>(selected.size());
-            for (RequestAcc r : selected) {
-                requests.add(r.toRequest(options.topSites()));
-            }
+        Comparator<RequestAcc> order = accOrder(options.sort());
+        List<RequestAcc> chosen;
+        if (options.top() < 0 || selected.size() <= options.top()) {
+            chosen = new ArrayList<>(selected);
+            chosen.sort(order);
         } else {
-            PriorityQueue<Request> worst = new PriorityQueue<>(order.reversed());
+            PriorityQueue<RequestAcc> worst = new PriorityQueue<>(order.reversed());
             for (RequestAcc r : selected) {
-                worst.add(r.toRequest(options.topSites()));
+                worst.add(r);
                 if (worst.size() > options.top()) {
                     worst.poll();
                 }
             }
-            requests = new ArrayList<>(worst);
+            chosen = new ArrayList<>(worst);
+            chosen.sort(order);
         }
-        requests.sort(order);
-        return requests;
+        int topSites = options.topSites();
+        return new AbstractList<>() {
+            @Override
+            public Request get(int index) {
+                return chosen.get(index).toRequest(topSites);
+            }
+
+            @Override
+            public int size() {
+                return chosen.size();
+            }
+        };
+    }
+
+    /** The same order as {@link SortField#order()}, on the totals, without building records. */
+    static Comparator<RequestAcc> accOrder(SortField sort) {
+        Comparator<RequestAcc> c = switch (sort) {
+            case duration -> Comparator.comparingLong((RequestAcc r) -> r.durationNanos).reversed();
+            case hops -> Comparator.comparingInt((RequestAcc r) -> r.hops).reversed();
+            case allocated -> Comparator.comparingLong((RequestAcc r) -> r.allocatedBytes).reversed();
+            case blocked -> Comparator.comparingLong((RequestAcc r) -> r.blockedNanos).reversed();
+            case lock -> Comparator.comparingLong((RequestAcc r) -> r.lockNanos).reversed();
+            case gc -> Comparator.comparingLong((RequestAcc r) -> r.gcNanos).reversed();
+            case start -> Comparator.comparingLong((RequestAcc r) -> r.startEpochNanos);
+        };
+        return c.thenComparingLong(r -> r.id);
+    }
+
+    /** Wall time of the two passes, for the benchmark's figures. */
+    public String passTimes() {
+        return String.format(java.util.Locale.ROOT, "pass 1 (agent events) %.2f s, pass 2 (jdk events) %.2f s",
+                pass1Nanos / 1e9, pass2Nanos / 1e9);
     }
 
     /** The clock mapping found in the recording (for merging eBPF data). */

@@ -13,9 +13,9 @@ import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Wait;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -48,13 +48,24 @@ final class RequestAcc {
     long queueDelayNanos;
     long wakeLatencyNanos;
     boolean nonBlocking;
-    final Map<ThreadRef, long[]> threads = new LinkedHashMap<>(4); // [segments, nanos, bytes]
-    final Map<String, PolicyAcc> policies = new LinkedHashMap<>(4);
+    // Small arrays rather than maps: a request touches a few threads and policies, and there can be
+    // millions of requests, so per-request overhead is what bounds memory.
+    ThreadRef[] threadRefs;
+    long[] threadFigures; // per thread: segments, nanos, bytes
+    int threadCount;
+    String[] policyNames;
+    String[] policyKinds;
+    long[] policyFigures; // per policy: count, total nanos, self nanos
+    int policyCount;
     // Self time: children end before their parent, but the file's order across threads is not
-    // commit order, so a child's time waits here for a parent not yet seen, or is taken off a
-    // parent already seen.
-    Map<Long, Long> pendingChildNanos;
-    Map<Long, String> finishedSpans;
+    // commit order, so a child's time waits here for a parent not yet seen (pending), or is taken
+    // off a parent already seen (finished).
+    long[] finishedSpanIds;
+    int[] finishedSpanPolicy;
+    int finishedCount;
+    long[] pendingParentIds;
+    long[] pendingChildNanos;
+    int pendingCount;
 
     List<Segment> segments;
     List<Hop> hopList;
@@ -67,17 +78,6 @@ final class RequestAcc {
     Map<String, long[]> allocSites; // frame + '|' + class -> [samples, bytes]
     long gcNanos;
     List<GcPause> gcPauses;
-
-    static final class PolicyAcc {
-        final String kind;
-        long count;
-        long totalNanos;
-        long selfNanos;
-
-        PolicyAcc(String kind) {
-            this.kind = kind;
-        }
-    }
 
     static final class LockAcc {
         final String kind;
@@ -98,18 +98,18 @@ final class RequestAcc {
         this.slot = slot;
         this.detail = detail;
         if (detail) {
-            segments = new ArrayList<>(4);
-            hopList = new ArrayList<>(4);
-            waits = new ArrayList<>(2);
-            spans = new ArrayList<>(4);
+            segments = new ArrayList<>(3);
+            hopList = new ArrayList<>(3);
+            waits = new ArrayList<>(1);
+            spans = new ArrayList<>(2);
         }
     }
 
     void addSegment(Segment s) {
-        long[] t = threads.computeIfAbsent(s.thread(), k -> new long[3]);
-        t[0]++;
-        t[1] += s.durationNanos();
-        t[2] += Math.max(0, s.allocatedBytes());
+        int t = threadIndex(s.thread());
+        threadFigures[3 * t]++;
+        threadFigures[3 * t + 1] += s.durationNanos();
+        threadFigures[3 * t + 2] += Math.max(0, s.allocatedBytes());
         allocatedBytes += Math.max(0, s.allocatedBytes());
         if (detail) {
             segments.add(s);
@@ -138,33 +138,82 @@ final class RequestAcc {
 
     void addSpan(Span s) {
         String key = s.name() == null ? "?" : s.name();
-        PolicyAcc p = policies.computeIfAbsent(key, k -> new PolicyAcc(s.kind()));
-        p.count++;
-        p.totalNanos += s.durationNanos();
+        int p = policyIndex(key, s.kind());
+        policyFigures[3 * p]++;
+        policyFigures[3 * p + 1] += s.durationNanos();
         long children = 0;
-        if (pendingChildNanos != null) {
-            Long c = pendingChildNanos.remove(s.spanId());
-            children = c == null ? 0 : c;
-        }
-        p.selfNanos += s.durationNanos() - children;
-        if (s.parentSpanId() != 0) {
-            String parentName = finishedSpans == null ? null : finishedSpans.get(s.parentSpanId());
-            if (parentName != null) {
-                policies.get(parentName).selfNanos -= s.durationNanos();
-            } else {
-                if (pendingChildNanos == null) {
-                    pendingChildNanos = new HashMap<>(4);
-                }
-                pendingChildNanos.merge(s.parentSpanId(), s.durationNanos(), Long::sum);
+        for (int i = 0; i < pendingCount; i++) {
+            if (pendingParentIds[i] == s.spanId()) {
+                children += pendingChildNanos[i];
+                pendingParentIds[i] = pendingParentIds[pendingCount - 1];
+                pendingChildNanos[i] = pendingChildNanos[pendingCount - 1];
+                pendingCount--;
+                i--;
             }
         }
-        if (finishedSpans == null) {
-            finishedSpans = new HashMap<>(4);
+        policyFigures[3 * p + 2] += s.durationNanos() - children;
+        if (s.parentSpanId() != 0) {
+            int parent = -1;
+            for (int i = 0; i < finishedCount; i++) {
+                if (finishedSpanIds[i] == s.parentSpanId()) {
+                    parent = finishedSpanPolicy[i];
+                    break;
+                }
+            }
+            if (parent >= 0) {
+                policyFigures[3 * parent + 2] -= s.durationNanos();
+            } else {
+                if (pendingParentIds == null || pendingCount == pendingParentIds.length) {
+                    int n = pendingParentIds == null ? 2 : pendingCount * 2;
+                    pendingParentIds = pendingParentIds == null ? new long[n] : Arrays.copyOf(pendingParentIds, n);
+                    pendingChildNanos = pendingChildNanos == null ? new long[n] : Arrays.copyOf(pendingChildNanos, n);
+                }
+                pendingParentIds[pendingCount] = s.parentSpanId();
+                pendingChildNanos[pendingCount++] = s.durationNanos();
+            }
         }
-        finishedSpans.put(s.spanId(), key);
+        if (finishedSpanIds == null || finishedCount == finishedSpanIds.length) {
+            int n = finishedSpanIds == null ? 2 : finishedCount * 2;
+            finishedSpanIds = finishedSpanIds == null ? new long[n] : Arrays.copyOf(finishedSpanIds, n);
+            finishedSpanPolicy = finishedSpanPolicy == null ? new int[n] : Arrays.copyOf(finishedSpanPolicy, n);
+        }
+        finishedSpanIds[finishedCount] = s.spanId();
+        finishedSpanPolicy[finishedCount++] = p;
         if (detail) {
             spans.add(s);
         }
+    }
+
+    private int threadIndex(ThreadRef t) {
+        for (int i = 0; i < threadCount; i++) {
+            if (threadRefs[i].equals(t)) {
+                return i;
+            }
+        }
+        if (threadRefs == null || threadCount == threadRefs.length) {
+            int n = threadRefs == null ? 2 : threadCount * 2;
+            threadRefs = threadRefs == null ? new ThreadRef[n] : Arrays.copyOf(threadRefs, n);
+            threadFigures = threadFigures == null ? new long[3 * n] : Arrays.copyOf(threadFigures, 3 * n);
+        }
+        threadRefs[threadCount] = t;
+        return threadCount++;
+    }
+
+    private int policyIndex(String name, String kind) {
+        for (int i = 0; i < policyCount; i++) {
+            if (policyNames[i].equals(name)) {
+                return i;
+            }
+        }
+        if (policyNames == null || policyCount == policyNames.length) {
+            int n = policyNames == null ? 2 : policyCount * 2;
+            policyNames = policyNames == null ? new String[n] : Arrays.copyOf(policyNames, n);
+            policyKinds = policyKinds == null ? new String[n] : Arrays.copyOf(policyKinds, n);
+            policyFigures = policyFigures == null ? new long[3 * n] : Arrays.copyOf(policyFigures, 3 * n);
+        }
+        policyNames[policyCount] = name;
+        policyKinds[policyCount] = kind;
+        return policyCount++;
     }
 
     /** Adds a contention event clipped to the request ({@code nanos}); the longest one's stack is kept. */
@@ -207,13 +256,19 @@ final class RequestAcc {
     }
 
     Request toRequest(int topSites) {
-        List<ThreadTime> threadTimes = new ArrayList<>(threads.size());
-        threads.forEach((t, v) -> threadTimes.add(new ThreadTime(t, (int) v[0], v[1], v[2])));
+        List<ThreadTime> threadTimes = new ArrayList<>(threadCount);
+        for (int i = 0; i < threadCount; i++) {
+            threadTimes.add(new ThreadTime(threadRefs[i], (int) threadFigures[3 * i], threadFigures[3 * i + 1],
+                    threadFigures[3 * i + 2]));
+        }
         if (threadTimes.isEmpty() && startThread != null) {
             threadTimes.add(new ThreadTime(startThread, 0, 0, 0));
         }
-        List<PolicyTime> policyTimes = new ArrayList<>(policies.size());
-        policies.forEach((n, p) -> policyTimes.add(new PolicyTime(n, p.kind, p.count, p.totalNanos, Math.max(0, p.selfNanos))));
+        List<PolicyTime> policyTimes = new ArrayList<>(policyCount);
+        for (int i = 0; i < policyCount; i++) {
+            policyTimes.add(new PolicyTime(policyNames[i], policyKinds[i], policyFigures[3 * i], policyFigures[3 * i + 1],
+                    Math.max(0, policyFigures[3 * i + 2])));
+        }
         policyTimes.sort(Comparator.comparingLong(PolicyTime::selfNanos).reversed().thenComparing(PolicyTime::name));
         List<LockSite> locks = new ArrayList<>();
         if (lockSites != null) {

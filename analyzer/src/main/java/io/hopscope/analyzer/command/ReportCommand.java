@@ -72,7 +72,8 @@ public final class ReportCommand implements Callable<Integer> {
         }
         long t0 = System.nanoTime();
         int shown = top != null ? top : format == Format.text ? 5 : -1;
-        Report report = new RecordingAnalyzer(recording, new AnalysisOptions(name, shown, sort, 5, maxDetail)).analyze();
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name, shown, sort, 5, maxDetail));
+        Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
@@ -91,8 +92,9 @@ public final class ReportCommand implements Callable<Integer> {
             }
         }
         if (stats) {
-            err.printf(Locale.ROOT, "stats: %.2f s wall, peak heap %.1f MB%n", (System.nanoTime() - t0) / 1e9,
-                    peakHeapBytes() / 1e6);
+            err.printf(Locale.ROOT, "stats: %.2f s wall (%s), heap pools' peak sum %.1f MB, max heap %.0f MB%n",
+                    (System.nanoTime() - t0) / 1e9, analyzer.passTimes(), peakHeapBytes() / 1e6,
+                    Runtime.getRuntime().maxMemory() / 1e6);
             err.flush();
         }
         return 0;

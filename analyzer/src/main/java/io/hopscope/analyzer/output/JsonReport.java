@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.output;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -37,14 +38,25 @@ public final class JsonReport {
     }
 
     public static void write(Report report, Writer out) throws IOException {
-        ObjectNode root = MAPPER.createObjectNode();
-        root.put("formatVersion", FORMAT_VERSION);
-        root.set("recording", recording(report.recording()));
-        ArrayNode summary = root.putArray("summary");
-        report.summary().forEach(s -> summary.add(summary(s)));
-        ArrayNode requests = root.putArray("requests");
-        report.requests().forEach(r -> requests.add(request(r)));
-        MAPPER.writeValue(new NonClosingWriter(out), root);
+        // Streamed: the requests are written one at a time, never all as one tree.
+        try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosingWriter(out))) {
+            g.useDefaultPrettyPrinter();
+            g.writeStartObject();
+            g.writeNumberField("formatVersion", FORMAT_VERSION);
+            g.writeFieldName("recording");
+            MAPPER.writeTree(g, recording(report.recording()));
+            g.writeArrayFieldStart("summary");
+            for (NameSummary s : report.summary()) {
+                MAPPER.writeTree(g, summary(s));
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("requests");
+            for (Request r : report.requests()) {
+                MAPPER.writeTree(g, request(r));
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
         out.write(System.lineSeparator());
         out.flush();
     }

@@ -27,6 +27,7 @@ import jdk.jfr.consumer.RecordedThread;
 public final class JfrEvents {
 
     private final Map<Long, ThreadRef> threads = new HashMap<>();
+    private final Map<RecordedThread, ThreadRef> byObject = new java.util.IdentityHashMap<>();
 
     /**
      * Reads {@code file}, calling {@code handler} for each event whose type is in {@code eventNames}.
@@ -34,13 +35,18 @@ public final class JfrEvents {
      */
     public ChunkScan.Result stream(Path file, Collection<String> eventNames, Consumer<RecordedEvent> handler)
             throws RecordingProblem {
+        Map<String, Consumer<RecordedEvent>> handlers = new java.util.LinkedHashMap<>();
+        eventNames.forEach(n -> handlers.put(n, handler));
+        return stream(file, handlers);
+    }
+
+    /** Like {@link #stream(Path, Collection, Consumer)} with one handler per event type (no dispatch on the name). */
+    public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
         ChunkScan.Result scan = ChunkScan.scan(file);
         try (EventStream es = EventStream.openFile(file)) {
             es.setOrdered(false);
             es.setReuse(true);
-            for (String name : eventNames) {
-                es.onEvent(name, handler);
-            }
+            handlers.forEach(es::onEvent);
             es.start();
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read recording: " + lower(e.getMessage()), e);
@@ -70,15 +76,23 @@ public final class JfrEvents {
 
     /** The event's thread, interned so that every event of a thread shares one {@link ThreadRef}. */
     public ThreadRef eventThread(RecordedEvent e) {
-        return thread(e.getThread());
+        Object t;
+        try {
+            t = e.getValue("eventThread");
+        } catch (IllegalArgumentException missing) {
+            return null;
+        }
+        return t instanceof RecordedThread rt ? thread(rt) : null;
     }
 
     /** A Thread field of the event, or null when absent or recorded as null. */
     public ThreadRef threadField(RecordedEvent e, String field) {
-        if (!e.hasField(field)) {
+        Object t;
+        try {
+            t = e.getValue(field);
+        } catch (IllegalArgumentException missing) {
             return null;
         }
-        Object t = e.getValue(field);
         return t instanceof RecordedThread rt ? thread(rt) : null;
     }
 
@@ -86,32 +100,58 @@ public final class JfrEvents {
         if (t == null) {
             return null;
         }
+        // The parser gives the same RecordedThread object for a thread within a chunk (constant pool),
+        // and each of its getters is a lookup by name: remember the object, not just the id.
+        ThreadRef seen = byObject.get(t);
+        if (seen != null) {
+            return seen;
+        }
         long javaId = t.getJavaThreadId();
         ThreadRef known = threads.get(javaId);
         String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
-        if (known != null && java.util.Objects.equals(known.name(), name)) {
-            return known;
+        ThreadRef ref = known;
+        if (known == null || !java.util.Objects.equals(known.name(), name)) {
+            // A new thread, or a renamed one: keep the latest name.
+            ref = new ThreadRef(javaId, t.getOSThreadId(), name);
+            threads.put(javaId, ref);
         }
-        // A renamed thread (or a new one reusing nothing): keep the latest name.
-        ThreadRef ref = new ThreadRef(javaId, t.getOSThreadId(), name);
-        threads.put(javaId, ref);
+        if (byObject.size() > 100_000) {
+            byObject.clear(); // objects of past chunks; bounded whatever the number of chunks
+        }
+        byObject.put(t, ref);
         return ref;
     }
 
     public static String string(RecordedEvent e, String field) {
-        return e.hasField(field) ? e.getString(field) : null;
+        try {
+            return e.getString(field);
+        } catch (IllegalArgumentException absent) {
+            return null;
+        }
     }
 
     public static long longField(RecordedEvent e, String field, long absent) {
-        return e.hasField(field) ? e.getLong(field) : absent;
+        try {
+            return e.getLong(field);
+        } catch (IllegalArgumentException missing) {
+            return absent;
+        }
     }
 
     public static int intField(RecordedEvent e, String field, int absent) {
-        return e.hasField(field) ? e.getInt(field) : absent;
+        try {
+            return e.getInt(field);
+        } catch (IllegalArgumentException missing) {
+            return absent;
+        }
     }
 
     public static boolean booleanField(RecordedEvent e, String field) {
-        return e.hasField(field) && e.getBoolean(field);
+        try {
+            return e.getBoolean(field);
+        } catch (IllegalArgumentException missing) {
+            return false;
+        }
     }
 
     /** The top {@code depth} frames, one a line, as {@code Class.method:line}. */
