@@ -99,6 +99,11 @@ class ReportCliTest {
     }
 
     @Test
+    void directoryIsNotARecording() {
+        assertOneLineError(Cli.run("report", dir.toString()), dir + ": is a directory, not a jfr recording");
+    }
+
+    @Test
     void truncatedFirstChunkHasNothingReadable() throws IOException {
         byte[] all = Files.readAllBytes(recording);
         Path cut = Files.write(dir.resolve("cut.jfr"), Arrays.copyOf(all, all.length / 2));
