@@ -96,7 +96,10 @@ public final class RecordingAnalyzer {
         ChunkScan.Result scan = jfr.stream(file, pass1);
         scanMajor = scan.major();
         scanMinor = scan.minor();
-        if (scan.truncated()) {
+        if (scan.unfinished()) {
+            warnings.add(file + ": unfinished recording (its jvm was killed, or is still recording): "
+                    + "read what was flushed to the file, later events are lost");
+        } else if (scan.truncated()) {
             warnings.add(file + ": truncated recording: read the " + scan.completeChunks() + " complete chunk(s), "
                     + scan.readableBytes() + " of " + scan.fileBytes() + " bytes; the rest is lost");
         }

@@ -24,10 +24,17 @@ public final class ChunkScan {
 
     private static final int HEADER_BYTES = 68;
 
-    /** What the headers say: complete chunks, bytes they cover, and whether the file ends early. */
+    /**
+     * What the headers say: complete chunks, bytes they cover, whether the file ends early, and
+     * whether a chunk was never finished (its writer was killed, or is still writing).
+     */
     public record Result(int completeChunks, long readableBytes, long fileBytes, int major, int minor,
-                         boolean truncated) {
+                         boolean truncated, boolean unfinished) {
     }
+
+    // Byte 64 of a chunk header is 0 once the chunk is finished; while the JVM writes it, it counts
+    // the flushes (0xff while the header is rewritten). A JVM killed mid-recording leaves it non-zero.
+    private static final int FILE_STATE_OFFSET = 64;
 
     private ChunkScan() {
     }
@@ -53,6 +60,7 @@ public final class ChunkScan {
             int chunks = 0;
             int major = -1;
             int minor = -1;
+            boolean unfinished = false;
             while (pos < size) {
                 header.clear();
                 int n = ch.read(header, pos);
@@ -65,7 +73,7 @@ public final class ChunkScan {
                         throw new RecordingProblem(file + ": not a jfr recording (no FLR magic at the start)");
                     }
                     // Garbage after complete chunks: treat as truncation of a following chunk.
-                    return new Result(chunks, pos, size, major, minor, true);
+                    return new Result(chunks, pos, size, major, minor, true, unfinished);
                 }
                 int chunkMajor = header.getShort(4);
                 int chunkMinor = header.getShort(6);
@@ -78,18 +86,21 @@ public final class ChunkScan {
                     }
                 }
                 long chunkSize = n >= 16 ? header.getLong(8) : 0;
+                if (n >= HEADER_BYTES && major >= 2 && header.get(FILE_STATE_OFFSET) != 0) {
+                    unfinished = true;
+                }
                 if (n < HEADER_BYTES || chunkSize < HEADER_BYTES || pos + chunkSize > size) {
                     if (chunks == 0) {
                         throw new RecordingProblem(file + ": truncated recording, its first chunk is incomplete ("
                                 + size + " of " + (chunkSize >= HEADER_BYTES ? chunkSize : "?")
                                 + " bytes), nothing readable");
                     }
-                    return new Result(chunks, pos, size, major, minor, true);
+                    return new Result(chunks, pos, size, major, minor, true, unfinished);
                 }
                 pos += chunkSize;
                 chunks++;
             }
-            return new Result(chunks, pos, size, major, minor, false);
+            return new Result(chunks, pos, size, major, minor, false, unfinished);
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read: " + e.getMessage());
         }

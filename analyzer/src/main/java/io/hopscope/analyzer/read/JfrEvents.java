@@ -14,6 +14,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Streams one recording's events of the given types to a handler, never holding them: the reading
@@ -43,6 +44,9 @@ public final class JfrEvents {
     /** Like {@link #stream(Path, Collection, Consumer)} with one handler per event type (no dispatch on the name). */
     public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
         ChunkScan.Result scan = ChunkScan.scan(file);
+        if (scan.unfinished()) {
+            return readUnfinished(file, scan, handlers);
+        }
         try (EventStream es = EventStream.openFile(file)) {
             es.setOrdered(false);
             es.setReuse(true);
@@ -59,6 +63,31 @@ public final class JfrEvents {
             throw e;
         }
         return scan;
+    }
+
+    // EventStream treats an unfinished chunk as live and waits for the rest forever; RecordingFile
+    // reads what was flushed (it parses every event, slower, but this is the rare case).
+    private static ChunkScan.Result readUnfinished(Path file, ChunkScan.Result scan,
+                                                   Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
+        long read = 0;
+        try (RecordingFile rf = new RecordingFile(file)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                read++;
+                Consumer<RecordedEvent> h = handlers.get(e.getEventType().getName());
+                if (h != null) {
+                    h.accept(e);
+                }
+            }
+        } catch (IOException e) {
+            if (read == 0) {
+                throw new RecordingProblem(file + ": unfinished recording (jvm killed or still recording) with nothing "
+                        + "readable: " + lower(e.getMessage()), e);
+            }
+            // The tail after the last flush is cut: what was read stands, the caller warns.
+        }
+        return new ChunkScan.Result(scan.completeChunks(), scan.readableBytes(), scan.fileBytes(), scan.major(),
+                scan.minor(), scan.truncated(), true);
     }
 
     /** Epoch nanoseconds of an Instant (JFR's clock for every event). */
