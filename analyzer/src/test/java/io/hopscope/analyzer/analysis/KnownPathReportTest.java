@@ -73,6 +73,12 @@ class KnownPathReportTest {
             assertThat(top.className()).isEqualTo(KnownPathRecording.KnownLock.class.getName());
             assertThat(top.nanos()).isGreaterThanOrEqualTo(25 * MS);
             assertThat(top.stack()).contains("KnownPathRecording");
+            // A parks inside its segment: a park site, on top of the monitor.
+            assertThat(r.lock().top()).anySatisfy(l -> {
+                assertThat(l.kind()).isEqualTo("park");
+                assertThat(l.className()).isEqualTo(KnownPathRecording.KnownParkBlocker.class.getName());
+                assertThat(l.nanos()).isGreaterThanOrEqualTo(KnownPathRecording.PARK_MILLIS * MS / 2);
+            });
             // The caller's park inside CompletableFuture.get is a wait, not lock contention.
             assertThat(r.lock().top()).noneSatisfy(l -> assertThat(l.className()).contains("CompletableFuture"));
             assertThat(r.blockedNanos()).isGreaterThanOrEqualTo(25 * MS);

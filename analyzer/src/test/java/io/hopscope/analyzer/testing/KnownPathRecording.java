@@ -23,6 +23,11 @@ public final class KnownPathRecording {
     public static final class KnownLock {
     }
 
+    /** The blocker A parks on for {@link #PARK_MILLIS} inside its segment (a jdk.ThreadPark with this class). */
+    public static final class KnownParkBlocker {
+    }
+
+    public static final long PARK_MILLIS = 3;
     public static final String NAME = "io.hopscope.samples.knownpath.KnownPath#request";
     public static final int ALLOC_BYTES = 1 << 20;
 
@@ -150,6 +155,7 @@ public final class KnownPathRecording {
             hop(id, "handoff", caller, System.nanoTime() - submitA, "java.util.concurrent.ThreadPoolExecutor");
             ContractEvents.Segment onA = segmentStart();
             sink = new byte[ALLOC_BYTES];
+            java.util.concurrent.locks.LockSupport.parkNanos(new KnownParkBlocker(), PARK_MILLIS * 1_000_000L);
             long submitB = System.nanoTime();
             Thread threadA = Thread.currentThread();
             b.execute(() -> {
