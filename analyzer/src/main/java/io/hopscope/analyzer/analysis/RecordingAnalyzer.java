@@ -61,6 +61,7 @@ public final class RecordingAnalyzer {
     private final List<GcPause> collections = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, String> strings = new HashMap<>();
+    private final Map<String, SegmentJoin> extraJoins = new LinkedHashMap<>();
     private long hopscopeEvents;
     private long pass1Nanos;
     private long pass2Nanos;
@@ -105,7 +106,12 @@ public final class RecordingAnalyzer {
         }
         index.freeze();
         pass1Nanos = System.nanoTime() - t0;
-        jfr.stream(file, PASS2, this::onJdkEvent);
+        Map<String, Consumer<RecordedEvent>> pass2 = new LinkedHashMap<>();
+        for (String name : PASS2) {
+            pass2.put(name, this::onJdkEvent);
+        }
+        extraJoins.forEach((name, join) -> pass2.merge(name, e -> joined(e, join), Consumer::andThen));
+        jfr.stream(file, pass2);
         pass2Nanos = System.nanoTime() - t0 - pass1Nanos;
         joinGcPauses();
         return build();
@@ -237,6 +243,29 @@ public final class RecordingAnalyzer {
             default -> {
             }
         }
+    }
+
+    private void joined(RecordedEvent e, SegmentJoin join) {
+        int slot = -1;
+        if (e.getThread() != null) {
+            long start = JfrEvents.startNanos(e);
+            slot = index.find(e.getThread().getJavaThreadId(), start, start);
+        }
+        RequestAcc r = slot >= 0 ? bySlot.get(slot) : null;
+        join.accept(e, r != null && r.ended ? r.id : 0, r != null && r.ended ? r.name : null);
+    }
+
+    /**
+     * Also streams the events of type {@code eventName} in the second pass and hands each to
+     * {@code join} with the request it fell in (call before {@link #analyze()}). Several joins for one
+     * type run in the order they were added.
+     */
+    public RecordingAnalyzer join(String eventName, SegmentJoin join) {
+        extraJoins.merge(eventName, join, (a, b) -> (e, id, name) -> {
+            a.accept(e, id, name);
+            b.accept(e, id, name);
+        });
+        return this;
     }
 
     private void lock(RecordedEvent e, String kind, String classField, long start, long end) {

@@ -134,6 +134,24 @@ class KnownPathReportTest {
         assertThat(noDetail.recording().warnings()).anySatisfy(w -> assertThat(w).contains("kept for the first 1 only"));
     }
 
+    @Test
+    void extraJoinsHandOverJdkEventsWithTheirRequest() throws Exception {
+        java.util.Map<Long, Integer> samplesPerRequest = new java.util.TreeMap<>();
+        java.util.List<String> framesInRequests = new java.util.ArrayList<>();
+        new RecordingAnalyzer(recording, AnalysisOptions.all())
+                .join("jdk.ObjectAllocationSample", (e, id, name) -> {
+                    samplesPerRequest.merge(id, 1, Integer::sum);
+                    if (id != 0) {
+                        assertThat(name).isEqualTo(KnownPathRecording.NAME);
+                        framesInRequests.add(e.getStackTrace().getFrames().get(0).getMethod().getType().getName());
+                    }
+                })
+                .analyze();
+        assertThat(samplesPerRequest.keySet()).containsAll(report.requests().stream().map(Request::id).toList());
+        assertThat(samplesPerRequest).containsKey(0L); // the JVM allocates outside requests too
+        assertThat(framesInRequests).contains(KnownPathRecording.class.getName());
+    }
+
     static ThreadTime thread(Request r, String name) {
         List<ThreadTime> match = r.threads().stream().filter(t -> name.equals(t.thread().name())).toList();
         assertThat(match).hasSize(1);
