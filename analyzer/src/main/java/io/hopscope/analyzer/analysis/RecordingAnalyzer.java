@@ -90,6 +90,9 @@ public final class RecordingAnalyzer {
     private final Comparator<RequestAcc> order;
     private final PriorityQueue<RequestAcc> worst;
     private final List<RequestAcc> all;
+    // Past this many requests for --top all, they go to a temporary file instead of the heap.
+    private static final int SPILL_AFTER_REQUESTS = 20_000;
+    private RequestSpill spill;
     // Only for extra joins: every segment, and each request's id and name by slot.
     private SegmentIndex fullIndex;
     private long[] joinIds;
@@ -260,8 +263,34 @@ public final class RecordingAnalyzer {
                 worst.poll();
             }
         } else if (all != null) {
-            all.add(r);
+            if (spill == null && all.size() >= SPILL_AFTER_REQUESTS) {
+                spill = new RequestSpill();
+                all.forEach(this::spill);
+                all.clear();
+            }
+            if (spill != null) {
+                spill(r);
+            } else {
+                all.add(r);
+            }
         }
+    }
+
+    private void spill(RequestAcc r) {
+        spill.add(spillKey(options.sort(), r), r.toRequest(options.topSites()));
+    }
+
+    /** A key whose ascending order, then the id's, is {@link #accOrder}'s (~v reverses without overflow). */
+    static long spillKey(SortField sort, RequestAcc r) {
+        return switch (sort) {
+            case duration -> ~r.durationNanos;
+            case hops -> ~(long) r.hops;
+            case allocated -> ~r.allocatedBytes;
+            case blocked -> ~r.blockedNanos;
+            case lock -> ~r.lockNanos;
+            case gc -> ~r.gcNanos;
+            case start -> r.startEpochNanos;
+        };
     }
 
     private void onAgentEvent(RecordedEvent e) {
@@ -544,6 +573,9 @@ public final class RecordingAnalyzer {
     // Requests are turned into records only when an output reads them (a view over the totals), so
     // that writing every request of a huge recording as JSON holds one record at a time.
     private List<Request> select() {
+        if (spill != null) {
+            return spill.finish();
+        }
         List<RequestAcc> chosen = new ArrayList<>(worst != null ? worst : all != null ? all : List.of());
         chosen.sort(order);
         int topSites = options.topSites();

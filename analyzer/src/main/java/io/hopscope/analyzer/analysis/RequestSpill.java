@@ -41,7 +41,9 @@ import java.util.PriorityQueue;
  */
 final class RequestSpill implements AutoCloseable {
 
-    private static final int RUN_ENTRIES = 1 << 20; // 24 MB of keys in memory at most
+    static final int RUN_ENTRIES = 1 << 20; // 24 MB of keys in memory at most
+
+    private final int runEntries;
 
     private final Path dir;
     private final Path data;
@@ -55,6 +57,12 @@ final class RequestSpill implements AutoCloseable {
     private long count;
 
     RequestSpill() {
+        this(RUN_ENTRIES);
+    }
+
+    /** {@code runEntries}: keys sorted in memory per run (small in tests, to merge several runs). */
+    RequestSpill(int runEntries) {
+        this.runEntries = runEntries;
         try {
             dir = Files.createTempDirectory("hopscope-spill");
             dir.toFile().deleteOnExit();
@@ -73,12 +81,10 @@ final class RequestSpill implements AutoCloseable {
             write(recordOut, r);
             dataOut.writeInt(record.size());
             record.writeTo(dataOut);
-            if (3 * entries == keys.length) {
-                if (entries == RUN_ENTRIES) {
-                    flushRun();
-                } else {
-                    keys = Arrays.copyOf(keys, keys.length * 2);
-                }
+            if (entries == runEntries) {
+                flushRun();
+            } else if (3 * entries == keys.length) {
+                keys = Arrays.copyOf(keys, keys.length * 2);
             }
             keys[3 * entries] = sortKey;
             keys[3 * entries + 1] = r.id();
