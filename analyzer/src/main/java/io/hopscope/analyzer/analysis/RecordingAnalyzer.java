@@ -40,9 +40,9 @@ import jdk.jfr.consumer.RecordedThread;
  * at a flush point), and a JDK event inside a segment always comes before that segment (it is
  * committed earlier, on the same thread). So JDK events to join (lock contention, allocation samples)
  * wait in a pending list, and are joined at each flush point against a {@link SegmentWindow} of the
- * segments of the requests in flight. A request is finished two flush points after its
+ * segments of the requests in flight. A request is finished at the flush point after its
  * hopscope.Request event (by then every event the JVM committed up to its end has been read; a
- * straggler later than that is counted outside any request): GC pauses that overlap it are added,
+ * straggler later than that is counted, warned about, and left out): GC pauses that overlap it are added,
  * and it goes to the summary (an HdrHistogram per name) and to the selection (a bounded top-N, or
  * every request for {@code top < 0}), then out of the window.
  *
@@ -57,8 +57,12 @@ public final class RecordingAnalyzer {
     private static final List<String> JDK_EVENTS = List.of("jdk.JavaMonitorEnter", "jdk.ThreadPark",
             "jdk.ObjectAllocationSample", "jdk.GCPhasePause", "jdk.GarbageCollection", "jdk.JavaThreadStatistics",
             "jdk.CPULoad", "jdk.ThreadStart", "jdk.ThreadEnd");
-    // Finished this many flush points after its end: one full flush interval for other threads' buffers.
-    private static final int FLUSH_LAG = 2;
+    // A flush point writes every thread's buffer, so a request whose hopscope.Request event came before
+    // it has all its events read by then; the next one finishes it (late events are counted, and were
+    // none on the benchmark and test recordings). A JDK event waits longer for its segment, which a
+    // long segment may commit several flush points later.
+    private static final int FINISH_LAG = 1;
+    private static final int PENDING_LAG = 4;
     private static final int MAX_GC_PAUSES_KEPT = 100_000;
 
     /** A JDK event waiting for the segment it falls in (which the file gives later). */
@@ -101,6 +105,11 @@ public final class RecordingAnalyzer {
     private long flushes;
     private long requestsSeen;
     private long detailDropped;
+    // Ids finished in the current and the previous flush interval, to count (not misreport as
+    // unfinished requests) an event that comes after its request was finished.
+    private java.util.Set<Long> finishedNow = new java.util.HashSet<>();
+    private java.util.Set<Long> finishedBefore = new java.util.HashSet<>();
+    private long lateEvents;
     private int peakInFlight;
     private long hopscopeEvents;
     private long passNanos;
@@ -177,8 +186,12 @@ public final class RecordingAnalyzer {
     // Every event committed before this point has been read: join what waited, finish what ended long enough ago.
     private void onFlush() {
         flushes++;
+        java.util.Set<Long> recycled = finishedBefore;
+        finishedBefore = finishedNow;
+        recycled.clear();
+        finishedNow = recycled;
         joinPending(false);
-        while (!ended.isEmpty() && ended.peek().endedAtFlush <= flushes - FLUSH_LAG) {
+        while (!ended.isEmpty() && ended.peek().endedAtFlush <= flushes - FINISH_LAG) {
             finish(ended.poll());
         }
         window.prune();
@@ -195,7 +208,7 @@ public final class RecordingAnalyzer {
             RequestAcc r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
             if (r != null && !r.finished) {
                 attribute(p, r);
-            } else if (!last && p.flush() > flushes - FLUSH_LAG) {
+            } else if (!last && p.flush() > flushes - PENDING_LAG) {
                 keep.add(p); // its segment may still come
             }
         }
@@ -246,6 +259,7 @@ public final class RecordingAnalyzer {
     private void finish(RequestAcc r) {
         r.finished = true;
         live.remove(r.id);
+        finishedNow.add(r.id);
         joinGcPauses(r);
         allocInRequests += r.allocatedBytes;
         if (r.joinSlot >= 0) {
@@ -326,6 +340,10 @@ public final class RecordingAnalyzer {
             return; // outside any request (e.g. a non-blocking wait with no request)
         }
         RequestAcc r = live.get(id);
+        if (r == null && (finishedNow.contains(id) || finishedBefore.contains(id))) {
+            lateEvents++;
+            return;
+        }
         if (r == null) {
             boolean detail = live.size() < options.detailLimit();
             if (!detail) {
@@ -342,8 +360,6 @@ public final class RecordingAnalyzer {
                 }
                 r.joinSlot = joinSlots++;
             }
-        } else if (r.finished) {
-            return; // a straggler after its request was finished: counted as outside (see the class comment)
         }
         r.firstSeenNanos = Math.min(r.firstSeenNanos, start);
         // Each field read is a lookup by name in the JDK's consumer API (the larger part of the time on
@@ -553,6 +569,10 @@ public final class RecordingAnalyzer {
             warnings.add(file + ": " + requestsSeen + " requests, up to " + peakInFlight + " in flight at once; event "
                     + "lists (hops, segments, waits, spans) kept for the first " + options.detailLimit()
                     + " only of those in flight at once (--max-detail), totals for all");
+        }
+        if (lateEvents > 0) {
+            warnings.add(file + ": " + lateEvents + " hopscope event(s) came in the file more than a flush interval after "
+                    + "their request had ended, and are left out of it");
         }
         agentErrors.forEach((what, count) -> warnings.add(file + ": agent error (" + count + "x) " + what));
         live.clear();
