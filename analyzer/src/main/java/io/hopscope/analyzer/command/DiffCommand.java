@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -44,6 +45,9 @@ public final class DiffCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (format == Format.html) {
+            throw new ParameterException(spec.commandLine(), "diff has no html format; use text or json");
+        }
         Diff diff = diff(a, b);
         PrintWriter err = spec.commandLine().getErr();
         diff.a().warnings().forEach(w -> err.println("warning: " + w));

@@ -4,6 +4,7 @@ import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
 import java.io.PrintWriter;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Spec;
                 "Warnings (truncated recording, no hopscope events, agent errors) go to stderr.",
                 "",
                 "Example: hopscope report app.jfr --name 'GET *' --top 5 --sort hops",
-                "         hopscope report app.jfr --format json -o app.json"})
+                "         hopscope report app.jfr --format json -o app.json",
+                "         hopscope report app.jfr --format html -o app.html"})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -38,7 +40,7 @@ public final class ReportCommand implements Callable<Integer> {
     Path recording;
 
     @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
-            description = "text or json (default ${DEFAULT-VALUE}).")
+            description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
     Format format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
@@ -48,7 +50,7 @@ public final class ReportCommand implements Callable<Integer> {
     String name;
 
     @Option(names = "--top", paramLabel = "N",
-            description = "How many of the worst requests to show (default: 5 for text, all for json; 0: none).")
+            description = "How many of the worst requests to show (default: 5 for text, 10 for html, all for json; 0: none).")
     Integer top;
 
     @Option(names = "--sort", defaultValue = "duration", paramLabel = "FIELD",
@@ -71,8 +73,11 @@ public final class ReportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
         }
         long t0 = System.nanoTime();
-        int shown = top != null ? top : format == Format.text ? 5 : -1;
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name, shown, sort, 5, maxDetail));
+        int shown = top != null ? top : format == Format.text ? 5 : format == Format.html ? 10 : -1;
+        // html folds every request into its hops flame graph and draws the first `shown` of them.
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+                new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5, maxDetail));
+        ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -81,6 +86,8 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             if (format == Format.json) {
                 JsonReport.write(report, out);
+            } else if (format == Format.html) {
+                HtmlReport.write(report, shown, flames.render(report), out);
             } else {
                 TextReport.write(report, sort.name(), out);
             }
