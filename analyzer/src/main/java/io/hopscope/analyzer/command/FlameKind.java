@@ -44,6 +44,30 @@ public enum FlameKind {
 
     private static String className(RecordedEvent e, String field) {
         RecordedClass c = e.hasField(field) ? e.getClass(field) : null;
-        return c == null ? "?" : c.getName();
+        return c == null ? "?" : javaName(c.getName());
+    }
+
+    // JFR names array classes by their descriptor ("[B", "[Ljava.lang.String;"); people read byte[].
+    static String javaName(String name) {
+        int dims = 0;
+        while (dims < name.length() && name.charAt(dims) == '[') {
+            dims++;
+        }
+        if (dims == 0 || dims == name.length()) {
+            return name;
+        }
+        String base = switch (name.charAt(dims)) {
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'D' -> "double";
+            case 'F' -> "float";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'S' -> "short";
+            case 'Z' -> "boolean";
+            case 'L' -> name.substring(dims + 1, name.endsWith(";") ? name.length() - 1 : name.length());
+            default -> name.substring(dims);
+        };
+        return base + "[]".repeat(dims);
     }
 }

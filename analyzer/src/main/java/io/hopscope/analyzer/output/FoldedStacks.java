@@ -66,40 +66,56 @@ public final class FoldedStacks {
 
     /**
      * The synthetic "hops" picture of one request, weighted by nanoseconds: request name, then the
-     * pipeline policies open at the time, then the thread pool and the thread for each segment; a wait
-     * as a frame above its thread; each hop's queue delay or wake latency as "queue to POOL" / "wake of
-     * POOL" beside the segments. So a request type that hops shows its event-loop pools; one that does
-     * not shows only its caller's.
+     * pipeline policies open at the time (on any thread: a caller's policy is open while an event loop
+     * works for it), then the thread pool and the thread for each segment, split where policies open
+     * and close; a wait as a frame above its thread; each hop's queue delay or wake latency as
+     * "queue delay to POOL" / "wake latency to POOL" beside. So a request type that hops shows its
+     * event-loop pools; one that does not shows only its caller's.
      */
     public void addHops(Request r) {
         for (Segment s : r.segments()) {
-            List<String> frames = policies(r, s.thread(), s.startEpochNanos());
-            frames.add(pool(s.thread()));
-            frames.add(s.thread().label());
-            add(frames, s.durationNanos());
+            addSplitByPolicies(r, s.startEpochNanos(), s.endEpochNanos(), List.of(pool(s.thread()), s.thread().label()));
         }
         for (Wait w : r.waits()) {
-            if (w.thread() == null) {
-                continue;
+            if (w.thread() != null) {
+                addSplitByPolicies(r, w.startEpochNanos(), w.endEpochNanos(),
+                        List.of(pool(w.thread()), w.thread().label(), "wait " + w.kind()));
             }
-            List<String> frames = policies(r, w.thread(), w.startEpochNanos());
-            frames.add(pool(w.thread()));
-            frames.add(w.thread().label());
-            frames.add("wait " + w.kind());
-            add(frames, w.durationNanos());
         }
         for (Hop h : r.hopList()) {
             if (h.to() == ThreadRef.UNKNOWN) {
                 continue;
             }
-            List<String> frames = policies(r, h.from(), h.departureEpochNanos());
+            List<String> frames = policies(r, h.departureEpochNanos());
             frames.add(("wake".equals(h.kind()) ? "wake latency to " : "queue delay to ") + pool(h.to()));
             add(frames, h.delayNanos());
         }
     }
 
+    // Cuts [start, end) where a span of the request begins or ends, and weighs each piece under the
+    // spans open in it, so that a segment in which a policy runs for a while is not all put under it.
+    private void addSplitByPolicies(Request r, long startNanos, long endNanos, List<String> top) {
+        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>(List.of(startNanos, endNanos));
+        for (Span sp : r.spans()) {
+            for (long t : new long[] {sp.startEpochNanos(), sp.endEpochNanos()}) {
+                if (t > startNanos && t < endNanos) {
+                    cuts.add(t);
+                }
+            }
+        }
+        Long from = null;
+        for (long to : cuts) {
+            if (from != null && to > from) {
+                List<String> frames = policies(r, from);
+                frames.addAll(top);
+                add(frames, to - from);
+            }
+            from = to;
+        }
+    }
+
     // The request's spans open at that instant, outermost first: the policies that were running.
-    private static List<String> policies(Request r, ThreadRef thread, long atEpochNanos) {
+    private static List<String> policies(Request r, long atEpochNanos) {
         List<String> frames = new ArrayList<>();
         frames.add(r.name() == null ? "?" : r.name());
         r.spans().stream()
