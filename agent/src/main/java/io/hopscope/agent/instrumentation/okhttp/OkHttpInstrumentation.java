@@ -1,0 +1,97 @@
+package io.hopscope.agent.instrumentation.okhttp;
+
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isInterface;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.HttpRequestInfo;
+import io.hopscope.agent.runtime.RequestDescriber;
+import io.hopscope.agent.runtime.UrlRedactor;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import okhttp3.Call;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * OkHttp: RealCall#execute is a request boundary (a synchronous call runs on the caller's thread
+ * end to end), and every Interceptor implementation's intercept is an interceptor span.
+ */
+public final class OkHttpInstrumentation implements HopscopeInstrumentation {
+
+    @Override
+    public String name() {
+        return "okhttp";
+    }
+
+    /** okhttp3.internal.connection.RealCall is OkHttp 4's call class (4.0, Kotlin rewrite). */
+    @Override
+    public String requiredClass() {
+        return "okhttp3.internal.connection.RealCall";
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder) {
+        return builder
+                .type(named("okhttp3.internal.connection.RealCall"))
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(ExecuteAdvice.class)
+                        .on(named("execute").and(takesArguments(0)))))
+                .type(hasSuperType(named("okhttp3.Interceptor")).and(not(isInterface())))
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
+                        .on(named("intercept").and(takesArguments(1)))));
+    }
+
+    @Override
+    public void register(HopscopeRuntime runtime) {
+        runtime.addDescriber(new Describer());
+    }
+
+    /** RealCall#execute(). */
+    static final class ExecuteAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object call) {
+            return Bridge.boundaryEnter("okhttp3.Call#execute", call);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
+            Bridge.boundaryExit(token, response, thrown);
+        }
+    }
+
+    /** Interceptor#intercept(Chain). */
+    static final class InterceptAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object interceptor) {
+            return Bridge.spanEnter("interceptor", interceptor, false);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.spanExit(token, null, thrown);
+        }
+    }
+
+    /** Names OkHttp calls and reads their responses' status. */
+    static final class Describer implements RequestDescriber {
+        @Override
+        public HttpRequestInfo describe(Object request, UrlRedactor redactor) {
+            Request http = request instanceof Call ? ((Call) request).request()
+                    : request instanceof Request ? (Request) request : null;
+            if (http == null) {
+                return null;
+            }
+            return HttpRequestInfo.of(http.method(), http.url().toString(), redactor);
+        }
+
+        @Override
+        public int statusCode(Object response) {
+            return response instanceof Response ? ((Response) response).code() : -1;
+        }
+    }
+}
