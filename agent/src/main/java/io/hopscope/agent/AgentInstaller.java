@@ -104,7 +104,13 @@ final class AgentInstaller {
 
         selfCheck(runtime);
         if (options.jfrPath != null) {
-            startRecording(options.jfrPath);
+            try {
+                startRecording(options.jfrPath);
+            } catch (Exception e) {
+                // The instrumentation stays on: events still go to any recording the user starts.
+                System.err.println("hopscope: cannot record to jfr=" + options.jfrPath + " (" + e.getMessage()
+                        + "); no recording started, check that the directory exists and is writable");
+            }
         }
         if (debug) {
             System.err.println("hopscope: agent " + VERSION + " installed: " + instrumentations);

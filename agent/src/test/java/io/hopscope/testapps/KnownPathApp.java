@@ -17,6 +17,8 @@ public final class KnownPathApp {
 
     private static final Object LOCK = new Object();
     static volatile byte[] sink;
+    /** Set by B just before it enters the monitor: the holder lets go 30 ms after that. */
+    static volatile boolean bArrived;
 
     private final ExecutorService a = single("known-path-A");
     private final ExecutorService b = single("known-path-B");
@@ -55,6 +57,7 @@ public final class KnownPathApp {
         a.execute(() -> {
             sink = new byte[allocBytes];
             b.execute(() -> {
+                bArrived = true;
                 synchronized (LOCK) {
                     sink = new byte[allocBytes];
                 }
@@ -64,13 +67,20 @@ public final class KnownPathApp {
         return done.get(10, TimeUnit.SECONDS);
     }
 
-    /** A third thread takes the monitor before the request and holds it for holdMillis. */
+    /**
+     * A third thread takes the monitor before the request and holds it until holdMillis after B
+     * reached it, so that B's monitor enter lasts that long however slow the first request is.
+     */
     void holdLockFor(long holdMillis) throws InterruptedException {
         CountDownLatch held = new CountDownLatch(1);
+        bArrived = false;
         Thread holder = new Thread(() -> {
             synchronized (LOCK) {
                 held.countDown();
                 try {
+                    while (!bArrived) {
+                        Thread.sleep(1);
+                    }
                     Thread.sleep(holdMillis);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

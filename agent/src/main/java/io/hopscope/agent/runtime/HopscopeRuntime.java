@@ -111,7 +111,7 @@ public final class HopscopeRuntime implements Hooks {
             selfCheckHits++;
         }
         RequestState r = s.request;
-        if (r == null) {
+        if (r == null || Housekeeping.isHousekeeping(task)) {
             return task;
         }
         return new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread, System.nanoTime(),
@@ -463,6 +463,10 @@ public final class HopscopeRuntime implements Hooks {
         if (s.request != null) {
             return null;
         }
+        if (s.blockDepth > 0 && s.blockJoin == null && join(s, r)) {
+            // Subscribed inside a block() on this thread: the request stays here until it returns.
+            return null;
+        }
         s.request = r;
         beginSegment(s, "resume");
         return s;
@@ -498,32 +502,43 @@ public final class HopscopeRuntime implements Hooks {
         }
     }
 
+    /**
+     * Mono#block entered. A request whose Mono is subscribed inside this block() (directly, or as
+     * the source of the chain being blocked on) is joined by this thread: the request then ends when
+     * the block returns, so that it includes the wake back. Allocates nothing.
+     */
     @Override
     public Object joinEnter(Object waitedOn) {
-        if (!(waitedOn instanceof RequestCarrier)) {
-            return null;
-        }
-        RequestState r = ((RequestCarrier) waitedOn).hopscopeRequest();
         ThreadState s = state();
-        if (s.request != null) {
-            return null;
+        s.blockDepth++;
+        if (waitedOn instanceof RequestCarrier && s.request == null && s.blockJoin == null) {
+            join(s, ((RequestCarrier) waitedOn).hopscopeRequest());
         }
+        return s;
+    }
+
+    private static boolean join(ThreadState s, RequestState r) {
         synchronized (r) {
             if (r.ended || r.joiner != null) {
-                return null;
+                return false;
             }
             r.joiner = s.thread;
         }
         clearContext(s);
         s.request = r;
+        s.blockJoin = r;
         beginSegment(s, "resume");
-        return r;
+        return true;
     }
 
     @Override
     public void joinExit(Object token) {
-        RequestState r = (RequestState) token;
-        ThreadState s = state();
+        ThreadState s = (ThreadState) token;
+        if (--s.blockDepth > 0 || s.blockJoin == null) {
+            return;
+        }
+        RequestState r = s.blockJoin;
+        s.blockJoin = null;
         boolean endHere;
         synchronized (r) {
             r.joiner = null;

@@ -29,6 +29,10 @@ final class ThreadState {
     /** Whether this thread is a non-blocking thread: 0 not yet known, 1 no, 2 yes. */
     byte nonBlocking;
 
+    /** Depth of Mono#block calls on this thread, and the request such a block() joined, or null. */
+    int blockDepth;
+    RequestState blockJoin;
+
     /** Set while the agent's self-check runs on this thread. */
     boolean selfCheck;
 

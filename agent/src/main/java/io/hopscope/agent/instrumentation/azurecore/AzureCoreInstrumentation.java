@@ -1,5 +1,6 @@
 package io.hopscope.agent.instrumentation.azurecore;
 
+import static net.bytebuddy.matcher.ElementMatchers.failSafe;
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -51,7 +52,7 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
                         .visit(Advice.to(SendAdvice.class).on(named("send").and(takesArguments(1))
                                 .and(takesArgument(0, named("com.azure.core.http.HttpPipelineCallContext")))))
                         .visit(Advice.to(SendSyncAdvice.class).on(named("sendSync"))))
-                .type(hasSuperType(named(POLICY)).and(not(isInterface())))
+                .type(failSafe(hasSuperType(named(POLICY))).and(not(isInterface())))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ProcessAdvice.class).on(named("process").and(takesArguments(2))
                                 .and(not(isAbstract()))))

@@ -1,5 +1,6 @@
 package io.hopscope.agent.instrumentation.okhttp;
 
+import static net.bytebuddy.matcher.ElementMatchers.failSafe;
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
@@ -41,7 +42,7 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
                 .type(named("okhttp3.internal.connection.RealCall"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(ExecuteAdvice.class)
                         .on(named("execute").and(takesArguments(0)))))
-                .type(hasSuperType(named("okhttp3.Interceptor")).and(not(isInterface())))
+                .type(failSafe(hasSuperType(named("okhttp3.Interceptor"))).and(not(isInterface())))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
                         .on(named("intercept").and(takesArguments(1)))));
     }

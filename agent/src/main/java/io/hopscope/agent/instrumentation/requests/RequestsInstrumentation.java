@@ -1,5 +1,6 @@
 package io.hopscope.agent.instrumentation.requests;
 
+import static net.bytebuddy.matcher.ElementMatchers.failSafe;
 import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
@@ -57,7 +58,7 @@ public final class RequestsInstrumentation implements HopscopeInstrumentation {
                     .visit(Advice.to(PrimitiveBoundaryAdvice.class).on(method.and(returns(isPrimitive())))));
         }
         for (String iface : policyInterfaces) {
-            b = b.type(hasSuperType(named(iface)).and(not(isInterface())))
+            b = b.type(failSafe(hasSuperType(named(iface))).and(not(isInterface())))
                     .transform((tb, td, loader, module, domain) -> tb.visit(Advice.to(PolicyAdvice.class)
                             .on(isMethod().and(not(isAbstract())).and(isOverriddenFrom(named(iface))))));
         }
