@@ -15,6 +15,7 @@ import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
 import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
+import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
 import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
 import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.HopscopeRuntime;
@@ -54,6 +55,7 @@ final class AgentInstaller {
                 new RequestsInstrumentation(options.requests, options.policies),
                 new ReactorInstrumentation(),
                 new NettyInstrumentation(),
+                new ReactorPoolInstrumentation(),
                 new AzureCoreInstrumentation(),
                 new OkHttpInstrumentation(),
                 new JdkHttpInstrumentation());
@@ -71,6 +73,10 @@ final class AgentInstaller {
                         .or(nameStartsWith("jdk.internal.reflect."))
                         .or(nameStartsWith("sun.reflect."))
                         .or(isSynthetic()));
+        // For instrumentations that add a field: classes not loaded yet only, so no retransformation.
+        AgentBuilder fieldBuilder = new AgentBuilder.Default()
+                .with(new ErrorListener(debug))
+                .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
         List<String> applied = new ArrayList<>();
         ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
         for (HopscopeInstrumentation each : all) {
@@ -78,7 +84,11 @@ final class AgentInstaller {
             if (required != null && agentLoader.getResource(required.replace('.', '/') + ".class") == null) {
                 continue; // the library is absent: nothing to instrument
             }
-            builder = each.extend(builder);
+            if (each.addsFields()) {
+                fieldBuilder = each.extend(fieldBuilder);
+            } else {
+                builder = each.extend(builder);
+            }
             each.register(runtime);
             applied.add(each.name());
         }
@@ -86,6 +96,7 @@ final class AgentInstaller {
 
         Bridge.hooks = runtime;
         builder.installOn(instrumentation);
+        fieldBuilder.installOn(instrumentation);
 
         FlightRecorder.addPeriodicEvent(ClockSyncEvent.class, () -> {
             ClockSyncEvent event = new ClockSyncEvent();

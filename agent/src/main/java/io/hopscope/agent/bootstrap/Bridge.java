@@ -54,6 +54,45 @@ public final class Bridge {
         }
     }
 
+    /** Captures the current request (or null) for work that a library hands over without a task. */
+    public static Object captureContext(Object via) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.captureContext(via);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
+    public static Object contextEnter(Object captured) {
+        Hooks h = hooks;
+        if (h == null || captured == null) {
+            return null;
+        }
+        try {
+            return h.contextEnter(captured);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
+    public static void contextExit(Object token) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return;
+        }
+        try {
+            h.contextExit(token);
+        } catch (Throwable t) {
+            h.onError("context", t);
+        }
+    }
+
     public static Object boundaryEnter(String boundary, Object request) {
         Hooks h = hooks;
         if (h == null) {

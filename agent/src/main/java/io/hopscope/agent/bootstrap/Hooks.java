@@ -9,6 +9,12 @@ public interface Hooks {
 
     Callable<?> wrapCallable(Callable<?> task, Object executor);
 
+    Object captureContext(Object via);
+
+    Object contextEnter(Object captured);
+
+    void contextExit(Object token);
+
     Object boundaryEnter(String boundary, Object request);
 
     Object boundaryExit(Object token, Object result, Throwable thrown);

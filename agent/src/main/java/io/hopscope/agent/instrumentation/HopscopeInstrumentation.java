@@ -18,6 +18,14 @@ public interface HopscopeInstrumentation {
     /** Adds this instrumentation's transformations. */
     AgentBuilder extend(AgentBuilder builder);
 
+    /**
+     * Whether the transformation adds fields: then it is applied only to classes loaded after the
+     * agent (no retransformation), by a builder of its own.
+     */
+    default boolean addsFields() {
+        return false;
+    }
+
     /** Registers the runtime helpers (request describers, async adapters) this library needs. */
     default void register(HopscopeRuntime runtime) {
     }

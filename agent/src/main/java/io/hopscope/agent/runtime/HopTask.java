@@ -27,6 +27,14 @@ abstract class HopTask {
         this.via = via;
     }
 
+    /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
+    static final class Captured extends HopTask {
+        Captured(HopscopeRuntime runtime, RequestState request, long spanId, int childDepth, Thread fromThread,
+                long submitNanos, String via) {
+            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+        }
+    }
+
     /** The Runnable form. */
     static final class OfRunnable extends HopTask implements Runnable {
 

@@ -132,6 +132,26 @@ public final class HopscopeRuntime implements Hooks {
                 executor == null ? "?" : executor.getClass().getName());
     }
 
+    @Override
+    public Object captureContext(Object via) {
+        ThreadState s = states.get();
+        if (s == null || s.request == null) {
+            return null;
+        }
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
+                via == null ? "?" : via.getClass().getName());
+    }
+
+    @Override
+    public Object contextEnter(Object captured) {
+        return taskStart((HopTask) captured);
+    }
+
+    @Override
+    public void contextExit(Object token) {
+        taskEnd(token);
+    }
+
     /** What a task found on its thread when it started, to restore when it ends. */
     private static final class TaskScope {
         final ThreadState state;
