@@ -94,16 +94,23 @@ final class AgentInstaller {
         }
         String instrumentations = String.join(";", applied);
 
+        // Load the JDK classes the agent instruments now, so that they are transformed here, in
+        // premain, and not in the middle of the application's first request (CompletableFuture alone
+        // costs about 100 ms to transform on a cold JVM).
+        for (String jdkClass : List.of("java.util.concurrent.CompletableFuture", "java.util.concurrent.FutureTask",
+                "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ScheduledThreadPoolExecutor",
+                "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport")) {
+            Class.forName(jdkClass, false, null);
+        }
         Bridge.hooks = runtime;
         builder.installOn(instrumentation);
         fieldBuilder.installOn(instrumentation);
 
-        FlightRecorder.addPeriodicEvent(ClockSyncEvent.class, () -> {
-            ClockSyncEvent event = new ClockSyncEvent();
-            event.monotonicNanos = System.nanoTime();
-            event.commit();
-        });
+        // ClockSync every second (its own period) and at each chunk start and end: a JFR setting
+        // has one period, so the chunk-start (AgentInfo) and chunk-end (AgentError) hooks add one.
+        FlightRecorder.addPeriodicEvent(ClockSyncEvent.class, AgentInstaller::clockSync);
         FlightRecorder.addPeriodicEvent(AgentInfoEvent.class, () -> {
+            clockSync();
             AgentInfoEvent event = new AgentInfoEvent();
             event.version = VERSION;
             event.options = options.raw;
@@ -111,9 +118,13 @@ final class AgentInstaller {
             event.instrumentations = instrumentations;
             event.commit();
         });
-        FlightRecorder.addPeriodicEvent(AgentErrorEvent.class, AgentErrors::emitCounts);
+        FlightRecorder.addPeriodicEvent(AgentErrorEvent.class, () -> {
+            clockSync();
+            AgentErrors.emitCounts();
+        });
 
         selfCheck(runtime);
+        warmUpInBackground();
         if (options.jfrPath != null) {
             try {
                 startRecording(options.jfrPath);
@@ -126,6 +137,29 @@ final class AgentInstaller {
         if (debug) {
             System.err.println("hopscope: agent " + VERSION + " installed: " + instrumentations);
         }
+    }
+
+    private static void clockSync() {
+        ClockSyncEvent event = new ClockSyncEvent();
+        event.monotonicNanos = System.nanoTime();
+        event.commit();
+    }
+
+    /**
+     * Loads the event classes (JFR registers each one on first use, tens of milliseconds the
+     * first time) and the thread meter off the application's threads, so that the application's
+     * first request does not pay for it.
+     */
+    private static void warmUpInBackground() {
+        Thread warmUp = new Thread(() -> {
+            try {
+                HopscopeRuntime.warmUp();
+            } catch (Throwable t) {
+                AgentErrors.report("warm-up", t);
+            }
+        }, "hopscope-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
     }
 
     /** Runs one instrumented call (an executor handoff) and checks that the hook saw it. */

@@ -63,7 +63,9 @@ class PipelineIT {
 
     @Test
     void nettySyncOverAsyncRequestsHopToAnEventLoopAndAreWokenBack() throws Exception {
-        for (Requests.Request r : run("sync-over-async", "netty").values()) {
+        Map<Long, Requests.Request> requests = run("sync-over-async", "netty");
+        int woken = 0;
+        for (Requests.Request r : requests.values()) {
             assertThat(r.request).as("Request event of %d", r.id).isNotNull();
             assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#send");
             assertThat(r.request.getString("outcome")).isEqualTo("ok");
@@ -73,17 +75,25 @@ class PipelineIT {
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "toThread").startsWith("reactor-http-")
                             && h.getString("via").startsWith("io.netty."));
+            // When the response is there before the caller gets to park (a loaded machine can
+            // deschedule the caller inside subscribe), block() does not wait: no Wait, no wake.
             List<RecordedEvent> wakes = r.hops("wake");
-            assertThat(wakes).as("wakes of request %d", r.id).hasSize(1);
-            assertThat(Requests.threadName(wakes.get(0), "toThread")).isEqualTo(caller);
-            assertThat(Requests.threadName(wakes.get(0), "fromThread")).startsWith("reactor-http-");
-            assertThat(r.waits).singleElement().satisfies(w -> {
-                assertThat(w.getString("kind")).isEqualTo("Mono.block");
-                assertThat(w.getLong("wakeLatencyNanos")).isPositive();
-            });
+            assertThat(wakes).as("wakes of request %d", r.id).hasSize(r.waits.size());
+            if (!r.waits.isEmpty()) {
+                woken++;
+                assertThat(Requests.threadName(wakes.get(0), "toThread")).isEqualTo(caller);
+                assertThat(Requests.threadName(wakes.get(0), "fromThread")).startsWith("reactor-http-");
+                assertThat(r.waits).singleElement().satisfies(w -> {
+                    assertThat(w.getString("kind")).isEqualTo("Mono.block");
+                    assertThat(w.getLong("wakeLatencyNanos")).isPositive();
+                    assertThat(Requests.threadName(w, "wakerThread")).isEqualTo(
+                            Requests.threadName(wakes.get(0), "fromThread"));
+                });
+            }
             assertPoliciesInPipelineOrder(r);
             assertAllocation(r);
         }
+        assertThat(woken).as("requests woken back to their caller").isGreaterThanOrEqualTo(requests.size() * 8 / 10);
     }
 
     private static void assertPoliciesInPipelineOrder(Requests.Request r) {

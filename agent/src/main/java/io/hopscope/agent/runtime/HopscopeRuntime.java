@@ -725,6 +725,18 @@ public final class HopscopeRuntime implements Hooks {
         return false;
     }
 
+    /** Initialises the event classes and the thread meter (see AgentInstaller#warmUpInBackground). */
+    public static void warmUp() {
+        ThreadMeter.get().allocatedBytes();
+        ThreadMeter.get().cpuNanos();
+        new RequestEvent().isEnabled();
+        new SegmentEvent().isEnabled();
+        new HopEvent().isEnabled();
+        new SpanEvent().isEnabled();
+        new WaitEvent().isEnabled();
+        new NonBlockingWaitEvent().isEnabled();
+    }
+
     // ---------------------------------------------------------------- errors and self-check
 
     @Override

@@ -1,9 +1,6 @@
 package io.hopscope.agent.instrumentation.azurecore;
 
-import static net.bytebuddy.matcher.ElementMatchers.failSafe;
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -11,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
@@ -52,7 +50,7 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
                         .visit(Advice.to(SendAdvice.class).on(named("send").and(takesArguments(1))
                                 .and(takesArgument(0, named("com.azure.core.http.HttpPipelineCallContext")))))
                         .visit(Advice.to(SendSyncAdvice.class).on(named("sendSync"))))
-                .type(failSafe(hasSuperType(named(POLICY))).and(not(isInterface())))
+                .type(Matchers.implementationsOf(POLICY))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ProcessAdvice.class).on(named("process").and(takesArguments(2))
                                 .and(not(isAbstract()))))

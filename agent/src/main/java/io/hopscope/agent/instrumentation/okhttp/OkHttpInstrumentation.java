@@ -1,14 +1,12 @@
 package io.hopscope.agent.instrumentation.okhttp;
 
-import static net.bytebuddy.matcher.ElementMatchers.failSafe;
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
@@ -42,7 +40,7 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
                 .type(named("okhttp3.internal.connection.RealCall"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(ExecuteAdvice.class)
                         .on(named("execute").and(takesArguments(0)))))
-                .type(failSafe(hasSuperType(named("okhttp3.Interceptor"))).and(not(isInterface())))
+                .type(Matchers.implementationsOf("okhttp3.Interceptor"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
                         .on(named("intercept").and(takesArguments(1)))));
     }

@@ -1,9 +1,6 @@
 package io.hopscope.agent.instrumentation.requests;
 
-import static net.bytebuddy.matcher.ElementMatchers.failSafe;
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
-import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.isMethod;
 import static net.bytebuddy.matcher.ElementMatchers.isOverriddenFrom;
 import static net.bytebuddy.matcher.ElementMatchers.isPrimitive;
@@ -13,6 +10,7 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.Matchers;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -58,7 +56,7 @@ public final class RequestsInstrumentation implements HopscopeInstrumentation {
                     .visit(Advice.to(PrimitiveBoundaryAdvice.class).on(method.and(returns(isPrimitive())))));
         }
         for (String iface : policyInterfaces) {
-            b = b.type(failSafe(hasSuperType(named(iface))).and(not(isInterface())))
+            b = b.type(Matchers.implementationsOf(iface))
                     .transform((tb, td, loader, module, domain) -> tb.visit(Advice.to(PolicyAdvice.class)
                             .on(isMethod().and(not(isAbstract())).and(isOverriddenFrom(named(iface))))));
         }
