@@ -8,11 +8,13 @@ MVN=${MVN:-mvn -B -ntp -q}
 $MVN -pl samples,agent -am -DskipTests package
 $MVN -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
 CP="agent/target/test-classes:$(cat agent/target/bench.classpath)"
-AGENT="-javaagent:$PWD/agent/target/hopscope-agent.jar=requests=io.hopscope.agent.bench.HandoffBenchmark#inRequest"
+# Shorter runs: JMH_ARGS="-wi 2 -i 3 -r 1 -w 1" agent/bench/handoff.sh
+JMH_ARGS=${JMH_ARGS:-}
+AGENT="-javaagent:$PWD/agent/target/hopscope-agent.jar=requests=io.hopscope.bench.HandoffBenchmark#inRequest;io.hopscope.bench.HandoffBenchmark#inRequestSubmitOnly"
 echo "== agent off"
-java -cp "$CP" org.openjdk.jmh.Main HandoffBenchmark -rf text -rff /dev/null | grep -E '^Benchmark|HandoffBenchmark\.'
+java -cp "$CP" org.openjdk.jmh.Main HandoffBenchmark $JMH_ARGS | grep -E '^Benchmark|HandoffBenchmark\.'
 echo "== agent on (no recording running: events disabled, context still followed)"
-java -cp "$CP" org.openjdk.jmh.Main HandoffBenchmark -jvmArgsAppend "$AGENT" | grep -E '^Benchmark|HandoffBenchmark\.'
+java -cp "$CP" org.openjdk.jmh.Main HandoffBenchmark $JMH_ARGS -jvmArgsAppend "$AGENT" | grep -E '^Benchmark|HandoffBenchmark\.'
 echo "== agent on, recording with hopscope.jfc"
-java -cp "$CP" org.openjdk.jmh.Main HandoffBenchmark -jvmArgsAppend "$AGENT,jfr=agent/target/bench-handoff.jfr" \
+java -cp "$CP" org.openjdk.jmh.Main HandoffBenchmark $JMH_ARGS -jvmArgsAppend "$AGENT,jfr=agent/target/bench-handoff.jfr" \
   | grep -E '^Benchmark|HandoffBenchmark\.'
