@@ -1,0 +1,152 @@
+package io.hopscope.samples.common;
+
+import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.ConcurrentHistogram;
+
+/**
+ * The end-of-run figures of a closed-loop scenario: ops/s, latency percentiles (HdrHistogram), the
+ * process's allocated bytes, GC count and time, and the peak live thread count, printed one
+ * {@code key: value} per line so benchmarks and the analyzer's demo can parse them.
+ *
+ * <p>Allocated bytes: on JDK 21+ {@code com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes}
+ * (which includes threads that have ended); on older JDKs the sum of
+ * {@code getThreadAllocatedBytes(long[])} over all live threads. Either is read at the start and at
+ * the end of the measured window and the difference is printed; {@code allocated_bytes_method} says
+ * which one was used (the live-thread sum misses threads that ended inside the window).
+ */
+public final class RunFigures {
+
+    private final ConcurrentHistogram latencyNanos = new ConcurrentHistogram(3);
+    private final AtomicLong ops = new AtomicLong();
+    private final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private volatile boolean measuring;
+    private long startNanos;
+    private long endNanos;
+    private long startAllocated;
+    private long endAllocated;
+    private long startGcCount;
+    private long startGcMillis;
+    private long endGcCount;
+    private long endGcMillis;
+    private int peakThreads;
+
+    /** Starts the measured window: what was recorded during warmup is dropped. */
+    public void startMeasuring() {
+        latencyNanos.reset();
+        ops.set(0);
+        threads.resetPeakThreadCount();
+        startGcCount = gcCount();
+        startGcMillis = gcMillis();
+        startAllocated = allocatedBytes();
+        startNanos = System.nanoTime();
+        measuring = true;
+    }
+
+    public boolean measuring() {
+        return measuring;
+    }
+
+    /** Records one validated operation; ignored outside the measured window. */
+    public void record(long latencyNanosValue) {
+        if (measuring) {
+            latencyNanos.recordValue(Math.max(0, latencyNanosValue));
+            ops.incrementAndGet();
+        }
+    }
+
+    public long ops() {
+        return ops.get();
+    }
+
+    /** Ends the measured window; later records are ignored. */
+    public void stopMeasuring() {
+        if (!measuring) {
+            return;
+        }
+        measuring = false;
+        endNanos = System.nanoTime();
+        endAllocated = allocatedBytes();
+        endGcCount = gcCount();
+        endGcMillis = gcMillis();
+        peakThreads = threads.getPeakThreadCount();
+    }
+
+    /** Prints the scenario's settings, then the figures, one {@code key: value} per line. */
+    public void print(PrintStream out, Map<String, Object> settings) {
+        for (Map.Entry<String, Object> e : settings.entrySet()) {
+            out.println(e.getKey() + ": " + e.getValue());
+        }
+        double seconds = (endNanos - startNanos) / 1e9;
+        long n = ops.get();
+        long allocated = endAllocated - startAllocated;
+        out.printf("measured_s: %.3f%n", seconds);
+        out.println("ops: " + n);
+        out.printf("ops_per_s: %.1f%n", seconds > 0 ? n / seconds : 0.0);
+        out.printf("latency_p50_us: %.1f%n", latencyNanos.getValueAtPercentile(50) / 1e3);
+        out.printf("latency_p90_us: %.1f%n", latencyNanos.getValueAtPercentile(90) / 1e3);
+        out.printf("latency_p99_us: %.1f%n", latencyNanos.getValueAtPercentile(99) / 1e3);
+        out.printf("latency_max_us: %.1f%n", latencyNanos.getMaxValue() / 1e3);
+        out.println("allocated_bytes: " + allocated);
+        out.println("allocated_bytes_per_op: " + (n > 0 ? allocated / n : 0));
+        out.println("allocated_bytes_method: " + (totalAllocatedMethod() != null ? "total" : "live-threads-sum"));
+        out.println("gc_count: " + (endGcCount - startGcCount));
+        out.println("gc_time_ms: " + (endGcMillis - startGcMillis));
+        out.println("peak_threads: " + peakThreads);
+        out.flush();
+    }
+
+    private long allocatedBytes() {
+        Method total = totalAllocatedMethod();
+        if (total != null) {
+            try {
+                return (long) total.invoke(threads);
+            } catch (ReflectiveOperationException e) {
+                // Fall through to the live-thread sum.
+            }
+        }
+        long[] ids = threads.getAllThreadIds();
+        long sum = 0;
+        for (long bytes : threads.getThreadAllocatedBytes(ids)) {
+            if (bytes > 0) {
+                sum += bytes;
+            }
+        }
+        return sum;
+    }
+
+    /** JDK 21's getTotalThreadAllocatedBytes, looked up reflectively because we compile for 17. */
+    private static Method totalAllocatedMethod() {
+        try {
+            return com.sun.management.ThreadMXBean.class.getMethod("getTotalThreadAllocatedBytes");
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    private static long gcCount() {
+        long sum = 0;
+        for (GarbageCollectorMXBean gc : gcs()) {
+            sum += Math.max(0, gc.getCollectionCount());
+        }
+        return sum;
+    }
+
+    private static long gcMillis() {
+        long sum = 0;
+        for (GarbageCollectorMXBean gc : gcs()) {
+            sum += Math.max(0, gc.getCollectionTime());
+        }
+        return sum;
+    }
+
+    private static List<GarbageCollectorMXBean> gcs() {
+        return ManagementFactory.getGarbageCollectorMXBeans();
+    }
+}

@@ -1,0 +1,255 @@
+package io.hopscope.samples.jdkhttp;
+
+import io.hopscope.samples.common.Options;
+import io.hopscope.samples.common.ResponseCheckException;
+import io.hopscope.samples.common.RunFigures;
+import io.hopscope.samples.common.Target;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code jdk-http}: the async-HTTP-client study, {@code java.net.http.HttpClient} with its own executor. */
+@Command(name = "jdk-http", mixinStandardHelpOptions = true,
+        description = {"java.net.http.HttpClient on an executor of --io-threads; --producers threads each "
+                + "keep --in-flight requests outstanding with sendAsync (or call send in --mode sync); "
+                + "prints ops/s, latency percentiles, allocation, GC and threads.",
+                "Example: jdk-http --io-threads 2 --producers 2 --in-flight 16 --duration 5"})
+public final class JdkHttpCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--mode", defaultValue = "async", description = "async (sendAsync) or sync (send); default ${DEFAULT-VALUE}.")
+    String mode;
+
+    @Option(names = "--io-threads", defaultValue = "2", description = "Threads of the client's executor (default ${DEFAULT-VALUE}).")
+    int ioThreads;
+
+    @Option(names = "--producers", defaultValue = "1", description = "Producer threads (default ${DEFAULT-VALUE}).")
+    int producers;
+
+    @Option(names = "--in-flight", defaultValue = "16", description = "Outstanding requests per producer in async mode (default ${DEFAULT-VALUE}).")
+    int inFlight;
+
+    @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
+    int uploadBytes;
+
+    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
+    int responseBytes;
+
+    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
+    long delayMs;
+
+    @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
+    double warmupS;
+
+    @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")
+    Double durationS;
+
+    @Option(names = "--count", description = "Measured requests instead of --duration.")
+    Long count;
+
+    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
+    URI uri;
+
+    @Override
+    public Integer call() throws Exception {
+        Options.check(spec, "async".equals(mode) || "sync".equals(mode),
+                "--mode must be async or sync, got '" + mode + "'");
+        Options.check(spec, ioThreads >= 1, "--io-threads must be >= 1, got " + ioThreads);
+        Options.check(spec, producers >= 1, "--producers must be >= 1, got " + producers);
+        Options.check(spec, inFlight >= 1, "--in-flight must be >= 1, got " + inFlight);
+        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
+        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
+        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
+        Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
+        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
+        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
+
+        boolean async = "async".equals(mode);
+        AtomicInteger ioIndex = new AtomicInteger();
+        ExecutorService io = Executors.newFixedThreadPool(ioThreads, r -> {
+            Thread t = new Thread(r, "jdk-http-io-" + ioIndex.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        HttpClient client = HttpClient.newBuilder()
+                .executor(io)
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .build();
+        byte[] payload = new byte[uploadBytes];
+        RunFigures figures = new RunFigures();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicLong tickets = new AtomicLong();
+        long measuredCount = count == null ? 0 : count;
+        try (Target target = Target.open(spec, uri)) {
+            HttpRequest request = request(target.requestUri(uploadBytes > 0, responseBytes, delayMs), payload);
+            if (warmupS <= 0) {
+                figures.startMeasuring();
+            }
+            List<Thread> threads = new ArrayList<>();
+            for (int p = 1; p <= producers; p++) {
+                Thread t = new Thread(() -> {
+                    try {
+                        if (async) {
+                            produceAsync(client, request, figures, failure, tickets, measuredCount);
+                        } else {
+                            produceSync(client, request, figures, failure, tickets, measuredCount);
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }, "jdk-http-producer-" + p);
+                t.setDaemon(true);
+                threads.add(t);
+                t.start();
+            }
+            if (warmupS > 0) {
+                sleep(warmupS, failure);
+                figures.startMeasuring();
+            }
+            if (measuredCount == 0) {
+                sleep(durationS == null ? 10 : durationS, failure);
+                figures.stopMeasuring();
+                failure.compareAndSet(null, Stop.INSTANCE);
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            figures.stopMeasuring();
+        } finally {
+            io.shutdownNow();
+            io.awaitTermination(2, TimeUnit.SECONDS);
+        }
+        Throwable t = failure.get() == Stop.INSTANCE ? null : failure.get();
+        if (t instanceof ResponseCheckException) {
+            throw (ResponseCheckException) t;
+        } else if (t instanceof Exception) {
+            throw (Exception) t;
+        } else if (t instanceof Error) {
+            throw (Error) t;
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("scenario", "jdk-http");
+        settings.put("mode", mode);
+        settings.put("io_threads", ioThreads);
+        settings.put("producers", producers);
+        settings.put("in_flight", async ? inFlight : 1);
+        settings.put("upload_bytes", uploadBytes);
+        settings.put("response_bytes", responseBytes);
+        figures.print(System.out, settings);
+        return 0;
+    }
+
+    private HttpRequest request(URI target, byte[] payload) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + delayMs / 1000));
+        return payload.length > 0
+                ? b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build()
+                : b.GET().build();
+    }
+
+    /** Keeps {@code inFlight} requests outstanding: each completion frees a permit for the next send. */
+    private void produceAsync(HttpClient client, HttpRequest request, RunFigures figures,
+                              AtomicReference<Throwable> failure, AtomicLong tickets, long measuredCount)
+            throws InterruptedException {
+        Semaphore permits = new Semaphore(inFlight);
+        while (failure.get() == null) {
+            if (!permits.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+                continue;
+            }
+            if (failure.get() != null
+                    || (measuredCount > 0 && figures.measuring() && tickets.incrementAndGet() > measuredCount)) {
+                permits.release();
+                break;
+            }
+            boolean measured = figures.measuring();
+            long start = System.nanoTime();
+            client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((response, error) -> {
+                try {
+                    if (error != null) {
+                        throw new ResponseCheckException("request failed: " + error, error);
+                    }
+                    check(response);
+                    if (measured) {
+                        figures.record(System.nanoTime() - start);
+                    }
+                } catch (Throwable e) {
+                    failure.compareAndSet(null, e);
+                } finally {
+                    permits.release();
+                }
+            });
+        }
+        // Wait for this producer's outstanding requests, so the count is complete when we report.
+        permits.tryAcquire(inFlight, 30 + delayMs / 1000, TimeUnit.SECONDS);
+    }
+
+    private void produceSync(HttpClient client, HttpRequest request, RunFigures figures,
+                             AtomicReference<Throwable> failure, AtomicLong tickets, long measuredCount)
+            throws Exception {
+        while (failure.get() == null) {
+            if (measuredCount > 0 && figures.measuring() && tickets.incrementAndGet() > measuredCount) {
+                return;
+            }
+            boolean measured = figures.measuring();
+            long start = System.nanoTime();
+            HttpResponse<byte[]> response;
+            try {
+                response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            } catch (java.io.IOException e) {
+                throw new ResponseCheckException("request failed: " + e, e);
+            }
+            check(response);
+            if (measured) {
+                figures.record(System.nanoTime() - start);
+            }
+        }
+    }
+
+    private void check(HttpResponse<byte[]> response) {
+        Target.validate(response.statusCode(), response.body().length, responseBytes);
+        if (uploadBytes > 0) {
+            String received = response.headers().firstValue("X-Received-Bytes").orElse(null);
+            if (!Integer.toString(uploadBytes).equals(received)) {
+                throw new ResponseCheckException("server received " + received + " upload bytes, sent " + uploadBytes);
+            }
+        }
+    }
+
+    private static void sleep(double seconds, AtomicReference<Throwable> failure) throws InterruptedException {
+        long deadline = System.nanoTime() + (long) (seconds * 1e9);
+        long left;
+        while (failure.get() == null && (left = deadline - System.nanoTime()) > 0) {
+            Thread.sleep(Math.min(50, Math.max(1, left / 1_000_000)));
+        }
+    }
+
+    /** Not a failure: tells the producers that the measured window is over. */
+    private static final class Stop extends RuntimeException {
+        static final Stop INSTANCE = new Stop();
+
+        private Stop() {
+            super("stop", null, false, false);
+        }
+    }
+}

@@ -1,0 +1,268 @@
+package io.hopscope.samples.openloop;
+
+import io.hopscope.samples.common.Options;
+import io.hopscope.samples.common.ResponseCheckException;
+import io.hopscope.samples.common.Target;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URI;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+/**
+ * {@code open-loop}: the sync-over-async thread-explosion study. Requests go out at a fixed rate
+ * whether or not earlier ones have completed; against a slow server, an async client holds them as
+ * connections, while sync-over-async and a synchronous client hold each one on a blocked thread.
+ */
+@Command(name = "open-loop", mixinStandardHelpOptions = true,
+        description = {"Fixed --rps regardless of completions against a --delay-ms server; once a second one "
+                + "line: total requests, total responses, outstanding, requests/s, responses/s, mean latency "
+                + "of that second's responses, live threads. Modes: async (reactor-netty, no blocking), "
+                + "sync-over-async (a new thread per request blocks on the reactive client), okhttp-sync "
+                + "(a new thread per request calls OkHttp's Call.execute).",
+                "Example: open-loop --rps 300 --duration 10 --mode sync-over-async"})
+public final class OpenLoopCommand implements Callable<Integer> {
+
+    /** Issuer tick: requests due in each tick go out together. */
+    private static final long TICK_MS = 10;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--mode", defaultValue = "sync-over-async", description = "async, sync-over-async or okhttp-sync (default ${DEFAULT-VALUE}).")
+    String mode;
+
+    @Option(names = "--rps", defaultValue = "100", description = "Requests issued per second (default ${DEFAULT-VALUE}).")
+    int rps;
+
+    @Option(names = "--duration", defaultValue = "10", description = "Seconds to run, one line each (default ${DEFAULT-VALUE}).")
+    int durationS;
+
+    @Option(names = "--delay-ms", defaultValue = "5000", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
+    long delayMs;
+
+    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
+    int responseBytes;
+
+    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
+    URI uri;
+
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong responses = new AtomicLong();
+    private final AtomicLong failures = new AtomicLong();
+    private final AtomicLong requestsThisSecond = new AtomicLong();
+    private final AtomicLong responsesThisSecond = new AtomicLong();
+    private final AtomicLong latencyNanosThisSecond = new AtomicLong();
+    private final AtomicReference<String> firstFailure = new AtomicReference<>();
+    private final AtomicInteger blockedThreadIndex = new AtomicInteger();
+    private volatile boolean finished;
+
+    @Override
+    public Integer call() throws Exception {
+        Options.check(spec, "async".equals(mode) || "sync-over-async".equals(mode) || "okhttp-sync".equals(mode),
+                "--mode must be async, sync-over-async or okhttp-sync, got '" + mode + "'");
+        Options.check(spec, rps >= 1, "--rps must be >= 1, got " + rps);
+        Options.check(spec, durationS >= 1, "--duration must be >= 1, got " + durationS);
+        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
+        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+
+        // Enough connections for every request that can be outstanding, so the pool never queues:
+        // the study is about threads, not about a pool limit.
+        int maxConnections = (int) Math.min(50_000, Math.max(500, rps * (delayMs / 1000 + 5)));
+        ConnectionProvider provider = ConnectionProvider.builder("open-loop")
+                .maxConnections(maxConnections)
+                .pendingAcquireMaxCount(-1)
+                .build();
+        HttpClient reactive = HttpClient.create(provider);
+        OkHttpClient okhttp = new OkHttpClient.Builder()
+                .readTimeout(Duration.ofMillis(delayMs + 30_000))
+                .build();
+        ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "open-loop-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        CountDownLatch done = new CountDownLatch(1);
+        long req;
+        long rsp;
+        long failed;
+        try (Target target = Target.open(spec, uri)) {
+            String requestUri = target.requestUri(false, responseBytes, delayMs).toString();
+            warmUp(reactive, okhttp, target.requestUri(false, responseBytes, 0).toString());
+            System.out.printf("# open-loop mode=%s rps=%d duration_s=%d delay_ms=%d target=%s%n",
+                    mode, rps, durationS, delayMs, target.base());
+            long startNanos = System.nanoTime();
+            AtomicLong issued = new AtomicLong();
+            timers.scheduleAtFixedRate(() -> {
+                long due = (System.nanoTime() - startNanos) * rps / 1_000_000_000L;
+                while (issued.get() < due && !finished) {
+                    issued.incrementAndGet();
+                    issue(reactive, okhttp, requestUri);
+                }
+            }, 0, TICK_MS, TimeUnit.MILLISECONDS);
+            AtomicInteger second = new AtomicInteger();
+            long[] totals = new long[3];
+            timers.scheduleAtFixedRate(() -> {
+                int s = second.incrementAndGet();
+                if (s > durationS) {
+                    return;
+                }
+                if (s == durationS) {
+                    // Freeze the totals with the last line: nothing issued or answered after it counts.
+                    finished = true;
+                }
+                long rspThisSecond = responsesThisSecond.getAndSet(0);
+                long latNanos = latencyNanosThisSecond.getAndSet(0);
+                long sent = requests.get();
+                long received = responses.get();
+                totals[0] = sent;
+                totals[1] = received;
+                totals[2] = failures.get();
+                System.out.printf("second=%d requests=%d responses=%d outstanding=%d requests_per_s=%d "
+                                + "responses_per_s=%d mean_latency_ms=%s threads=%d%n",
+                        s, sent, received, sent - received - totals[2], requestsThisSecond.getAndSet(0), rspThisSecond,
+                        rspThisSecond == 0 ? "-" : String.format("%.1f", latNanos / 1e6 / rspThisSecond),
+                        threads.getThreadCount());
+                System.out.flush();
+                if (s == durationS) {
+                    done.countDown();
+                }
+            }, 1000, 1000, TimeUnit.MILLISECONDS);
+            // Bounded even if the timers starve: the run never outlives its duration by much.
+            done.await(durationS + 30L, TimeUnit.SECONDS);
+            done.countDown();
+            // From here on the server and the clients shut down under the outstanding requests;
+            // what they see then is the end of the run, not a bad response.
+            finished = true;
+            // The latch orders these reads after the last line's writes.
+            req = totals[0];
+            rsp = totals[1];
+            failed = totals[2];
+        } finally {
+            timers.shutdownNow();
+            provider.dispose();
+            okhttp.dispatcher().executorService().shutdownNow();
+            okhttp.connectionPool().evictAll();
+        }
+        System.out.printf("# done requests=%d responses=%d failed=%d outstanding=%d%n", req, rsp, failed,
+                req - rsp - failed);
+        if (failed > 0) {
+            throw new ResponseCheckException(failed + " of " + req + " requests failed; first: " + firstFailure.get());
+        }
+        return 0;
+    }
+
+    private void issue(HttpClient reactive, OkHttpClient okhttp, String requestUri) {
+        requests.incrementAndGet();
+        requestsThisSecond.incrementAndGet();
+        long start = System.nanoTime();
+        switch (mode) {
+            case "async":
+                exchange(reactive, requestUri).subscribe(
+                        length -> completed(start, length),
+                        error -> failed(error.toString()));
+                break;
+            case "sync-over-async":
+                // A new thread parks in block() per request: the thread explosion of the study.
+                startBlockedThread(() -> {
+                    Integer length = exchange(reactive, requestUri).block();
+                    completed(start, length == null ? -1 : length);
+                });
+                break;
+            default:
+                startBlockedThread(() -> {
+                    try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
+                        ResponseBody body = response.body();
+                        int length = body == null ? 0 : body.bytes().length;
+                        Target.validate(response.code(), length, responseBytes);
+                        completed(start, length);
+                    } catch (java.io.IOException e) {
+                        throw new ResponseCheckException("request failed: " + e, e);
+                    }
+                });
+        }
+    }
+
+    /**
+     * One undelayed, uncounted request before the clock starts: loading and initialising the client
+     * on the issuer thread would otherwise stall the first second's requests.
+     */
+    private void warmUp(HttpClient reactive, OkHttpClient okhttp, String requestUri) {
+        try {
+            if ("okhttp-sync".equals(mode)) {
+                try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
+                    ResponseBody body = response.body();
+                    Target.validate(response.code(), body == null ? 0 : body.bytes().length, responseBytes);
+                }
+            } else {
+                exchange(reactive, requestUri).block(Duration.ofSeconds(30));
+            }
+        } catch (ResponseCheckException e) {
+            throw e;
+        } catch (java.io.IOException | RuntimeException e) {
+            throw new ResponseCheckException("warm-up request failed: " + e, e);
+        }
+    }
+
+    private Mono<Integer> exchange(HttpClient reactive, String requestUri) {
+        return reactive.get().uri(requestUri).responseSingle((response, body) -> body.asByteArray()
+                .defaultIfEmpty(new byte[0])
+                .map(bytes -> {
+                    Target.validate(response.status().code(), bytes.length, responseBytes);
+                    return bytes.length;
+                }));
+    }
+
+    private void startBlockedThread(Runnable request) {
+        Thread t = new Thread(() -> {
+            try {
+                request.run();
+            } catch (RuntimeException e) {
+                failed(e.getMessage());
+            }
+        }, "open-loop-blocked-" + blockedThreadIndex.incrementAndGet());
+        // Daemon: threads still blocked when the run ends must not keep the JVM alive.
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void completed(long startNanos, int length) {
+        if (finished) {
+            return;
+        }
+        if (length != responseBytes) {
+            failed("response body " + length + " bytes, expected " + responseBytes);
+            return;
+        }
+        latencyNanosThisSecond.addAndGet(System.nanoTime() - startNanos);
+        responsesThisSecond.incrementAndGet();
+        responses.incrementAndGet();
+    }
+
+    private void failed(String message) {
+        if (finished) {
+            return;
+        }
+        failures.incrementAndGet();
+        firstFailure.compareAndSet(null, message);
+    }
+}

@@ -1,0 +1,165 @@
+package io.hopscope.samples.pipeline;
+
+import com.azure.core.http.HttpClient;
+import com.azure.core.http.HttpHeaderName;
+import com.azure.core.http.HttpMethod;
+import com.azure.core.http.HttpPipeline;
+import com.azure.core.http.HttpPipelineBuilder;
+import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
+import com.azure.core.http.jdk.httpclient.JdkHttpClientBuilder;
+import com.azure.core.http.netty.NettyAsyncHttpClientBuilder;
+import com.azure.core.http.okhttp.OkHttpAsyncHttpClientBuilder;
+import com.azure.core.http.policy.FixedDelay;
+import com.azure.core.http.policy.RequestIdPolicy;
+import com.azure.core.http.policy.RetryPolicy;
+import com.azure.core.http.policy.UserAgentPolicy;
+import com.azure.core.util.BinaryData;
+import com.azure.core.util.Context;
+import io.hopscope.samples.common.ClosedLoop;
+import io.hopscope.samples.common.Options;
+import io.hopscope.samples.common.ResponseCheckException;
+import io.hopscope.samples.common.RunFigures;
+import io.hopscope.samples.common.Target;
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code pipeline}: the Azure SDK sync-stack study, a real azure-core HttpPipeline in a closed loop. */
+@Command(name = "pipeline", mixinStandardHelpOptions = true,
+        description = {"azure-core HttpPipeline (retry, user-agent, request-id, a synchronous and an "
+                + "async-only custom policy) over OkHttp, Netty or the JDK client, N caller threads in a "
+                + "closed loop; prints ops/s, latency percentiles, allocation, GC and threads.",
+                "Example: pipeline --mode sync-over-async --http-client netty --parallel 4 --duration 5"})
+public final class PipelineCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--mode", defaultValue = "sync", description = "sync (sendSync) or sync-over-async (send().block()); default ${DEFAULT-VALUE}.")
+    String mode;
+
+    @Option(names = "--http-client", defaultValue = "okhttp", description = "okhttp, netty or jdk (default ${DEFAULT-VALUE}).")
+    String httpClient;
+
+    @Option(names = "--parallel", defaultValue = "1", description = "Caller threads, closed loop (default ${DEFAULT-VALUE}).")
+    int parallel;
+
+    @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
+    int uploadBytes;
+
+    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
+    int responseBytes;
+
+    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
+    long delayMs;
+
+    @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
+    double warmupS;
+
+    @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")
+    Double durationS;
+
+    @Option(names = "--count", description = "Measured requests instead of --duration.")
+    Long count;
+
+    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
+    URI uri;
+
+    @Override
+    public Integer call() throws Exception {
+        Options.check(spec, "sync".equals(mode) || "sync-over-async".equals(mode),
+                "--mode must be sync or sync-over-async, got '" + mode + "'");
+        Options.check(spec, "okhttp".equals(httpClient) || "netty".equals(httpClient) || "jdk".equals(httpClient),
+                "--http-client must be okhttp, netty or jdk, got '" + httpClient + "'");
+        Options.check(spec, parallel >= 1, "--parallel must be >= 1, got " + parallel);
+        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
+        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
+        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
+        Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
+        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
+        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
+
+        boolean sync = "sync".equals(mode);
+        HttpClient client = buildClient(httpClient);
+        HttpPipeline pipeline = new HttpPipelineBuilder()
+                .httpClient(client)
+                .policies(new UserAgentPolicy("hopscope-samples/0.1.0"),
+                        new RequestIdPolicy(),
+                        new RetryPolicy(new FixedDelay(2, Duration.ofMillis(10))),
+                        new ClientTagPolicy(httpClient),
+                        new AsyncOnlyPolicy())
+                .build();
+        byte[] payload = new byte[uploadBytes];
+        RunFigures figures = new RunFigures();
+        try (Target target = Target.open(spec, uri)) {
+            URI requestUri = target.requestUri(uploadBytes > 0, responseBytes, delayMs);
+            ClosedLoop.Operation op = () -> {
+                HttpRequest request = new HttpRequest(uploadBytes > 0 ? HttpMethod.POST : HttpMethod.GET,
+                        requestUri.toURL());
+                if (uploadBytes > 0) {
+                    request.setHeader(HttpHeaderName.CONTENT_LENGTH, Integer.toString(uploadBytes));
+                    request.setBody(BinaryData.fromBytes(payload));
+                }
+                if (sync) {
+                    try (HttpResponse response = pipeline.sendSync(request, Context.NONE)) {
+                        check(response, response.getBodyAsBinaryData().toBytes().length);
+                    }
+                } else {
+                    // The SDK's sync-over-async: build the reactive chain, then park the caller in block().
+                    Integer bodyBytes = pipeline.send(request)
+                            .flatMap(response -> response.getBodyAsByteArray()
+                                    .defaultIfEmpty(new byte[0])
+                                    .map(body -> {
+                                        check(response, body.length);
+                                        return body.length;
+                                    })
+                                    .doFinally(s -> response.close()))
+                            .block();
+                    if (bodyBytes == null) {
+                        throw new ResponseCheckException("no response");
+                    }
+                }
+            };
+            ClosedLoop.run("pipeline-caller-", parallel, warmupS, durationS == null ? (count == null ? 10 : 0) : durationS,
+                    count == null ? 0 : count, figures, op);
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("scenario", "pipeline");
+        settings.put("mode", mode);
+        settings.put("http_client", httpClient);
+        settings.put("parallel", parallel);
+        settings.put("upload_bytes", uploadBytes);
+        settings.put("response_bytes", responseBytes);
+        figures.print(System.out, settings);
+        return 0;
+    }
+
+    private void check(HttpResponse response, long bodyBytes) {
+        Target.validate(response.getStatusCode(), bodyBytes, responseBytes);
+        if (uploadBytes > 0) {
+            String received = response.getHeaderValue(HttpHeaderName.fromString("X-Received-Bytes"));
+            if (!Integer.toString(uploadBytes).equals(received)) {
+                throw new ResponseCheckException("server received " + received + " upload bytes, sent " + uploadBytes);
+            }
+        }
+    }
+
+    private static HttpClient buildClient(String name) {
+        switch (name) {
+            case "okhttp":
+                return new OkHttpAsyncHttpClientBuilder().build();
+            case "netty":
+                return new NettyAsyncHttpClientBuilder().build();
+            default:
+                return new JdkHttpClientBuilder().build();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.hopscope.samples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.ServerSocket;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** Misuse of every subcommand: one lower-case line naming the option, exit 2, no stack trace. */
+class OptionValidationTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "pipeline --mode bogus                 | --mode must be sync or sync-over-async",
+        "pipeline --http-client curl           | --http-client must be okhttp, netty or jdk",
+        "pipeline --parallel 0                 | --parallel must be >= 1",
+        "pipeline --size -1                    | --size must be >= 0",
+        "pipeline --count -5                   | --count must be > 0",
+        "pipeline --duration 1 --count 2       | give --duration or --count, not both",
+        "pipeline --parallel many              | Invalid value for option '--parallel'",
+        "jdk-http --mode blocking              | --mode must be async or sync",
+        "jdk-http --io-threads 0               | --io-threads must be >= 1",
+        "jdk-http --producers -1               | --producers must be >= 1",
+        "jdk-http --in-flight 0                | --in-flight must be >= 1",
+        "open-loop --rps 0                     | --rps must be >= 1",
+        "open-loop --mode threads              | --mode must be async, sync-over-async or okhttp-sync",
+        "open-loop --duration -3               | --duration must be >= 1",
+        "known-path --count -1                 | --count must be >= 0",
+        "known-path --lock-hold-ms -2          | --lock-hold-ms must be >= 0",
+        "server --port 70000                   | --port must be 0..65535",
+        "server --size -1                      | --size must be 0..",
+        "pipeline --no-such-option             | Unknown option: '--no-such-option'",
+    })
+    void badOptionIsOneLineAndExitTwo(String commandLine, String message) {
+        Run run = Run.of(commandLine.trim().split("\\s+"));
+
+        assertThat(run.exitCode).as(run.toString()).isEqualTo(2);
+        assertThat(run.err.strip().lines()).as(run.toString()).hasSize(1);
+        assertThat(run.err).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(run.out).isEmpty();
+    }
+
+    @Test
+    void unreachableUriIsOneLineAndExitTwo() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        for (String scenario : new String[] {"pipeline", "jdk-http", "open-loop"}) {
+            Run run = Run.of(scenario, "--uri", "http://127.0.0.1:" + closedPort, "--duration", "1");
+
+            assertThat(run.exitCode).as(run.toString()).isEqualTo(2);
+            assertThat(run.err.strip().lines()).as(run.toString()).hasSize(1);
+            assertThat(run.err).contains("cannot reach --uri http://127.0.0.1:" + closedPort);
+        }
+    }
+
+    @Test
+    void nonHttpUriIsRejected() {
+        Run run = Run.of("jdk-http", "--uri", "ftp://127.0.0.1:21", "--count", "1");
+
+        assertThat(run.exitCode).isEqualTo(2);
+        assertThat(run.err).contains("--uri must be http://HOST:PORT");
+    }
+
+    @Test
+    void helpListsEverySubcommand() {
+        Run run = Run.of("--help");
+
+        assertThat(run.exitCode).isZero();
+        assertThat(run.out).contains("server", "pipeline", "jdk-http", "open-loop", "known-path");
+    }
+}
