@@ -25,7 +25,7 @@ class PipelineIT {
             "com.azure.core.http.policy.RequestIdPolicy",
             "com.azure.core.http.policy.RetryPolicy",
             "io.hopscope.samples.pipeline.ClientTagPolicy",
-            "io.hopscope.samples.pipeline.AsyncOnlyTimingPolicy");
+            "io.hopscope.samples.pipeline.AsyncOnlyPolicy");
 
     @BeforeAll
     static void samplesAreBuilt() {
