@@ -119,6 +119,20 @@ public final class Bridge {
         }
     }
 
+    /** For a boundary that takes a callback: the callback that ends the request when called. */
+    public static Object wrapCallback(Object token, Object callback) {
+        Hooks h = hooks;
+        if (h == null || token == null || callback == null) {
+            return callback;
+        }
+        try {
+            return h.wrapCallback(token, callback);
+        } catch (Throwable t) {
+            h.onError("boundaries", t);
+            return callback;
+        }
+    }
+
     public static Object spanEnter(String kind, Object self, boolean async) {
         Hooks h = hooks;
         if (h == null) {

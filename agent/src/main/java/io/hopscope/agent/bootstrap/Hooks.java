@@ -19,6 +19,8 @@ public interface Hooks {
 
     Object boundaryExit(Object token, Object result, Throwable thrown);
 
+    Object wrapCallback(Object token, Object callback);
+
     Object spanEnter(String kind, Object self, boolean async);
 
     Object spanExit(Object token, Object result, Throwable thrown);

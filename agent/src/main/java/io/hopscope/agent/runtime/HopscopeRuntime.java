@@ -282,6 +282,20 @@ public final class HopscopeRuntime implements Hooks {
         return result;
     }
 
+    @Override
+    public Object wrapCallback(Object token, Object callback) {
+        if (!(token instanceof RequestState)) {
+            return callback; // a nested boundary: its request goes on in the enclosing one
+        }
+        for (AsyncAdapter adapter : adapters) {
+            Object wrapped = adapter.wrapCallback(this, (RequestState) token, callback);
+            if (wrapped != null) {
+                return wrapped;
+            }
+        }
+        return callback;
+    }
+
     /** Called by an {@link AsyncAdapter} on the thread where the request's result completed. */
     public void asyncTerminated(RequestState r, String outcome, Throwable error, Object response) {
         boolean endNow;
