@@ -1,22 +1,65 @@
 package io.hopscope.analyzer;
 
+import io.hopscope.analyzer.command.CliProblem;
+import io.hopscope.analyzer.command.DemoCommand;
+import io.hopscope.analyzer.command.DiffCommand;
+import io.hopscope.analyzer.command.ReportCommand;
+import io.hopscope.analyzer.read.RecordingProblem;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The hopscope command line: per-request thread-hop reports from JFR recordings. */
+/**
+ * The hopscope command line: per-request thread-hop reports from JFR recordings.
+ *
+ * <p>Exit codes: 0 done; 2 bad usage (the usage is printed) or bad data (one lower-case line naming
+ * the file and the problem); 1 an internal error, with its stack trace, because that is our bug.
+ */
 @Command(name = "hopscope", mixinStandardHelpOptions = true, version = "hopscope 0.1.0",
-        description = "Per-request thread-hop profiler for the JVM.")
+        description = {"Per-request thread-hop profiler for the JVM: reads JFR recordings made under the hopscope agent.",
+                "",
+                "Example: hopscope report app.jfr"},
+        subcommands = {ReportCommand.class, DiffCommand.class, DemoCommand.class})
 public final class Hopscope implements Runnable {
+
+    /** Exit code for bad data (picocli already uses 2 for bad usage). */
+    public static final int EXIT_BAD_INPUT = 2;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new Hopscope()).execute(args));
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        System.exit(execute(args, out, err));
+    }
+
+    /** Runs the command line with the given streams; returns the exit code (tests call this directly). */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Hopscope());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof RecordingProblem || ex instanceof CliProblem) {
+                err.println("hopscope: " + ex.getMessage());
+                err.flush();
+                return EXIT_BAD_INPUT;
+            }
+            ex.printStackTrace(err);
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
     }
 
     @Override
     public void run() {
-        spec.commandLine().usage(System.out);
+        // No subcommand is a usage error: say what there is, exit 2.
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: report, diff or demo");
     }
 }

@@ -1,0 +1,308 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LockContention;
+import io.hopscope.analyzer.model.LockSite;
+import io.hopscope.analyzer.model.PolicyTime;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Wait;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * Mutable per-request totals while a recording is read; turned into an immutable {@link Request} at
+ * the end. Totals are always exact; the event lists are kept only while {@code detail} is on (the
+ * analyzer switches it off past a request count, so memory stays bounded for huge recordings).
+ */
+final class RequestAcc {
+
+    final long id;
+    final int slot;
+    final boolean detail;
+
+    boolean ended;
+    String name;
+    String boundary;
+    String url;
+    String outcome;
+    String error;
+    int statusCode = -1;
+    ThreadRef startThread;
+    long startEpochNanos;
+    long durationNanos;
+
+    int hops;
+    long allocatedBytes;
+    long blockedNanos;
+    long queueDelayNanos;
+    long wakeLatencyNanos;
+    boolean nonBlocking;
+    // Small arrays rather than maps: a request touches a few threads and policies, and there can be
+    // millions of requests, so per-request overhead is what bounds memory.
+    ThreadRef[] threadRefs;
+    long[] threadFigures; // per thread: segments, nanos, bytes
+    int threadCount;
+    String[] policyNames;
+    String[] policyKinds;
+    long[] policyFigures; // per policy: count, total nanos, self nanos
+    int policyCount;
+    // Self time: children end before their parent, but the file's order across threads is not
+    // commit order, so a child's time waits here for a parent not yet seen (pending), or is taken
+    // off a parent already seen (finished).
+    long[] finishedSpanIds;
+    int[] finishedSpanPolicy;
+    int finishedCount;
+    long[] pendingParentIds;
+    long[] pendingChildNanos;
+    int pendingCount;
+
+    List<Segment> segments;
+    List<Hop> hopList;
+    List<Wait> waits;
+    List<Span> spans;
+
+    long lockCount;
+    long lockNanos;
+    Map<String, LockAcc> lockSites;
+    Map<String, long[]> allocSites; // frame + '|' + class -> [samples, bytes]
+    long gcNanos;
+    List<GcPause> gcPauses;
+
+    static final class LockAcc {
+        final String kind;
+        final String className;
+        long count;
+        long nanos;
+        long longestNanos = -1;
+        String stack = "";
+
+        LockAcc(String kind, String className) {
+            this.kind = kind;
+            this.className = className;
+        }
+    }
+
+    RequestAcc(long id, int slot, boolean detail) {
+        this.id = id;
+        this.slot = slot;
+        this.detail = detail;
+        if (detail) {
+            segments = new ArrayList<>(3);
+            hopList = new ArrayList<>(3);
+            waits = new ArrayList<>(1);
+            spans = new ArrayList<>(2);
+        }
+    }
+
+    void addSegment(Segment s) {
+        int t = threadIndex(s.thread());
+        threadFigures[3 * t]++;
+        threadFigures[3 * t + 1] += s.durationNanos();
+        threadFigures[3 * t + 2] += Math.max(0, s.allocatedBytes());
+        allocatedBytes += Math.max(0, s.allocatedBytes());
+        if (detail) {
+            segments.add(s);
+        }
+    }
+
+    void addHop(Hop h) {
+        hops++;
+        if ("wake".equals(h.kind())) {
+            wakeLatencyNanos += Math.max(0, h.delayNanos());
+        } else {
+            queueDelayNanos += Math.max(0, h.delayNanos());
+        }
+        if (detail) {
+            hopList.add(h);
+        }
+    }
+
+    void addWait(Wait w) {
+        blockedNanos += w.durationNanos();
+        nonBlocking |= w.nonBlockingThread();
+        if (detail) {
+            waits.add(w);
+        }
+    }
+
+    void addSpan(Span s) {
+        String key = s.name() == null ? "?" : s.name();
+        int p = policyIndex(key, s.kind());
+        policyFigures[3 * p]++;
+        policyFigures[3 * p + 1] += s.durationNanos();
+        long children = 0;
+        for (int i = 0; i < pendingCount; i++) {
+            if (pendingParentIds[i] == s.spanId()) {
+                children += pendingChildNanos[i];
+                pendingParentIds[i] = pendingParentIds[pendingCount - 1];
+                pendingChildNanos[i] = pendingChildNanos[pendingCount - 1];
+                pendingCount--;
+                i--;
+            }
+        }
+        policyFigures[3 * p + 2] += s.durationNanos() - children;
+        if (s.parentSpanId() != 0) {
+            int parent = -1;
+            for (int i = 0; i < finishedCount; i++) {
+                if (finishedSpanIds[i] == s.parentSpanId()) {
+                    parent = finishedSpanPolicy[i];
+                    break;
+                }
+            }
+            if (parent >= 0) {
+                policyFigures[3 * parent + 2] -= s.durationNanos();
+            } else {
+                if (pendingParentIds == null || pendingCount == pendingParentIds.length) {
+                    int n = pendingParentIds == null ? 2 : pendingCount * 2;
+                    pendingParentIds = pendingParentIds == null ? new long[n] : Arrays.copyOf(pendingParentIds, n);
+                    pendingChildNanos = pendingChildNanos == null ? new long[n] : Arrays.copyOf(pendingChildNanos, n);
+                }
+                pendingParentIds[pendingCount] = s.parentSpanId();
+                pendingChildNanos[pendingCount++] = s.durationNanos();
+            }
+        }
+        if (finishedSpanIds == null || finishedCount == finishedSpanIds.length) {
+            int n = finishedSpanIds == null ? 2 : finishedCount * 2;
+            finishedSpanIds = finishedSpanIds == null ? new long[n] : Arrays.copyOf(finishedSpanIds, n);
+            finishedSpanPolicy = finishedSpanPolicy == null ? new int[n] : Arrays.copyOf(finishedSpanPolicy, n);
+        }
+        finishedSpanIds[finishedCount] = s.spanId();
+        finishedSpanPolicy[finishedCount++] = p;
+        if (detail) {
+            spans.add(s);
+        }
+    }
+
+    private int threadIndex(ThreadRef t) {
+        for (int i = 0; i < threadCount; i++) {
+            if (threadRefs[i].equals(t)) {
+                return i;
+            }
+        }
+        if (threadRefs == null || threadCount == threadRefs.length) {
+            int n = threadRefs == null ? 2 : threadCount * 2;
+            threadRefs = threadRefs == null ? new ThreadRef[n] : Arrays.copyOf(threadRefs, n);
+            threadFigures = threadFigures == null ? new long[3 * n] : Arrays.copyOf(threadFigures, 3 * n);
+        }
+        threadRefs[threadCount] = t;
+        return threadCount++;
+    }
+
+    private int policyIndex(String name, String kind) {
+        for (int i = 0; i < policyCount; i++) {
+            if (policyNames[i].equals(name)) {
+                return i;
+            }
+        }
+        if (policyNames == null || policyCount == policyNames.length) {
+            int n = policyNames == null ? 2 : policyCount * 2;
+            policyNames = policyNames == null ? new String[n] : Arrays.copyOf(policyNames, n);
+            policyKinds = policyKinds == null ? new String[n] : Arrays.copyOf(policyKinds, n);
+            policyFigures = policyFigures == null ? new long[3 * n] : Arrays.copyOf(policyFigures, 3 * n);
+        }
+        policyNames[policyCount] = name;
+        policyKinds[policyCount] = kind;
+        return policyCount++;
+    }
+
+    /** Adds a contention event clipped to the request ({@code nanos}); the longest one's stack is kept. */
+    void addLock(String kind, String className, long nanos, long eventNanos, Supplier<String> stack) {
+        lockCount++;
+        lockNanos += nanos;
+        if (lockSites == null) {
+            lockSites = new HashMap<>(4);
+        }
+        LockAcc site = lockSites.computeIfAbsent(kind + '|' + className, k -> new LockAcc(kind, className));
+        site.count++;
+        site.nanos += nanos;
+        if (eventNanos > site.longestNanos) {
+            site.longestNanos = eventNanos;
+            site.stack = stack.get();
+        }
+    }
+
+    void addAllocationSample(String frame, String objectClass, long weightBytes) {
+        if (allocSites == null) {
+            allocSites = new HashMap<>(8);
+        }
+        long[] a = allocSites.computeIfAbsent(frame + '|' + objectClass, k -> new long[2]);
+        a[0]++;
+        a[1] += weightBytes;
+    }
+
+    void addGcPause(GcPause p, long overlapNanos) {
+        gcNanos += overlapNanos;
+        if (detail) {
+            if (gcPauses == null) {
+                gcPauses = new ArrayList<>(2);
+            }
+            gcPauses.add(p);
+        }
+    }
+
+    long endEpochNanos() {
+        return startEpochNanos + durationNanos;
+    }
+
+    Request toRequest(int topSites) {
+        List<ThreadTime> threadTimes = new ArrayList<>(threadCount);
+        for (int i = 0; i < threadCount; i++) {
+            threadTimes.add(new ThreadTime(threadRefs[i], (int) threadFigures[3 * i], threadFigures[3 * i + 1],
+                    threadFigures[3 * i + 2]));
+        }
+        if (threadTimes.isEmpty() && startThread != null) {
+            threadTimes.add(new ThreadTime(startThread, 0, 0, 0));
+        }
+        List<PolicyTime> policyTimes = new ArrayList<>(policyCount);
+        for (int i = 0; i < policyCount; i++) {
+            policyTimes.add(new PolicyTime(policyNames[i], policyKinds[i], policyFigures[3 * i], policyFigures[3 * i + 1],
+                    Math.max(0, policyFigures[3 * i + 2])));
+        }
+        policyTimes.sort(Comparator.comparingLong(PolicyTime::selfNanos).reversed().thenComparing(PolicyTime::name));
+        List<LockSite> locks = new ArrayList<>();
+        if (lockSites != null) {
+            lockSites.values().forEach(l -> locks.add(new LockSite(l.kind, l.className, l.count, l.nanos, l.stack)));
+            locks.sort(Comparator.comparingLong(LockSite::nanos).reversed().thenComparing(LockSite::className));
+        }
+        List<AllocationSite> sites = new ArrayList<>();
+        if (allocSites != null) {
+            allocSites.forEach((k, v) -> {
+                int bar = k.lastIndexOf('|');
+                sites.add(new AllocationSite(k.substring(0, bar), k.substring(bar + 1), v[0], v[1]));
+            });
+            sites.sort(Comparator.comparingLong(AllocationSite::sampledBytes).reversed().thenComparing(AllocationSite::frame));
+        }
+        List<Hop> hopsSorted = detail ? new ArrayList<>(hopList) : List.of();
+        if (detail) {
+            hopsSorted.sort(Comparator.comparingLong(Hop::arrivalEpochNanos));
+        }
+        return new Request(id, name, boundary, url, outcome, error, statusCode, startThread,
+                startEpochNanos, durationNanos, hops, List.copyOf(hopsSorted), List.copyOf(threadTimes),
+                detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
+                detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
+                detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),
+                allocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, nonBlocking,
+                List.copyOf(policyTimes),
+                lockCount == 0 ? LockContention.NONE
+                        : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
+                List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),
+                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), detail);
+    }
+
+    private static <T> List<T> sorted(List<T> list, Comparator<T> order) {
+        List<T> copy = new ArrayList<>(list);
+        copy.sort(order);
+        return List.copyOf(copy);
+    }
+}

@@ -1,0 +1,175 @@
+package io.hopscope.analyzer.command;
+
+import io.hopscope.analyzer.Hopscope;
+import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.DiffBuilder;
+import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.Diff;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.output.JsonReport;
+import io.hopscope.analyzer.output.TextDiff;
+import io.hopscope.analyzer.output.TextReport;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hopscope demo}: the first thing a newcomer runs. Two short runs of the pipeline sample under
+ * the agent (OkHttp fully synchronous, Netty sync-over-async), then their diff and the slowest
+ * requests, with everything written into a fresh folder.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the pipeline sample under the agent twice (okhttp --mode sync, netty --mode"
+                + " sync-over-async, embedded server), writes both recordings and their reports into a new"
+                + " folder hopscope-demo-<time>/, then prints the diff and the slowest requests.",
+                "Needs samples/target/hopscope-samples.jar and agent/target/hopscope-agent.jar (make build),"
+                + " found beside this jar's repository or under the working directory.",
+                "",
+                "Example: hopscope demo --duration 5"})
+public final class DemoCommand implements Callable<Integer> {
+
+    static final String SAMPLES_JAR = "samples/target/hopscope-samples.jar";
+    static final String AGENT_JAR = "agent/target/hopscope-agent.jar";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--duration", defaultValue = "8", paramLabel = "SECONDS",
+            description = "Measured seconds per run, after a 2 s warmup (default ${DEFAULT-VALUE}).")
+    int durationSeconds;
+
+    @Option(names = "--parallel", defaultValue = "2", paramLabel = "N",
+            description = "Caller threads per run (default ${DEFAULT-VALUE}).")
+    int parallel;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "Folder to write into (default: hopscope-demo-<time>).")
+    Path dir;
+
+    @Option(names = "--home", paramLabel = "DIR", description = "Repository root holding the samples and agent jars.")
+    Path home;
+
+    /** One run of the pipeline sample. */
+    record Run(String label, String httpClient, String mode) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (durationSeconds < 1 || parallel < 1) {
+            throw new ParameterException(spec.commandLine(), "--duration and --parallel must be >= 1");
+        }
+        Path root = findRoot();
+        Path samples = root.resolve(SAMPLES_JAR);
+        Path agent = root.resolve(AGENT_JAR);
+        Path folder = dir != null ? dir
+                : Path.of("hopscope-demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new CliProblem(folder + ": cannot create the demo folder; choose another with --dir");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Run> runs = List.of(new Run("okhttp-sync", "okhttp", "sync"),
+                new Run("netty-sync-over-async", "netty", "sync-over-async"));
+        List<Report> reports = new ArrayList<>();
+        for (Run run : runs) {
+            Path jfr = folder.resolve(run.label() + ".jfr").toAbsolutePath();
+            err.println("demo: running pipeline --http-client " + run.httpClient() + " --mode " + run.mode()
+                    + " for " + durationSeconds + " s under the agent -> " + jfr);
+            err.flush();
+            runSample(run, samples, agent, jfr, folder.resolve(run.label() + ".log"));
+            Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
+                    AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+            report.recording().warnings().forEach(w -> err.println("warning: " + w));
+            try (Writer w = Files.newBufferedWriter(folder.resolve(run.label() + "-report.txt"), StandardCharsets.UTF_8)) {
+                TextReport.write(report, "duration", new PrintWriter(w));
+            }
+            try (Writer w = Files.newBufferedWriter(folder.resolve(run.label() + "-report.json"), StandardCharsets.UTF_8)) {
+                JsonReport.write(report, w);
+            }
+            reports.add(report);
+        }
+        Diff diff = DiffBuilder.diff(reports.get(0), reports.get(1));
+        try (Writer w = Files.newBufferedWriter(folder.resolve("diff.txt"), StandardCharsets.UTF_8)) {
+            TextDiff.write(diff, new PrintWriter(w));
+        }
+        TextDiff.write(diff, out);
+        out.println();
+        out.println("slowest requests of " + runs.get(1).label() + ":");
+        TextReport.write(reports.get(1), "duration", out);
+        out.println();
+        out.println("written to " + folder.toAbsolutePath() + "/ (recordings, reports as text and json, diff.txt)");
+        out.flush();
+        return 0;
+    }
+
+    private void runSample(Run run, Path samples, Path agent, Path jfr, Path log) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(java, "-javaagent:" + agent.toAbsolutePath() + "=jfr=" + jfr,
+                "-jar", samples.toAbsolutePath().toString(), "pipeline",
+                "--http-client", run.httpClient(), "--mode", run.mode(),
+                "--parallel", Integer.toString(parallel), "--warmup", "2",
+                "--duration", Integer.toString(durationSeconds));
+        Files.writeString(log, String.join(" ", cmd) + System.lineSeparator());
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (!p.waitFor(durationSeconds + 90L, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new CliProblem("demo: the " + run.label() + " run did not finish in time; see " + log);
+        }
+        if (p.exitValue() != 0) {
+            throw new CliProblem("demo: the " + run.label() + " run exited with " + p.exitValue() + "; see " + log);
+        }
+        if (!Files.isRegularFile(jfr)) {
+            throw new CliProblem("demo: the " + run.label() + " run wrote no recording at " + jfr + "; see " + log);
+        }
+    }
+
+    /** The repository root: --home, the one this jar was built in (analyzer/target/), or the working dir. */
+    Path findRoot() throws CliProblem {
+        Set<Path> candidates = new LinkedHashSet<>();
+        if (home != null) {
+            candidates.add(home.toAbsolutePath().normalize());
+        } else {
+            try {
+                Path self = Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+                // analyzer/target/hopscope.jar or analyzer/target/classes -> the repository root
+                Path up = self.getParent() != null && self.getParent().getParent() != null
+                        ? self.getParent().getParent().getParent() : null;
+                if (up != null) {
+                    candidates.add(up.toAbsolutePath().normalize());
+                }
+            } catch (URISyntaxException | SecurityException | NullPointerException e) {
+                // No code source (unusual class loader): fall back to the working directory.
+            }
+            candidates.add(Path.of("").toAbsolutePath().normalize());
+        }
+        for (Path c : candidates) {
+            if (Files.isRegularFile(c.resolve(SAMPLES_JAR)) && Files.isRegularFile(c.resolve(AGENT_JAR))) {
+                return c;
+            }
+        }
+        List<String> looked = new ArrayList<>();
+        candidates.forEach(c -> looked.add(c.toString()));
+        throw new CliProblem("demo: " + SAMPLES_JAR + " and " + AGENT_JAR + " not found under "
+                + String.join(" or ", looked) + "; build them first with 'make build' (or give --home)");
+    }
+}

@@ -1,0 +1,75 @@
+package io.hopscope.analyzer.command;
+
+import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.DiffBuilder;
+import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.Diff;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.output.JsonDiff;
+import io.hopscope.analyzer.output.TextDiff;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hopscope diff}: two recordings side by side, per request name, with the ratio B/A. */
+@Command(name = "diff", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Per request name present in both recordings: count, throughput, latency p50/p90/p99/max,"
+                + " hops, queue delay, wake latency, blocked, allocated bytes and lock time per request;"
+                + " then GC count and pause time, peak thread count; each with the ratio B/A.",
+                "",
+                "Example: hopscope diff okhttp-sync.jfr netty-sync-over-async.jfr"})
+public final class DiffCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A.jfr", description = "The baseline recording.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B.jfr", description = "The recording compared with it.")
+    Path b;
+
+    @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
+            description = "text or json (default ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    Path output;
+
+    @Override
+    public Integer call() throws Exception {
+        Diff diff = diff(a, b);
+        PrintWriter err = spec.commandLine().getErr();
+        diff.a().warnings().forEach(w -> err.println("warning: " + w));
+        diff.b().warnings().forEach(w -> err.println("warning: " + w));
+        err.flush();
+        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        try {
+            if (format == Format.json) {
+                JsonDiff.write(diff, out);
+            } else {
+                TextDiff.write(diff, out);
+            }
+        } finally {
+            if (output != null) {
+                out.close();
+            } else {
+                out.flush();
+            }
+        }
+        return 0;
+    }
+
+    static Diff diff(Path a, Path b) throws Exception {
+        AnalysisOptions summaryOnly = new AnalysisOptions(null, 0, SortField.duration, 0, 0);
+        Report ra = new RecordingAnalyzer(a, summaryOnly).analyze();
+        Report rb = new RecordingAnalyzer(b, summaryOnly).analyze();
+        return DiffBuilder.diff(ra, rb);
+    }
+}

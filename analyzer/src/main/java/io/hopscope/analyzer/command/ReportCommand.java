@@ -1,0 +1,113 @@
+package io.hopscope.analyzer.command;
+
+import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.output.JsonReport;
+import io.hopscope.analyzer.output.TextReport;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hopscope report}: per-request hops, time, allocation, locks and GC from one recording. */
+@Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Per request: hops (handoffs, wakes), threads, time per thread, time blocked, queue delay,"
+                + " wake latency, self time per pipeline policy, exact allocated bytes, lock contention and GC"
+                + " pauses; and a summary per request name (count, throughput, p50/p90/p99/max, ...).",
+                "Warnings (truncated recording, no hopscope events, agent errors) go to stderr.",
+                "",
+                "Example: hopscope report app.jfr --name 'GET *' --top 5 --sort hops",
+                "         hopscope report app.jfr --format json -o app.json"})
+public final class ReportCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording (JDK 11 or newer).")
+    Path recording;
+
+    @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
+            description = "text or json (default ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    Path output;
+
+    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
+    String name;
+
+    @Option(names = "--top", paramLabel = "N",
+            description = "How many of the worst requests to show (default: 5 for text, all for json; 0: none).")
+    Integer top;
+
+    @Option(names = "--sort", defaultValue = "duration", paramLabel = "FIELD",
+            description = "Order of the worst requests: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
+    SortField sort;
+
+    @Option(names = "--max-detail", paramLabel = "N", defaultValue = "" + AnalysisOptions.DEFAULT_DETAIL_LIMIT,
+            description = "Requests that keep their hop/segment/wait/span lists; totals are kept for all (default ${DEFAULT-VALUE}).")
+    int maxDetail;
+
+    @Option(names = "--stats", description = "Print the analyzer's own wall time and peak heap on stderr.")
+    boolean stats;
+
+    @Override
+    public Integer call() throws Exception {
+        if (top != null && top < 0) {
+            throw new ParameterException(spec.commandLine(), "--top must be >= 0, got " + top);
+        }
+        if (maxDetail < 0) {
+            throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
+        }
+        long t0 = System.nanoTime();
+        int shown = top != null ? top : format == Format.text ? 5 : -1;
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name, shown, sort, 5, maxDetail));
+        Report report = analyzer.analyze();
+        PrintWriter err = spec.commandLine().getErr();
+        report.recording().warnings().forEach(w -> err.println("warning: " + w));
+        err.flush();
+        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        try {
+            if (format == Format.json) {
+                JsonReport.write(report, out);
+            } else {
+                TextReport.write(report, sort.name(), out);
+            }
+        } finally {
+            if (output != null) {
+                out.close();
+            } else {
+                out.flush();
+            }
+        }
+        if (stats) {
+            err.printf(Locale.ROOT, "stats: %.2f s wall (%s), heap pools' peak sum %.1f MB, max heap %.0f MB%n",
+                    (System.nanoTime() - t0) / 1e9, analyzer.passTimes(), peakHeapBytes() / 1e6,
+                    Runtime.getRuntime().maxMemory() / 1e6);
+            err.flush();
+        }
+        return 0;
+    }
+
+    /** Sum of the heap pools' peak usage: what the process needed, whatever -Xmx allowed. */
+    static long peakHeapBytes() {
+        long sum = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+                sum += pool.getPeakUsage().getUsed();
+            }
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,26 @@
+package io.hopscope.analyzer.model;
+
+/**
+ * Figures over all requests of one name. Latencies come from an HdrHistogram (3 significant digits);
+ * throughput is requests per second over the window from the first start to the last end.
+ */
+public record NameSummary(
+        String name,
+        long count,
+        double throughputPerSecond,
+        long p50Nanos,
+        long p90Nanos,
+        long p99Nanos,
+        long maxNanos,
+        double meanNanos,
+        double meanHops,
+        int maxHops,
+        double meanQueueDelayNanos,
+        double meanWakeLatencyNanos,
+        double meanAllocatedBytes,
+        double meanLockNanos,
+        double meanBlockedNanos,
+        double meanGcNanos,
+        double nonBlockingShare,
+        long errors) {
+}

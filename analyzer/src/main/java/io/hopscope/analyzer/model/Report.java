@@ -1,0 +1,11 @@
+package io.hopscope.analyzer.model;
+
+import java.util.List;
+
+/**
+ * The result of {@code report}: the recording's facts, one summary per request name, the selected
+ * requests in report order. {@code requests} may be a read-only view that builds each record when it
+ * is read: iterate it, do not keep it around.
+ */
+public record Report(RecordingInfo recording, List<NameSummary> summary, List<Request> requests) {
+}

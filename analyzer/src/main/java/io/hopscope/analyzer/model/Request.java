@@ -1,0 +1,43 @@
+package io.hopscope.analyzer.model;
+
+import java.util.List;
+
+/**
+ * One request as the report shows it: the agent's events for it joined with the JDK's events that
+ * fall inside its segments. Times are epoch nanoseconds (JFR's clock). When the recording has more
+ * requests than the analyzer keeps detail for ({@code detailKept} false), the lists
+ * {@code hopList}, {@code segments}, {@code waits} and {@code spans} are empty but every total is exact.
+ */
+public record Request(
+        long id,
+        String name,
+        String boundary,
+        String url,
+        String outcome,
+        String error,
+        int statusCode,
+        ThreadRef startThread,
+        long startEpochNanos,
+        long durationNanos,
+        int hops,
+        List<Hop> hopList,
+        List<ThreadTime> threads,
+        List<Segment> segments,
+        List<Wait> waits,
+        List<Span> spans,
+        long allocatedBytes,
+        long blockedNanos,
+        long queueDelayNanos,
+        long wakeLatencyNanos,
+        boolean blockedOnNonBlockingThread,
+        List<PolicyTime> policies,
+        LockContention lock,
+        List<AllocationSite> allocationSites,
+        long gcNanos,
+        List<GcPause> gcPauses,
+        boolean detailKept) {
+
+    public long endEpochNanos() {
+        return startEpochNanos + durationNanos;
+    }
+}

@@ -1,0 +1,189 @@
+package io.hopscope.analyzer.output;
+
+import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LockSite;
+import io.hopscope.analyzer.model.NameSummary;
+import io.hopscope.analyzer.model.PolicyTime;
+import io.hopscope.analyzer.model.RecordingInfo;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Wait;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * {@code report --format text}: for a terminal. The summary table first, then each selected request
+ * with its threads as ASCII lanes ({@code =} working in a segment, {@code .} blocked in a wait, a
+ * digit where hop N arrived) and the numbered hop list under it.
+ */
+public final class TextReport {
+
+    static final int LANE_COLUMNS = 60;
+
+    private TextReport() {
+    }
+
+    public static void write(Report report, String sortedBy, PrintWriter out) {
+        RecordingInfo info = report.recording();
+        out.println("hopscope report: " + info.file());
+        writeRecording(info, out);
+        out.println();
+        writeSummary(report.summary(), out);
+        if (!report.requests().isEmpty()) {
+            out.println();
+            out.println("worst " + report.requests().size() + " request(s) by " + sortedBy + ":");
+            int rank = 1;
+            for (Request r : report.requests()) {
+                out.println();
+                writeRequest(rank++, r, out);
+            }
+        }
+        out.flush();
+    }
+
+    static void writeRecording(RecordingInfo i, PrintWriter out) {
+        out.println("recording: " + (i.startEpochNanos() > 0 ? Units.epoch(i.startEpochNanos()) : "?")
+                + ", " + Units.nanos(i.endEpochNanos() - i.startEpochNanos()) + ", "
+                + i.hopscopeEvents() + " hopscope events, " + i.jdkEvents() + " jdk events read"
+                + (i.agentVersion() != null ? ", agent " + i.agentVersion() : ""));
+        out.println("gc: " + i.gcCount() + " collection(s), " + Units.nanos(i.gcPauseNanos()) + " paused"
+                + (i.peakThreadCount() >= 0 ? "; peak threads " + i.peakThreadCount() : ""));
+        StringBuilder alloc = new StringBuilder("allocation: " + Units.bytes(i.requestsAllocatedBytes())
+                + " exact inside requests");
+        if (i.sampledAllocationBytes() > 0) {
+            alloc.append("; outside requests ").append(Units.percent(i.allocationOutsideRequestsShare()))
+                    .append(" of the sampled ").append(Units.bytes(i.sampledAllocationBytes()))
+                    .append(" (estimated from jdk.ObjectAllocationSample weights)");
+        }
+        out.println(alloc);
+    }
+
+    static void writeSummary(List<NameSummary> summary, PrintWriter out) {
+        if (summary.isEmpty()) {
+            out.println("no requests.");
+            return;
+        }
+        int nameWidth = Math.max(4, Math.min(40, summary.stream().mapToInt(s -> s.name().length()).max().orElse(4)));
+        String fmt = "%-" + nameWidth + "s %7s %8s %10s %10s %10s %10s %9s %10s %10s %10s %10s %6s%n";
+        out.printf(Locale.ROOT, fmt, "name", "count", "req/s", "p50", "p90", "p99", "max", "hops",
+                "queue", "wake", "alloc/req", "lock/req", "nb");
+        for (NameSummary s : summary) {
+            out.printf(Locale.ROOT, fmt, Units.fit(s.name(), nameWidth), s.count(),
+                    String.format(Locale.ROOT, "%.1f", s.throughputPerSecond()),
+                    Units.nanos(s.p50Nanos()), Units.nanos(s.p90Nanos()), Units.nanos(s.p99Nanos()),
+                    Units.nanos(s.maxNanos()), String.format(Locale.ROOT, "%.1f/%d", s.meanHops(), s.maxHops()),
+                    Units.nanos(s.meanQueueDelayNanos()), Units.nanos(s.meanWakeLatencyNanos()),
+                    Units.bytes(s.meanAllocatedBytes()), Units.nanos(s.meanLockNanos()),
+                    Units.percent(s.nonBlockingShare()));
+        }
+        out.println("(hops: mean/max per request; queue, wake: mean queue delay and wake latency per request; "
+                + "nb: share of requests that blocked on a non-blocking thread)");
+    }
+
+    static void writeRequest(int rank, Request r, PrintWriter out) {
+        out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%n", rank, r.id(), r.name(),
+                r.outcome(), r.error() != null ? " (" + r.error() + ")" : "", Units.nanos(r.durationNanos()),
+                Units.epoch(r.startEpochNanos()));
+        out.printf(Locale.ROOT, "  %d hop(s), %d thread(s); blocked %s, queue delay %s, wake latency %s, gc %s%n",
+                r.hops(), r.threads().size(), Units.nanos(r.blockedNanos()), Units.nanos(r.queueDelayNanos()),
+                Units.nanos(r.wakeLatencyNanos()), Units.nanos(r.gcNanos()));
+        if (r.detailKept() && !r.segments().isEmpty()) {
+            writeLanes(r, out);
+        }
+        int n = 1;
+        for (Hop h : r.hopList()) {
+            out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s %s%s%n", n++, h.kind(), h.from().label(),
+                    h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
+                    "wake".equals(h.kind()) ? "wake latency" : "queue delay", Units.nanos(h.delayNanos()),
+                    h.via() != null ? " via " + h.via() : "");
+        }
+        for (ThreadTime t : r.threads()) {
+            out.printf(Locale.ROOT, "  thread %-24s %3d segment(s) %10s %12s allocated%n", Units.fit(t.thread().label(), 24),
+                    t.segments(), Units.nanos(t.nanos()), Units.bytes(t.allocatedBytes()));
+        }
+        out.println("  allocated " + Units.bytes(r.allocatedBytes()) + " exact"
+                + (r.allocationSites().isEmpty() ? "" : "; top sampled sites: " + r.allocationSites().stream()
+                .map(TextReport::site).collect(Collectors.joining(", "))));
+        if (r.lock().count() > 0) {
+            out.println("  lock contention: " + r.lock().count() + " event(s), " + Units.nanos(r.lock().nanos()));
+            for (LockSite l : r.lock().top()) {
+                out.printf(Locale.ROOT, "    %s %s: %d, %s%n", l.kind(), l.className(), l.count(), Units.nanos(l.nanos()));
+                for (String frame : l.stack().split("\n")) {
+                    if (!frame.isEmpty()) {
+                        out.println("      at " + frame);
+                    }
+                }
+            }
+        } else {
+            out.println("  lock contention: none");
+        }
+        if (!r.policies().isEmpty()) {
+            out.println("  spans (self time): " + r.policies().stream().limit(8)
+                    .map(p -> simpleName(p.name()) + " " + Units.nanos(p.selfNanos()))
+                    .collect(Collectors.joining(", ")));
+        }
+    }
+
+    private static String site(AllocationSite a) {
+        return a.frame() + " " + Units.bytes(a.sampledBytes());
+    }
+
+    private static String simpleName(String name) {
+        int dot = name.lastIndexOf('.', name.indexOf('#') >= 0 ? name.indexOf('#') : name.length());
+        return dot >= 0 ? name.substring(dot + 1) : name;
+    }
+
+    static void writeLanes(Request r, PrintWriter out) {
+        long start = r.startEpochNanos();
+        long span = Math.max(1, r.durationNanos());
+        Map<ThreadRef, char[]> lanes = new LinkedHashMap<>();
+        List<Segment> segments = new ArrayList<>(r.segments());
+        for (Segment s : segments) {
+            fill(lanes.computeIfAbsent(s.thread(), k -> blank()), s.startEpochNanos(), s.endEpochNanos(), start, span, '=');
+        }
+        for (Wait w : r.waits()) {
+            fill(lanes.computeIfAbsent(w.thread(), k -> blank()), w.startEpochNanos(), w.endEpochNanos(), start, span, '.');
+        }
+        int n = 1;
+        for (Hop h : r.hopList()) {
+            char[] lane = lanes.computeIfAbsent(h.to(), k -> blank());
+            lane[column(h.arrivalEpochNanos(), start, span)] = n <= 9 ? (char) ('0' + n) : '+';
+            n++;
+        }
+        int width = Math.min(24, lanes.keySet().stream().mapToInt(t -> t.label().length()).max().orElse(4));
+        out.printf(Locale.ROOT, "  %-" + width + "s |%s| one column = %s%n", "",
+                "0" + " ".repeat(LANE_COLUMNS - 2) + "", Units.nanos(span / (double) LANE_COLUMNS));
+        lanes.forEach((t, lane) -> out.printf(Locale.ROOT, "  %-" + width + "s |%s|%n",
+                Units.fit(t.label(), width), new String(lane)));
+    }
+
+    private static char[] blank() {
+        char[] c = new char[LANE_COLUMNS];
+        java.util.Arrays.fill(c, ' ');
+        return c;
+    }
+
+    private static void fill(char[] lane, long from, long to, long start, long span, char mark) {
+        int a = column(from, start, span);
+        int b = column(Math.max(from, to - 1), start, span);
+        for (int i = a; i <= b; i++) {
+            if (lane[i] == ' ' || mark == '=') {
+                lane[i] = mark;
+            }
+        }
+    }
+
+    private static int column(long t, long start, long span) {
+        long c = (t - start) * LANE_COLUMNS / span;
+        return (int) Math.max(0, Math.min(LANE_COLUMNS - 1, c));
+    }
+}

@@ -1,0 +1,62 @@
+package io.hopscope.analyzer.read;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The analyzer's side of the recording contract (README, "Recording"): the agent's event names and
+ * the fields the analyzer reads, with their JFR types. {@code RecordingContractTest} checks this
+ * table against the README's, so the two cannot drift; the analyzer never loads the agent's classes.
+ */
+public final class HopscopeContract {
+
+    public static final String REQUEST = "hopscope.Request";
+    public static final String SEGMENT = "hopscope.Segment";
+    public static final String HOP = "hopscope.Hop";
+    public static final String SPAN = "hopscope.Span";
+    public static final String WAIT = "hopscope.Wait";
+    public static final String NON_BLOCKING_WAIT = "hopscope.NonBlockingWait";
+    public static final String AGENT_ERROR = "hopscope.AgentError";
+    public static final String CLOCK_SYNC = "hopscope.ClockSync";
+    public static final String AGENT_INFO = "hopscope.AgentInfo";
+
+    /** Event name to its fields (name to type as the README writes it: long, int, boolean, String, Thread). */
+    public static final Map<String, Map<String, String>> EVENTS = events();
+
+    /** JDK events the analyzer reads (all enabled by the agent's hopscope.jfc). */
+    public static final List<String> JDK_EVENTS = List.of(
+            "jdk.ThreadPark", "jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ObjectAllocationSample",
+            "jdk.ExecutionSample", "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.GarbageCollection",
+            "jdk.GCPhasePause", "jdk.CPULoad", "jdk.JavaThreadStatistics");
+
+    private HopscopeContract() {
+    }
+
+    private static Map<String, Map<String, String>> events() {
+        Map<String, Map<String, String>> m = new LinkedHashMap<>();
+        m.put(REQUEST, fields("requestId", "long", "name", "String", "boundary", "String", "url", "String",
+                "outcome", "String", "error", "String", "statusCode", "int", "startThread", "Thread"));
+        m.put(SEGMENT, fields("requestId", "long", "kind", "String", "allocatedBytes", "long", "cpuNanos", "long"));
+        m.put(HOP, fields("requestId", "long", "kind", "String", "fromThread", "Thread", "toThread", "Thread",
+                "delayNanos", "long", "via", "String"));
+        m.put(SPAN, fields("requestId", "long", "spanId", "long", "parentSpanId", "long", "kind", "String",
+                "name", "String", "mode", "String", "depth", "int"));
+        m.put(WAIT, fields("requestId", "long", "kind", "String", "wakerThread", "Thread",
+                "wakeLatencyNanos", "long", "nonBlockingThread", "boolean", "outcome", "String"));
+        m.put(NON_BLOCKING_WAIT, fields("requestId", "long", "kind", "String"));
+        m.put(AGENT_ERROR, fields("instrumentation", "String", "message", "String", "count", "long"));
+        m.put(CLOCK_SYNC, fields("monotonicNanos", "long"));
+        m.put(AGENT_INFO, fields("version", "String", "options", "String", "pid", "long",
+                "instrumentations", "String"));
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    private static Map<String, String> fields(String... nameType) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameType.length; i += 2) {
+            m.put(nameType[i], nameType[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(m);
+    }
+}

@@ -1,0 +1,224 @@
+package io.hopscope.analyzer.read;
+
+import io.hopscope.analyzer.model.ThreadRef;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import jdk.jfr.consumer.EventStream;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * Streams one recording's events of the given types to a handler, never holding them: the reading
+ * primitive every pass of the analyzer (and later the eBPF and pictures code) is built on.
+ *
+ * <p>It uses {@code EventStream.openFile} with only the wanted types subscribed, so events of other
+ * types are skipped by size instead of parsed, unordered and with event objects reused (the handler
+ * must copy what it keeps). {@link ChunkScan} runs first: the stream itself would silently read
+ * nothing from a non-recording or stop at a truncated chunk.
+ */
+public final class JfrEvents {
+
+    private final Map<Long, ThreadRef> threads = new HashMap<>();
+    private final Map<RecordedThread, ThreadRef> byObject = new java.util.IdentityHashMap<>();
+
+    /**
+     * Reads {@code file}, calling {@code handler} for each event whose type is in {@code eventNames}.
+     * Returns the header scan (its {@code truncated} says only the complete chunks were read).
+     */
+    public ChunkScan.Result stream(Path file, Collection<String> eventNames, Consumer<RecordedEvent> handler)
+            throws RecordingProblem {
+        Map<String, Consumer<RecordedEvent>> handlers = new java.util.LinkedHashMap<>();
+        eventNames.forEach(n -> handlers.put(n, handler));
+        return stream(file, handlers);
+    }
+
+    /** Like {@link #stream(Path, Collection, Consumer)} with one handler per event type (no dispatch on the name). */
+    public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
+        ChunkScan.Result scan = ChunkScan.scan(file);
+        if (scan.unfinished()) {
+            return readUnfinished(file, scan, handlers);
+        }
+        try (EventStream es = EventStream.openFile(file)) {
+            es.setOrdered(false);
+            es.setReuse(true);
+            handlers.forEach(es::onEvent);
+            es.start();
+        } catch (IOException e) {
+            throw new RecordingProblem(file + ": cannot read recording: " + lower(e.getMessage()), e);
+        } catch (RuntimeException e) {
+            // The JDK parser reports malformed data as unchecked exceptions (e.g. InternalError's cousins).
+            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                    || e instanceof IndexOutOfBoundsException || e instanceof ClassCastException) {
+                throw new RecordingProblem(file + ": malformed recording: " + lower(String.valueOf(e.getMessage())), e);
+            }
+            throw e;
+        }
+        return scan;
+    }
+
+    // EventStream treats an unfinished chunk as live and waits for the rest forever; RecordingFile
+    // reads what was flushed (it parses every event, slower, but this is the rare case).
+    private static ChunkScan.Result readUnfinished(Path file, ChunkScan.Result scan,
+                                                   Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
+        long read = 0;
+        try (RecordingFile rf = new RecordingFile(file)) {
+            while (rf.hasMoreEvents()) {
+                RecordedEvent e = rf.readEvent();
+                read++;
+                Consumer<RecordedEvent> h = handlers.get(e.getEventType().getName());
+                if (h != null) {
+                    h.accept(e);
+                }
+            }
+        } catch (IOException e) {
+            if (read == 0) {
+                throw new RecordingProblem(file + ": unfinished recording (jvm killed or still recording) with nothing "
+                        + "readable: " + lower(e.getMessage()), e);
+            }
+            // The tail after the last flush is cut: what was read stands, the caller warns.
+        }
+        return new ChunkScan.Result(scan.completeChunks(), scan.readableBytes(), scan.fileBytes(), scan.major(),
+                scan.minor(), scan.truncated(), true);
+    }
+
+    /** Epoch nanoseconds of an Instant (JFR's clock for every event). */
+    public static long epochNanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    public static long startNanos(RecordedEvent e) {
+        return epochNanos(e.getStartTime());
+    }
+
+    public static long endNanos(RecordedEvent e) {
+        return epochNanos(e.getEndTime());
+    }
+
+    /** The event's thread, interned so that every event of a thread shares one {@link ThreadRef}. */
+    public ThreadRef eventThread(RecordedEvent e) {
+        Object t;
+        try {
+            t = e.getValue("eventThread");
+        } catch (IllegalArgumentException missing) {
+            return null;
+        }
+        return t instanceof RecordedThread rt ? thread(rt) : null;
+    }
+
+    /** A Thread field of the event, or null when absent or recorded as null. */
+    public ThreadRef threadField(RecordedEvent e, String field) {
+        Object t;
+        try {
+            t = e.getValue(field);
+        } catch (IllegalArgumentException missing) {
+            return null;
+        }
+        return t instanceof RecordedThread rt ? thread(rt) : null;
+    }
+
+    public ThreadRef thread(RecordedThread t) {
+        if (t == null) {
+            return null;
+        }
+        // The parser gives the same RecordedThread object for a thread within a chunk (constant pool),
+        // and each of its getters is a lookup by name: remember the object, not just the id.
+        ThreadRef seen = byObject.get(t);
+        if (seen != null) {
+            return seen;
+        }
+        long javaId = t.getJavaThreadId();
+        ThreadRef known = threads.get(javaId);
+        String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+        ThreadRef ref = known;
+        if (known == null || !java.util.Objects.equals(known.name(), name)) {
+            // A new thread, or a renamed one: keep the latest name.
+            ref = new ThreadRef(javaId, t.getOSThreadId(), name);
+            threads.put(javaId, ref);
+        }
+        if (byObject.size() > 100_000) {
+            byObject.clear(); // objects of past chunks; bounded whatever the number of chunks
+        }
+        byObject.put(t, ref);
+        return ref;
+    }
+
+    public static String string(RecordedEvent e, String field) {
+        try {
+            return e.getString(field);
+        } catch (IllegalArgumentException absent) {
+            return null;
+        }
+    }
+
+    public static long longField(RecordedEvent e, String field, long absent) {
+        try {
+            return e.getLong(field);
+        } catch (IllegalArgumentException missing) {
+            return absent;
+        }
+    }
+
+    public static int intField(RecordedEvent e, String field, int absent) {
+        try {
+            return e.getInt(field);
+        } catch (IllegalArgumentException missing) {
+            return absent;
+        }
+    }
+
+    public static boolean booleanField(RecordedEvent e, String field) {
+        try {
+            return e.getBoolean(field);
+        } catch (IllegalArgumentException missing) {
+            return false;
+        }
+    }
+
+    /** The top {@code depth} frames, one a line, as {@code Class.method:line}. */
+    public static String stack(RecordedStackTrace st, int depth) {
+        if (st == null) {
+            return "";
+        }
+        List<RecordedFrame> frames = st.getFrames();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < frames.size() && i < depth; i++) {
+            if (i > 0) {
+                sb.append('\n');
+            }
+            sb.append(frame(frames.get(i)));
+        }
+        return sb.toString();
+    }
+
+    public static String topFrame(RecordedStackTrace st) {
+        if (st == null || st.getFrames().isEmpty()) {
+            return "?";
+        }
+        return frame(st.getFrames().get(0));
+    }
+
+    public static String frame(RecordedFrame f) {
+        if (f.getMethod() == null) {
+            return "?";
+        }
+        String type = f.getMethod().getType() != null ? f.getMethod().getType().getName() : "?";
+        int line = f.getLineNumber();
+        return type + "." + f.getMethod().getName() + (line > 0 ? ":" + line : "");
+    }
+
+    static String lower(String s) {
+        if (s == null || s.isEmpty()) {
+            return "unknown error";
+        }
+        return Character.toLowerCase(s.charAt(0)) + s.substring(1);
+    }
+}

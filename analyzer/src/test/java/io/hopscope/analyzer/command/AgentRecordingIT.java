@@ -1,0 +1,108 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.Paths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 4's "done when", end to end: the samples run under the real agent on a separate JVM, the
+ * recording goes through {@code report}. Needs the samples and agent jars, which the reactor builds
+ * before this module; skipped (with the reason) when this module is built alone without them.
+ */
+class AgentRecordingIT {
+
+    static final long MS = 1_000_000L;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void knownPathShowsThreeHopsThreeThreadsAllocationOnAAndTheLockOnB() throws Exception {
+        Path jfr = record("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request",
+                "known-path", "--count", "6");
+        List<JsonNode> requests = requests(jfr);
+        assertThat(requests).hasSize(6);
+        for (JsonNode r : requests) {
+            assertThat(r.get("hops").asInt()).isEqualTo(3);
+            assertThat(names(r.get("threads"))).containsExactlyInAnyOrder("known-path-caller", "known-path-A", "known-path-B");
+            assertThat(thread(r, "known-path-A").get("allocatedBytes").asLong()).isGreaterThanOrEqualTo(1 << 20);
+        }
+        // The first request pays for class loading and instrumentation before B reaches the monitor,
+        // so it may wait less than the agent's monitor-enter threshold; the others wait the full hold.
+        List<JsonNode> later = requests.stream().filter(r -> r.get("id").asLong() > 1).toList();
+        assertThat(later).isNotEmpty().allSatisfy(r -> {
+            assertThat(r.get("lock").get("nanos").asLong()).isGreaterThanOrEqualTo(25 * MS);
+            assertThat(r.get("lock").get("top").get(0).get("stack").toString()).contains("knownpath");
+        });
+    }
+
+    @Test
+    void okhttpSyncRunsOnOneThreadAndNettySyncOverAsyncHopsAndWakesBack() throws Exception {
+        Path okhttp = record("okhttp", null, "pipeline", "--http-client", "okhttp", "--mode", "sync", "--count", "30");
+        List<JsonNode> sync = requests(okhttp);
+        assertThat(sync).hasSizeGreaterThanOrEqualTo(30).allSatisfy(r -> {
+            assertThat(r.get("hops").asInt()).isZero();
+            assertThat(r.get("threads")).hasSize(1);
+        });
+        Path netty = record("netty", null, "pipeline", "--http-client", "netty", "--mode", "sync-over-async",
+                "--count", "30");
+        List<JsonNode> soa = requests(netty);
+        assertThat(soa).hasSizeGreaterThanOrEqualTo(30);
+        // A response already there when block() is called is no wait, hence no wake: most, not all.
+        long handoffAndWake = soa.stream().filter(r -> r.get("hops").asInt() >= 2
+                && r.get("hopList").toString().contains("\"handoff\"") && r.get("hopList").toString().contains("\"wake\"")).count();
+        assertThat(handoffAndWake).isGreaterThanOrEqualTo(soa.size() * 8L / 10);
+        assertThat(soa).allSatisfy(r -> assertThat(r.get("threads").size()).isGreaterThanOrEqualTo(1));
+    }
+
+    Path record(String label, String agentOptions, String... sampleArgs) throws Exception {
+        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
+        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
+                "needs " + samples + " and " + agent + " (build the whole reactor)");
+        Path jfr = dir.resolve(label + ".jfr");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
+                "-jar", samples.toString()));
+        cmd.addAll(List.of(sampleArgs));
+        Path log = dir.resolve(label + ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(log)).isZero();
+        return jfr;
+    }
+
+    static List<JsonNode> requests(Path jfr) throws Exception {
+        Cli r = Cli.run("report", jfr.toString(), "--format", "json", "--sort", "start");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        List<JsonNode> list = new ArrayList<>();
+        new ObjectMapper().readTree(r.out()).get("requests").forEach(list::add);
+        return list;
+    }
+
+    static List<String> names(JsonNode threads) {
+        List<String> names = new ArrayList<>();
+        threads.forEach(t -> names.add(t.get("name").asText()));
+        return names;
+    }
+
+    static JsonNode thread(JsonNode request, String name) {
+        for (JsonNode t : request.get("threads")) {
+            if (name.equals(t.get("name").asText())) {
+                return t;
+            }
+        }
+        throw new AssertionError("no thread " + name + " in " + request);
+    }
+}

@@ -1,0 +1,56 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.Paths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real recording from another JDK's JVM (a separate process running {@code Tiny.java} with
+ * {@code -XX:StartFlightRecording}) read by {@code report}: the file format of JDK 25 (and 21 when
+ * installed) as the analyzer on JDK 17 meets it.
+ */
+class OtherJdkRecordingIT {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/usr/lib/jvm/temurin-25-jdk-amd64", "/usr/lib/jvm/temurin-21-jdk-amd64",
+            "/usr/lib/jvm/java-21-openjdk-amd64"})
+    void reportReadsTheRecording(String jdk) throws Exception {
+        Path java = Path.of(jdk, "bin", "java");
+        assumeTrue(Files.isExecutable(java), jdk + " is not installed");
+        Path tiny = Paths.moduleDir().resolve("src/test/resources/java25/Tiny.java");
+        Path jfr = dir.resolve("tiny.jfr");
+        Process p = new ProcessBuilder(java.toString(), "-XX:StartFlightRecording=filename=" + jfr + ",settings=profile",
+                tiny.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("tiny.log").toFile()).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("tiny.log"))).isZero();
+
+        Cli r = Cli.run("report", jfr.toString(), "--format", "json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        JsonNode root = new ObjectMapper().readTree(r.out());
+        assertThat(root.get("summary").get(0).get("name").asText()).isEqualTo("GET 127.0.0.1/tiny");
+        assertThat(root.get("summary").get(0).get("count").asInt()).isEqualTo(5);
+        assertThat(root.get("requests")).hasSize(5).allSatisfy(req -> {
+            assertThat(req.get("hops").asInt()).isEqualTo(1);
+            assertThat(req.get("threads")).hasSize(2);
+            assertThat(req.get("allocatedBytes").asLong()).isEqualTo(192 * 1024);
+            assertThat(req.get("hopList").get(0).get("to").get("name").asText()).startsWith("tiny-worker-");
+        });
+        // The JDK's own events of that format are read too: System.gc() made at least one collection.
+        assertThat(root.get("recording").get("gc").get("count").asLong()).isPositive();
+        assertThat(root.get("recording").get("jdkEvents").asLong()).isPositive();
+    }
+}

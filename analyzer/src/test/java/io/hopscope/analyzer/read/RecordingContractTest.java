@@ -1,0 +1,58 @@
+package io.hopscope.analyzer.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.analyzer.testing.Paths;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The README's contract table and the analyzer's own {@link HopscopeContract} must say the same. */
+class RecordingContractTest {
+
+    private static final Pattern ROW = Pattern.compile("^\\| `([\\w.]+)` \\|[^|]*\\| (.*) \\|$");
+    private static final Pattern FIELD = Pattern.compile("`(\\w+)` \\((\\w+)\\)");
+
+    @Test
+    void readmeTableMatchesTheAnalyzersEventList() throws Exception {
+        String readme = Files.readString(Paths.readme());
+        int begin = readme.indexOf("<!-- contract:begin -->");
+        int end = readme.indexOf("<!-- contract:end -->");
+        assertThat(begin).isPositive();
+        assertThat(end).isGreaterThan(begin);
+        Map<String, Map<String, String>> table = new LinkedHashMap<>();
+        for (String line : readme.substring(begin, end).split("\n")) {
+            Matcher row = ROW.matcher(line.strip());
+            if (!row.matches()) {
+                continue;
+            }
+            Map<String, String> fields = new LinkedHashMap<>();
+            Matcher f = FIELD.matcher(row.group(2));
+            while (f.find()) {
+                fields.put(f.group(1), f.group(2));
+            }
+            table.put(row.group(1), fields);
+        }
+        assertThat(table).hasSize(9);
+        assertThat(table).isEqualTo(HopscopeContract.EVENTS);
+    }
+
+    @Test
+    void readmeJdkEventListMatches() throws Exception {
+        String readme = Files.readString(Paths.readme());
+        int at = readme.indexOf("JDK events the analyzer also reads");
+        assertThat(at).isPositive();
+        String para = readme.substring(at, readme.indexOf("\n\n", at));
+        List<String> names = new ArrayList<>();
+        Matcher m = Pattern.compile("`(jdk\\.\\w+)`").matcher(para);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        assertThat(names).isEqualTo(HopscopeContract.JDK_EVENTS);
+    }
+}

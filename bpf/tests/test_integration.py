@@ -1,0 +1,180 @@
+"""offwake.py for real, as root, against a JVM whose thread hop-waiter parks in CompletableFuture.get()
+until hop-waker completes the future 20 ms later (HopWake.java)."""
+import json
+import os
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import time
+
+import pytest
+
+from conftest import PYTHON, TOOL, load_tool
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DELAY_MS = 20
+
+
+def bpf_unavailable_reason():
+    if os.geteuid() != 0:
+        return "not root: loading BPF programs needs root"
+    if shutil.which("java") is None:
+        return None  # not a BPF problem: the test fails below and says so
+    probe = subprocess.run(
+        [PYTHON, "-c", "from bcc import BPF\n"
+                       "BPF(text='TRACEPOINT_PROBE(sched, sched_switch) { return 0; }',"
+                       " cflags=['-w']).cleanup()"],
+        capture_output=True, text=True, timeout=120)
+    if probe.returncode != 0:
+        lines = probe.stderr.strip().splitlines()
+        return "BPF unavailable (run bpf/setup.sh): %s" % (lines[-1] if lines else "bcc failed")
+    return None
+
+
+@pytest.fixture(scope="module")
+def bpf_ready():
+    reason = bpf_unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+
+
+def start_hopwake(seconds):
+    """HopWake for SECONDS, or with 0 until its stdin (a pipe held by the caller) closes."""
+    assert shutil.which("java"), "java not found on PATH (JDK 17+ needed)"
+    proc = subprocess.Popen(["java", os.path.join(HERE, "HopWake.java"), str(DELAY_MS), str(seconds)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.startswith("ready "), "HopWake did not start: %r" % line
+    return proc, int(line.split()[1])
+
+
+@pytest.fixture(scope="module")
+def hopwake(bpf_ready):
+    proc, pid = start_hopwake(0)  # runs until the module's tests are done, however slow
+    time.sleep(0.5)  # let both threads reach their steady loop
+    yield pid
+    proc.kill()
+    proc.wait()
+
+
+def run_offwake(pid, tmp_path, *extra):
+    events = tmp_path / "off.jsonl"
+    folded = tmp_path / "off.folded"
+    before_ns = time.monotonic_ns()
+    # A roomy stack map: a bucket collision would leave a stack this test looks at missing.
+    result = subprocess.run([PYTHON, TOOL, "-p", str(pid), "--events", str(events),
+                             "--folded", str(folded), "--stack-storage", "65536", *extra],
+                            capture_output=True, text=True, timeout=120)
+    after_ns = time.monotonic_ns()
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in events.read_text().splitlines()]
+    return result, records, folded.read_text().splitlines(), before_ns, after_ns
+
+
+def test_waiter_woken_by_waker(hopwake, tmp_path):
+    result, records, folded, before_ns, after_ns = run_offwake(hopwake, tmp_path, "--duration", "3")
+    assert "Tracing" in result.stderr and "Ctrl-C to end." in result.stderr
+    assert re.search(r"lost 0 events \(ring buffer full\)", result.stderr), result.stderr
+
+    # Timestamps are CLOCK_MONOTONIC (Python's time.monotonic_ns reads the same clock).
+    assert records
+    for r in records:
+        assert before_ns < r["off_ns"] < r["on_ns"] < after_ns
+        assert r["offcpu_ns"] == r["on_ns"] - r["off_ns"]
+        assert r["pid"] == hopwake
+        if r["state"] in ("R", "R+"):
+            assert r["runq_ns"] == r["offcpu_ns"] and r["waker"] is None
+        if r["runq_ns"] is not None:
+            assert 0 <= r["runq_ns"] <= r["offcpu_ns"]
+
+    woken = [r for r in records
+             if r["comm"] == "hop-waiter" and r["waker"] and r["waker"]["comm"] == "hop-waker"]
+    # ~3 s / ~20 ms round trips; a loaded machine slows them, so ask for a third.
+    assert len(woken) >= 45, "only %d hop-waiter intervals woken by hop-waker" % len(woken)
+    median_ms = statistics.median(r["offcpu_ns"] for r in woken) / 1e6
+    assert DELAY_MS - 1 <= median_ms <= DELAY_MS + 15, median_ms
+    for r in woken:
+        assert r["waker"]["pid"] == hopwake
+        assert r["waker"]["context"] == "task"
+        assert r["wakeup_ns"] is not None and r["waking_ns"] <= r["wakeup_ns"] <= r["on_ns"]
+    futex_woken = [r for r in woken if r["futex"] and r["waker_futex"]]
+    assert len(futex_woken) >= 0.9 * len(woken)
+    for r in futex_woken:
+        assert "WAIT" in r["futex"]["cmd"] and "WAKE" in r["waker_futex"]["cmd"]
+        # The waker's FUTEX_WAKE names the futex the waiter slept on.
+        assert r["futex"]["uaddr"] == r["waker_futex"]["uaddr"]
+        assert r["futex"]["enter_ns"] <= r["off_ns"]
+        if r["futex"]["exit_ns"] is not None:
+            assert r["futex"]["duration_ns"] >= r["offcpu_ns"]
+    assert sum(1 for r in futex_woken if r["futex"]["duration_ns"] is not None) >= 0.9 * len(futex_woken)
+    assert all(r["stack"]["kernel"] for r in woken), "wakee kernel stacks missing"
+    assert any("futex" in f for r in woken for f in r["stack"]["kernel"])
+    assert any("try_to_wake_up" in f for r in woken for f in (r["waker_stack"]["kernel"] or []))
+
+    # Java frames come from the perf map the tool had the JVM write.
+    perf_map = load_tool().PerfMap.load("/tmp/perf-%d.map" % hopwake)
+    names = {e[2] for e in perf_map.entries}
+    user_frames = {f for r in records for s in (r["stack"], r["waker_stack"] or {})
+                   for f in (s.get("user") or [])}
+    assert user_frames & names, "no user frame symbolised from /tmp/perf-%d.map" % hopwake
+
+    # Folded output: "frames count" lines, wakee and waker split by "--", totals in microseconds.
+    assert folded
+    total_us = 0
+    for line in folded:
+        m = re.fullmatch(r"(.+) (\d+)", line)
+        assert m, line
+        assert ";--;" in m.group(1) or m.group(1).endswith(";--"), line
+        total_us += int(m.group(2))
+    pair = [line for line in folded if line.startswith("hop-waiter;") and re.search(r";hop-waker \d+$", line)]
+    assert pair
+    pair_us = sum(int(line.rsplit(" ", 1)[1]) for line in pair)
+    assert abs(pair_us - sum(r["offcpu_ns"] for r in woken) / 1000) <= len(pair)
+    assert abs(total_us - sum(r["offcpu_ns"] for r in records) / 1000) <= len(folded)
+
+
+def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
+    _, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
+                                           "--min-us", "10000", "--stacks", "kernel")
+    assert records
+    assert all(r["offcpu_ns"] >= 10_000_000 for r in records)
+    assert all(r["stack"]["user"] == [] for r in records)
+    assert any(r["stack"]["kernel"] for r in records)
+    assert folded
+
+
+def test_sigterm_ends_cleanly(hopwake, tmp_path):
+    events = tmp_path / "off.jsonl"
+    proc = subprocess.Popen([PYTHON, TOOL, "-p", str(hopwake), "--events", str(events)],
+                            stderr=subprocess.PIPE, text=True)
+    # Wait for the start line, then a little tracing.
+    assert "Ctrl-C to end." in proc.stderr.readline()
+    time.sleep(1)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert "lost 0 events" in err
+    assert any(json.loads(line)["comm"] == "hop-waiter" for line in events.read_text().splitlines())
+
+
+def test_target_exit_ends_tracing(bpf_ready, tmp_path):
+    proc, pid = start_hopwake(0)
+    events = tmp_path / "off.jsonl"
+    tracer = subprocess.Popen([PYTHON, TOOL, "-p", str(pid), "--events", str(events)],
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        assert "Ctrl-C to end." in tracer.stderr.readline()
+        time.sleep(1)
+        proc.stdin.close()  # HopWake finishes its round trip and exits
+        assert proc.wait(timeout=30) == 0
+        _, err = tracer.communicate(timeout=60)
+        assert tracer.returncode == 0, err
+        assert "process %d exited" % pid in err
+        assert any(json.loads(line)["comm"] == "hop-waiter" for line in events.read_text().splitlines())
+    finally:
+        for p in (proc, tracer):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
