@@ -108,9 +108,7 @@ final class ReactorAdapter implements AsyncAdapter {
                 source.subscribe(new Terminal<T>(actual) {
                     @Override
                     void terminated(String outcome, Throwable error, Object value) {
-                        if (outcome != null) {
-                            runtime.asyncSpanEnd(opened);
-                        }
+                        runtime.asyncSpanEnd(opened);
                     }
                 });
             } finally {
