@@ -60,11 +60,13 @@ final class AgentInstaller {
                 new OkHttpInstrumentation(),
                 new JdkHttpInstrumentation());
         boolean debug = Boolean.getBoolean("hopscope.debug");
+        TypePoolCache poolCache = new TypePoolCache();
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
+                .with(poolCache)
                 .with(new ErrorListener(debug))
                 // JDK modules (java.base, java.net.http) must read the bridge's module to call it.
                 .assureReadEdgeTo(instrumentation, Bridge.class)
@@ -75,6 +77,7 @@ final class AgentInstaller {
                         .or(isSynthetic()));
         // For instrumentations that add a field: classes not loaded yet only, so no retransformation.
         AgentBuilder fieldBuilder = new AgentBuilder.Default()
+                .with(poolCache)
                 .with(new ErrorListener(debug))
                 .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
         List<String> applied = new ArrayList<>();
