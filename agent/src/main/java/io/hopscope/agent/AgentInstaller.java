@@ -128,9 +128,15 @@ final class AgentInstaller {
 
         selfCheck(runtime);
         warmUpInBackground();
+        if (options.asprof != null && options.jfrPath == null) {
+            System.err.println("hopscope: asprof= needs jfr=PATH (async-profiler writes that recording); not started");
+        }
         if (options.jfrPath != null) {
             try {
-                startRecording(options.jfrPath);
+                if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
+                        options.asprof, Path.of(options.jfrPath), "/hopscope.jfc")) {
+                    startRecording(options.jfrPath);
+                }
             } catch (Exception e) {
                 // The instrumentation stays on: events still go to any recording the user starts.
                 System.err.println("hopscope: cannot record to jfr=" + options.jfrPath + " (" + e.getMessage()

@@ -18,6 +18,8 @@ public final class AgentOptions {
 
     final String raw;
     String jfrPath;
+    /** asprof=EVENT[;interval=N]: async-profiler writes the recording (null: the JDK alone). */
+    io.hopscope.agent.asprof.AsyncProfilerRecording.Settings asprof;
     final List<String> requests = new ArrayList<>();
     final List<String> policies = new ArrayList<>();
     final Set<String> keptQueryParameters = new LinkedHashSet<>(DEFAULT_REDACT_ALLOW_LIST);
@@ -39,7 +41,7 @@ public final class AgentOptions {
             int eq = pair.indexOf('=');
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
-                        + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;...)");
+                        + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., asprof=EVENT;interval=N)");
                 continue;
             }
             String key = pair.substring(0, eq).trim();
@@ -73,6 +75,10 @@ public final class AgentOptions {
                         }
                     }
                     break;
+                case "asprof":
+                    // The value keeps its ';' parts: they are async-profiler's, not a list.
+                    options.asprof = io.hopscope.agent.asprof.AsyncProfilerRecording.parse(value, problems);
+                    break;
                 case "redact":
                     // redact= lists the query parameters to keep; an empty value keeps none.
                     options.keptQueryParameters.clear();
@@ -80,7 +86,7 @@ public final class AgentOptions {
                     break;
                 default:
                     problems.accept("hopscope: unknown option '" + key
-                            + "'; ignored (options: jfr, requests, policies, redact)");
+                            + "'; ignored (options: jfr, requests, policies, redact, asprof)");
             }
         }
         return options;

@@ -247,9 +247,13 @@ public final class RecordingAnalyzer {
 
     private void joined(RecordedEvent e, SegmentJoin join) {
         int slot = -1;
-        if (e.getThread() != null) {
+        // Samples (jdk.ExecutionSample, jdk.NativeMethodSample, async-profiler's) name the thread they
+        // sampled in sampledThread; their event thread is empty.
+        jdk.jfr.consumer.RecordedThread thread = e.getThread() != null ? e.getThread()
+                : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
+        if (thread != null) {
             long start = JfrEvents.startNanos(e);
-            slot = index.find(e.getThread().getJavaThreadId(), start, start);
+            slot = index.find(thread.getJavaThreadId(), start, start);
         }
         RequestAcc r = slot >= 0 ? bySlot.get(slot) : null;
         join.accept(e, r != null && r.ended ? r.id : 0, r != null && r.ended ? r.name : null);
