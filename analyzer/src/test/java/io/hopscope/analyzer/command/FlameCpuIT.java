@@ -13,9 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code flame --kind cpu} on the JDK's own execution samples, which name their thread in
  * {@code sampledThread} (not the event thread): a request that burns CPU in its segment shows its
- * burning method under its name, and the work outside the request does not show.
+ * burning method under its name, and the work outside the request does not show. An IT (its own
+ * JVM): run in the unit tests' JVM, its CPU-burning recording left KnownPathReportTest's allocation
+ * samples in one request only (not understood yet).
  */
-class FlameCpuTest {
+class FlameCpuIT {
 
     @TempDir
     Path dir;
@@ -54,7 +56,7 @@ class FlameCpuTest {
         Cli r = Cli.run("flame", file.toString(), "--kind", "cpu", "--format", "folded");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out().lines()).isNotEmpty().allMatch(l -> l.startsWith("GET /burn;"))
-                .anyMatch(l -> l.contains("FlameCpuTest.burnInsideRequest"))
+                .anyMatch(l -> l.contains("FlameCpuIT.burnInsideRequest"))
                 .noneMatch(l -> l.contains("burnOutsideRequest"));
     }
 
