@@ -148,6 +148,7 @@ public final class FoldedStacks {
     }
 
     /** The folded text, for {@link FlameHtml}. */
+    @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
         weights.forEach((k, v) -> sb.append(k).append(' ').append(v).append('\n'));
