@@ -96,17 +96,28 @@ public final class OffCpuReader {
         return v.asLong();
     }
 
+    private static boolean named(JsonNode frames) {
+        if (frames.isArray()) {
+            for (JsonNode f : frames) {
+                if (!f.asText().startsWith("[unknown]")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static String text(JsonNode n) {
         return n.isTextual() ? n.asText() : null;
     }
 
-    // User frames say which code woke the thread; a waker without them (an interrupt, a kernel
-    // thread) is told by its kernel frames.
+    // User frames say which code woke the thread; a waker without named ones (an interrupt, a kernel
+    // thread, a process that exited before offwake could name its frames) is told by its kernel frames.
     private static List<String> stack(JsonNode s) {
         if (!s.isObject()) {
             return List.of();
         }
-        JsonNode frames = s.path("user").isArray() && s.path("user").size() > 0 ? s.path("user") : s.path("kernel");
+        JsonNode frames = named(s.path("user")) ? s.path("user") : s.path("kernel");
         List<String> out = new ArrayList<>();
         if (frames.isArray()) {
             for (JsonNode f : frames) {
