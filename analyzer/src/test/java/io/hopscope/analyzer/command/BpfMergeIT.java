@@ -1,0 +1,173 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.Paths;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 5's "done when", for real: the samples run under the agent while {@code bpf/offwake.py}
+ * traces them, then {@code report --bpf} merges the two. Needs root, bcc able to load a tracepoint
+ * program, and the samples and agent jars; skipped, saying which is missing, otherwise.
+ */
+class BpfMergeIT {
+
+    static final String PYTHON = "/usr/bin/python3";
+    static Path samples;
+    static Path agent;
+    static Path offwake;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void needs() throws Exception {
+        samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
+        agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        offwake = Paths.moduleDir().resolve("../bpf/offwake.py").normalize();
+        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
+                "needs " + samples + " and " + agent + " (build the whole reactor)");
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to load BPF programs");
+        // One tracepoint program, the smallest thing that proves bcc, headers and tracefs work here.
+        Process p = new ProcessBuilder(PYTHON, "-c", "from bcc import BPF; "
+                + "BPF(text='TRACEPOINT_PROBE(sched, sched_switch) { return 0; }')").redirectErrorStream(true).start();
+        boolean done = p.waitFor(60, TimeUnit.SECONDS);
+        String why = new String(p.getInputStream().readAllBytes()).strip();
+        assumeTrue(done && p.exitValue() == 0, "bcc cannot load a tracepoint program here (run bpf/setup.sh): "
+                + (why.isEmpty() ? "" : why.lines().reduce((a, b) -> b).orElse("")));
+    }
+
+    @Test
+    void knownPathCallerIsWokenByB() throws Exception {
+        JsonNode report = traced("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
+                "known-path", "--count", "40");
+        int wokenByB = 0;
+        for (JsonNode r : report.get("requests")) {
+            for (JsonNode w : r.get("wakers")) {
+                // The caller parks in CompletableFuture.get; only B's complete() can futex-wake it there
+                // (an interrupt landing on any thread can make it runnable too, but that is no futex wake).
+                if (w.get("thread").asText().equals("known-path-caller") && w.get("futexWakes").asLong() > 0
+                        && !w.get("during").asText().equals("segment")) {
+                    assertThat(w.get("waker").asText()).as(r.toString()).isEqualTo("known-path-B");
+                    wokenByB++;
+                }
+            }
+        }
+        assertThat(wokenByB).as("requests whose caller B futex-woke").isGreaterThanOrEqualTo(10);
+        System.out.println("known-path: " + wokenByB + " of " + report.get("requests").size()
+                + " requests: caller woken in CompletableFuture.get by known-path-B (futex)");
+    }
+
+    @Test
+    void nettyCallersAreWokenInMonoBlockByEventLoopsAndOkHttpIsNot() throws Exception {
+        JsonNode netty = traced("netty", null, false, "pipeline", "--http-client", "netty", "--mode", "sync-over-async",
+                "--warmup", "4", "--duration", "3");
+        long withFutexInBlock = 0;
+        long eventLoopWakes = 0;
+        long eventLoopRunQueueNanos = 0;
+        long traced = 0;
+        for (JsonNode r : netty.get("requests")) {
+            if (r.get("contextSwitches").asLong() > 0) {
+                traced++;
+            }
+            for (JsonNode d : r.get("kernelDuring")) {
+                if (d.get("during").asText().equals("Mono.block") && d.get("futexWaits").asLong() > 0) {
+                    withFutexInBlock++;
+                }
+            }
+            for (JsonNode w : r.get("wakers")) {
+                // Kernel names are cut at 15 bytes: reactor-http-epoll-1 is "reactor-http-ep" there.
+                if (w.get("during").asText().equals("Mono.block") && w.get("waker").asText().startsWith("reactor-http-ep")
+                        && w.get("thread").asText().startsWith("pipeline-caller") && w.get("futexWakes").asLong() > 0) {
+                    eventLoopWakes += w.get("count").asLong();
+                    eventLoopRunQueueNanos += w.get("runQueueNanos").asLong();
+                }
+            }
+        }
+        System.out.printf("netty sync-over-async: %d requests, %d traced, %d with futex waits in Mono.block,"
+                        + " %d event-loop futex wakes there, %.1f us run queue after them%n",
+                netty.get("requests").size(), traced, withFutexInBlock, eventLoopWakes, eventLoopRunQueueNanos / 1e3);
+        assertThat(traced).isGreaterThanOrEqualTo(100);
+        assertThat(withFutexInBlock).isGreaterThanOrEqualTo(traced / 2);
+        assertThat(eventLoopWakes).isGreaterThanOrEqualTo(traced / 2);
+        assertThat(eventLoopRunQueueNanos).isPositive();
+
+        JsonNode okhttp = traced("okhttp", null, false, "pipeline", "--http-client", "okhttp", "--mode", "sync",
+                "--warmup", "4", "--duration", "3");
+        long okTraced = 0;
+        for (JsonNode r : okhttp.get("requests")) {
+            if (r.get("contextSwitches").asLong() > 0) {
+                okTraced++;
+            }
+            for (JsonNode d : r.get("kernelDuring")) {
+                assertThat(d.get("during").asText()).as("okhttp sync has no waits").isEqualTo("segment");
+            }
+            for (JsonNode w : r.get("wakers")) {
+                assertThat(w.get("waker").asText()).doesNotStartWith("reactor-http");
+            }
+        }
+        System.out.printf("okhttp sync: %d requests, %d traced, none woken in a wait or by an event loop%n",
+                okhttp.get("requests").size(), okTraced);
+        assertThat(okTraced).isGreaterThanOrEqualTo(100);
+    }
+
+    /**
+     * Runs the sample under the agent, attaches offwake once the JVM is up (after its first output
+     * line when {@code waitForOutput}, else at once: the sample's warmup covers offwake's start), lets
+     * offwake end with the process, and returns {@code report --bpf --format json}.
+     */
+    JsonNode traced(String label, String agentOptions, boolean waitForOutput, String... sampleArgs) throws Exception {
+        Path jfr = dir.resolve(label + ".jfr");
+        Path events = dir.resolve(label + ".jsonl");
+        Path log = dir.resolve(label + ".log");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
+                "-jar", samples.toString()));
+        cmd.addAll(List.of(sampleArgs));
+        Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process tracer = null;
+        try {
+            if (waitForOutput) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!firstRequestDone(log) && jvm.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+            }
+            assertThat(jvm.isAlive()).as("the sample ended before offwake could attach: " + Files.readString(log)).isTrue();
+            Path tracerLog = dir.resolve(label + ".offwake.log");
+            tracer = new ProcessBuilder(PYTHON, offwake.toString(), "-p", Long.toString(jvm.pid()), "--events",
+                    events.toString()).redirectErrorStream(true).redirectOutput(tracerLog.toFile()).start();
+            assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            assertThat(jvm.exitValue()).as(Files.readString(log)).isZero();
+            assertThat(tracer.waitFor(30, TimeUnit.SECONDS)).as("offwake ends with its target").isTrue();
+            String tracerOut = Files.readString(tracerLog);
+            System.out.println(label + ": " + tracerOut.strip().replace("\n", " | "));
+            assertThat(tracer.exitValue()).as(tracerOut).isZero();
+            assertThat(tracerOut).contains("lost 0 events");
+        } finally {
+            jvm.destroyForcibly();
+            if (tracer != null) {
+                tracer.destroy();
+            }
+        }
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", events.toString(), "--format", "json", "--sort", "start");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return new ObjectMapper().readTree(r.out());
+    }
+
+    private static boolean firstRequestDone(Path log) throws IOException {
+        return Files.exists(log) && Files.readString(log).lines().anyMatch(l -> l.contains("request"));
+    }
+}
