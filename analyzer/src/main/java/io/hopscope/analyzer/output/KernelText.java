@@ -3,6 +3,7 @@ package io.hopscope.analyzer.output;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.KernelSummary;
 import io.hopscope.analyzer.model.KernelView;
+import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.WakePair;
 import io.hopscope.analyzer.model.Waker;
@@ -18,16 +19,20 @@ public final class KernelText {
     private KernelText() {
     }
 
-    /** The header, then per request name (events) or per thread name (folded). */
-    public static void writeSummary(KernelReport k, PrintWriter out) {
+    /** The header, then per request name of the report (events) and per thread name. */
+    public static void writeSummary(KernelReport k, List<NameSummary> names, PrintWriter out) {
         out.println("kernel (eBPF, " + k.format() + "): " + k.file() + ": " + k.intervals()
                 + (k.perRequest() ? " off-CPU interval(s), " + k.intervalsInRequests() + " in requests" : " folded stack(s)"));
         k.notes().forEach(n -> out.println("note: " + n));
         if (k.perRequest()) {
-            int nameWidth = Math.max(4, Math.min(40, k.summary().stream().mapToInt(s -> s.name().length()).max().orElse(4)));
+            int nameWidth = Math.max(4, Math.min(40, names.stream().mapToInt(s -> s.name().length()).max().orElse(4)));
             String fmt = "%-" + nameWidth + "s %7s %10s %10s %9s %7s  %s%n";
             out.printf(Locale.ROOT, fmt, "name", "count", "offcpu", "runq", "switches", "futex", "top wakers (wakeups)");
-            for (KernelSummary s : k.summary()) {
+            for (NameSummary n : names) {
+                KernelSummary s = k.summary(n.name());
+                if (s == null) {
+                    continue;
+                }
                 out.printf(Locale.ROOT, fmt, Units.fit(s.name(), nameWidth), s.count(), Units.nanos(s.meanOffCpuNanos()),
                         Units.nanos(s.meanRunQueueNanos()), String.format(Locale.ROOT, "%.1f", s.meanContextSwitches()),
                         String.format(Locale.ROOT, "%.1f", s.meanFutexWaits()), wakers(s.wakers(), 3));

@@ -46,7 +46,7 @@ public final class TextReport {
         writeSummary(report.summary(), out);
         if (kernel != null) {
             out.println();
-            KernelText.writeSummary(kernel, out);
+            KernelText.writeSummary(kernel, report.summary(), out);
         }
         if (!report.requests().isEmpty()) {
             out.println();
