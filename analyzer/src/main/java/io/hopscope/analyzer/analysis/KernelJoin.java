@@ -129,8 +129,9 @@ public final class KernelJoin {
         String name;
         boolean ended;
         final Totals total = new Totals();
-        final Map<String, Totals> byPlace = new TreeMap<>();
-        final Map<String, WakerAcc> wakers = new LinkedHashMap<>();
+        // Made on the first interval: most requests of a long recording may have none.
+        Map<String, Totals> byPlace;
+        Map<String, WakerAcc> wakers;
         long lastFutexTid = -1;
         long lastFutexEnter = -1;
 
@@ -283,6 +284,10 @@ public final class KernelJoin {
                 continue;
             }
             RequestKernel r = bySlot.get(lane.slots[k]);
+            if (r.byPlace == null) {
+                r.byPlace = new TreeMap<>();
+                r.wakers = new LinkedHashMap<>();
+            }
             String place = placeNames.get(lane.places[k]);
             Totals t = r.byPlace.computeIfAbsent(place, p -> new Totals());
             long offCpu = to - from;
@@ -361,6 +366,9 @@ public final class KernelJoin {
     }
 
     private static KernelView view(RequestKernel r) {
+        if (r.byPlace == null) {
+            return KernelView.empty(r.id);
+        }
         List<KernelView.Place> places = new ArrayList<>();
         r.byPlace.forEach((p, t) -> places.add(new KernelView.Place(p, t.offCpuNanos, t.runQueueNanos,
                 t.contextSwitches, t.futexWaits)));
