@@ -51,6 +51,9 @@ public final class KernelJoin {
         long[] ends = new long[8];
         int[] slots = new int[8];
         int[] places = new int[8];
+        // Per place: switch-in time and waker of the last woken interval in it (what ended a wait).
+        long[] lastOn;
+        int[] lastWaker;
         int n;
 
         void add(long start, long end, int slot, int place) {
@@ -87,6 +90,9 @@ public final class KernelJoin {
             ends = e;
             slots = r;
             places = p;
+            lastOn = new long[n];
+            lastWaker = new int[n];
+            Arrays.fill(lastWaker, -1);
         }
 
         int lastStartAtOrBefore(long t) {
@@ -132,6 +138,7 @@ public final class KernelJoin {
         // Made on the first interval: most requests of a long recording may have none.
         Map<String, Totals> byPlace;
         Map<String, WakerAcc> wakers;
+        Map<String, Long> waitsEnded;
         long lastFutexTid = -1;
         long lastFutexEnter = -1;
 
@@ -149,6 +156,8 @@ public final class KernelJoin {
     private final Map<Long, Lane> lanes = new HashMap<>();
     private final Map<Long, String> namesByOsId = new HashMap<>();
     private final List<String> placeNames = new ArrayList<>(List.of(SEGMENT));
+    private final List<String> enders = new ArrayList<>();
+    private final Map<String, Integer> enderIds = new HashMap<>();
     private long intervals;
     private long intervalsInRequests;
 
@@ -317,6 +326,13 @@ public final class KernelJoin {
         intervalsInRequests++;
         if (i.wakerComm() != null) {
             // The wakeup ends the interval, so it belongs to the last place the interval reached.
+            if (lane.places[lastHit] != 0 && i.onEpochNanos() > lane.lastOn[lastHit]) {
+                lane.lastOn[lastHit] = i.onEpochNanos();
+                lane.lastWaker[lastHit] = enderIds.computeIfAbsent(wakerName(i), w -> {
+                    enders.add(w);
+                    return enders.size() - 1;
+                });
+            }
             RequestKernel r = bySlot.get(lane.slots[lastHit]);
             String key = wakerName(i) + '\0' + name(i.tid(), i.comm()) + '\0' + placeNames.get(lane.places[lastHit]);
             WakerAcc w = r.wakers.get(key);
@@ -347,6 +363,18 @@ public final class KernelJoin {
     }
 
     private KernelReport build(Path bpfFile, List<WakePair> threadNames, List<String> notes) {
+        lanes.forEach((tid, lane) -> {
+            for (int k = 0; k < lane.n; k++) {
+                if (lane.lastWaker[k] >= 0) {
+                    RequestKernel r = bySlot.get(lane.slots[k]);
+                    if (r.waitsEnded == null) {
+                        r.waitsEnded = new HashMap<>();
+                    }
+                    r.waitsEnded.merge(enders.get(lane.lastWaker[k]) + '\0' + name(tid, null) + '\0'
+                            + placeNames.get(lane.places[k]), 1L, Long::sum);
+                }
+            }
+        });
         Map<Long, KernelView> views = new HashMap<>();
         Map<String, List<KernelView>> byName = new TreeMap<>();
         for (RequestKernel r : bySlot) {
@@ -380,7 +408,9 @@ public final class KernelJoin {
                     .thenComparing(Map.Entry::getKey));
             List<Waker.WakerStack> top = stacks.stream().limit(MAX_STACKS)
                     .map(e -> new Waker.WakerStack(e.getKey(), e.getValue()[0])).toList();
-            wakers.add(new Waker(parts[0], parts[1], parts[2], w.count, w.futexWakes, w.offCpuNanos, w.runQueueNanos, top));
+            long ended = r.waitsEnded == null ? 0 : r.waitsEnded.getOrDefault(k, 0L);
+            wakers.add(new Waker(parts[0], parts[1], parts[2], w.count, w.futexWakes, ended, w.offCpuNanos,
+                    w.runQueueNanos, top));
         });
         wakers.sort(WAKER_ORDER);
         return new KernelView(r.id, r.total.offCpuNanos, r.total.runQueueNanos, r.total.contextSwitches,
@@ -395,17 +425,18 @@ public final class KernelJoin {
         Map<String, long[]> wakers = new HashMap<>();
         for (KernelView v : vs) {
             for (Waker w : v.wakers()) {
-                long[] a = wakers.computeIfAbsent(w.waker() + '\0' + w.thread() + '\0' + w.during(), k -> new long[4]);
+                long[] a = wakers.computeIfAbsent(w.waker() + '\0' + w.thread() + '\0' + w.during(), k -> new long[5]);
                 a[0] += w.count();
                 a[1] += w.futexWakes();
                 a[2] += w.offCpuNanos();
                 a[3] += w.runQueueNanos();
+                a[4] += w.waitsEnded();
             }
         }
         List<Waker> top = new ArrayList<>();
         wakers.forEach((k, a) -> {
             String[] p = k.split("\0", -1);
-            top.add(new Waker(p[0], p[1], p[2], a[0], a[1], a[2], a[3], List.of()));
+            top.add(new Waker(p[0], p[1], p[2], a[0], a[1], a[4], a[2], a[3], List.of()));
         });
         top.sort(WAKER_ORDER);
         return new KernelSummary(name, vs.size(),

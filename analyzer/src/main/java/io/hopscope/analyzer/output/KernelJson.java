@@ -71,6 +71,7 @@ final class KernelJson {
             o.put("during", w.during());
             o.put("count", w.count());
             o.put("futexWakes", w.futexWakes());
+            o.put("waitsEnded", w.waitsEnded());
             o.put("offCpuNanos", w.offCpuNanos());
             o.put("runQueueNanos", w.runQueueNanos());
             ArrayNode stacks = o.putArray("topStacks");

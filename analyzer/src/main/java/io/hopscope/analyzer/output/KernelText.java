@@ -67,8 +67,9 @@ public final class KernelText {
                     p.contextSwitches(), p.futexWaits());
         }
         for (Waker w : v.wakers().subList(0, Math.min(5, v.wakers().size()))) {
-            out.printf(Locale.ROOT, "    woken by %s: %s in %s, %dx (%d futex wake(s)), ended %s off-CPU, run queue %s%n",
-                    w.waker(), w.thread(), w.during(), w.count(), w.futexWakes(), Units.nanos(w.offCpuNanos()),
+            out.printf(Locale.ROOT, "    woken by %s: %s in %s, %dx (%d futex wake(s)%s), ended %s off-CPU, run queue %s%n",
+                    w.waker(), w.thread(), w.during(), w.count(), w.futexWakes(),
+                    w.waitsEnded() > 0 ? ", ended " + w.waitsEnded() + " wait(s)" : "", Units.nanos(w.offCpuNanos()),
                     Units.nanos(w.runQueueNanos()));
             if (!w.topStacks().isEmpty() && !w.topStacks().get(0).stack().isEmpty()) {
                 out.println("      waker stack: " + w.topStacks().get(0).stack().replace(";", " <- "));

@@ -86,6 +86,9 @@ class KernelJoinTest {
         assertThat(loop.get("topStacks").get(0).get("frames").toString()).isEqualTo("[\"Waker.wake\",\"Loop.run\"]");
         assertThat(irq.get("waker").asText()).isEqualTo("swapper/0 [hardirq]");
         assertThat(irq.get("futexWakes").asLong()).isZero();
+        // The interrupt did the last wakeup inside the wait, so it is what ended it.
+        assertThat(irq.get("waitsEnded").asLong()).isEqualTo(1);
+        assertThat(loop.get("waitsEnded").asLong()).isZero();
     }
 
     @Test

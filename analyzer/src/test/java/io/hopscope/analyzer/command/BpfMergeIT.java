@@ -55,12 +55,21 @@ class BpfMergeIT {
                 "known-path", "--count", "50", "--pause-ms", "50");
         int wokenByB = 0;
         int wokenOnlyByOthers = 0;
+        long endedByB = 0;
+        long endedByOthers = 0;
         long byB = 0;
         long byOthers = 0;
         for (JsonNode r : report.get("requests")) {
             boolean callerWoken = false;
             boolean b = false;
             for (JsonNode w : r.get("wakers")) {
+                if (w.get("thread").asText().equals("known-path-caller") && w.get("during").asText().equals("CompletableFuture.get")) {
+                    if (w.get("waker").asText().equals("known-path-B")) {
+                        endedByB += w.get("waitsEnded").asLong();
+                    } else {
+                        endedByOthers += w.get("waitsEnded").asLong();
+                    }
+                }
                 // The caller parks in CompletableFuture.get, which B's complete() ends with a futex wake.
                 // Others can wake it there too without ending the wait (JFR's sampler suspends and
                 // resumes threads through a semaphore), so B must be there, not alone.
@@ -86,9 +95,12 @@ class BpfMergeIT {
         assertThat(wokenByB).as("requests whose caller B futex-woke").isGreaterThanOrEqualTo(5);
         assertThat(wokenOnlyByOthers).as("requests whose caller only others futex-woke").isLessThanOrEqualTo(wokenByB / 10);
         assertThat(byB).as("futex wakes of the caller in get by B vs others").isGreaterThan(byOthers);
+        assertThat(endedByB).as("caller's waits in get that B's wakeup ended").isGreaterThanOrEqualTo(5);
+        assertThat(endedByOthers).as("caller's waits in get that others ended").isLessThanOrEqualTo(endedByB / 10);
         System.out.println("known-path: " + wokenByB + " of " + report.get("requests").size()
                 + " requests: caller woken in CompletableFuture.get by known-path-B (futex); futex wakes there by B "
-                + byB + ", by other threads " + byOthers + "; requests woken there only by others: " + wokenOnlyByOthers);
+                + byB + ", by other threads " + byOthers + "; requests woken there only by others: " + wokenOnlyByOthers
+                + "; waits in get ended by B " + endedByB + ", by others " + endedByOthers);
     }
 
     @Test
@@ -98,6 +110,8 @@ class BpfMergeIT {
         long withFutexInBlock = 0;
         long eventLoopWakes = 0;
         long eventLoopRunQueueNanos = 0;
+        long blocksEndedByEventLoop = 0;
+        long blocksEndedByOthers = 0;
         long traced = 0;
         for (JsonNode r : netty.get("requests")) {
             if (r.get("contextSwitches").asLong() > 0) {
@@ -109,6 +123,13 @@ class BpfMergeIT {
                 }
             }
             for (JsonNode w : r.get("wakers")) {
+                if (w.get("during").asText().equals("Mono.block")) {
+                    if (w.get("waker").asText().startsWith("reactor-http-ep")) {
+                        blocksEndedByEventLoop += w.get("waitsEnded").asLong();
+                    } else {
+                        blocksEndedByOthers += w.get("waitsEnded").asLong();
+                    }
+                }
                 // Kernel names are cut at 15 bytes: reactor-http-epoll-1 is "reactor-http-ep" there.
                 if (w.get("during").asText().equals("Mono.block") && w.get("waker").asText().startsWith("reactor-http-ep")
                         && w.get("thread").asText().startsWith("pipeline-caller") && w.get("futexWakes").asLong() > 0) {
@@ -118,12 +139,16 @@ class BpfMergeIT {
             }
         }
         System.out.printf("netty sync-over-async: %d requests, %d traced, %d with futex waits in Mono.block,"
-                        + " %d event-loop futex wakes there, %.1f us run queue after them%n",
-                netty.get("requests").size(), traced, withFutexInBlock, eventLoopWakes, eventLoopRunQueueNanos / 1e3);
+                        + " %d event-loop futex wakes there, %.1f us run queue after them; Mono.block waits ended by"
+                        + " event loops %d, by others %d%n",
+                netty.get("requests").size(), traced, withFutexInBlock, eventLoopWakes, eventLoopRunQueueNanos / 1e3,
+                blocksEndedByEventLoop, blocksEndedByOthers);
         assertThat(traced).isGreaterThanOrEqualTo(50);
         assertThat(withFutexInBlock).isGreaterThanOrEqualTo(traced / 2);
         assertThat(eventLoopWakes).isGreaterThanOrEqualTo(traced / 2);
         assertThat(eventLoopRunQueueNanos).isPositive();
+        assertThat(blocksEndedByEventLoop).isGreaterThanOrEqualTo(traced / 2);
+        assertThat(blocksEndedByOthers).isLessThanOrEqualTo(blocksEndedByEventLoop / 10);
 
         JsonNode okhttp = traced("okhttp", null, false, "pipeline", "--http-client", "okhttp", "--mode", "sync",
                 "--warmup", "3", "--duration", "2");
