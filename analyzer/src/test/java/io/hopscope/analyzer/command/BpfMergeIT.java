@@ -97,6 +97,20 @@ class BpfMergeIT {
         assertThat(byB).as("futex wakes of the caller in get by B vs others").isGreaterThan(byOthers);
         assertThat(endedByB).as("caller's waits in get that B's wakeup ended").isGreaterThanOrEqualTo(5);
         assertThat(endedByOthers).as("caller's waits in get that others ended").isLessThanOrEqualTo(endedByB / 10);
+        // The folded output of the same run: only per thread name, under kernel names (15 bytes).
+        Cli folded = Cli.run("report", dir.resolve("known-path.jfr").toString(), "--bpf",
+                dir.resolve("known-path.folded").toString(), "--format", "json");
+        assertThat(folded.exitCode()).as(folded.err()).isZero();
+        JsonNode kernel = new ObjectMapper().readTree(folded.out()).get("kernel");
+        assertThat(kernel.get("perRequest").asBoolean()).isFalse();
+        long callerByBMicros = 0;
+        for (JsonNode p : kernel.get("threadNames")) {
+            if (p.get("wakee").asText().equals("known-path-call") && p.get("waker").asText().equals("known-path-B")) {
+                callerByBMicros = p.get("totalMicros").asLong();
+            }
+        }
+        assertThat(callerByBMicros).as("folded: known-path-call woken by known-path-B").isPositive();
+        System.out.println("known-path folded: known-path-call <- known-path-B " + callerByBMicros + " us off CPU");
         System.out.println("known-path: " + wokenByB + " of " + report.get("requests").size()
                 + " requests: caller woken in CompletableFuture.get by known-path-B (futex); futex wakes there by B "
                 + byB + ", by other threads " + byOthers + "; requests woken there only by others: " + wokenOnlyByOthers
@@ -197,7 +211,7 @@ class BpfMergeIT {
             // Kernel stacks only: they say whether an interrupt did the wake; naming user stacks
             // (perf map, symbol tables) would take longer than the run and is not what is checked.
             tracer = new ProcessBuilder(PYTHON, offwake.toString(), "-p", Long.toString(jvm.pid()), "--stacks", "kernel",
-                    "--events", events.toString()).redirectErrorStream(true).redirectOutput(tracerLog.toFile()).start();
+                    "--events", events.toString(), "--folded", dir.resolve(label + ".folded").toString()).redirectErrorStream(true).redirectOutput(tracerLog.toFile()).start();
             assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).isTrue();
             assertThat(jvm.exitValue()).as(Files.readString(log)).isZero();
             assertThat(tracer.waitFor(30, TimeUnit.SECONDS)).as("offwake ends with its target").isTrue();
