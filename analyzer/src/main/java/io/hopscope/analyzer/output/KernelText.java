@@ -67,7 +67,7 @@ public final class KernelText {
                     p.contextSwitches(), p.futexWaits());
         }
         for (Waker w : v.wakers().subList(0, Math.min(5, v.wakers().size()))) {
-            out.printf(Locale.ROOT, "    woken by %s: %s in %s, %dx (%d futex wake(s)%s), ended %s off-CPU, run queue %s%n",
+            out.printf(Locale.ROOT, "    woken by %s: %s in %s, %dx (%d futex wake(s)%s); %s off-CPU before, run queue %s after%n",
                     w.waker(), w.thread(), w.during(), w.count(), w.futexWakes(),
                     w.waitsEnded() > 0 ? ", ended " + w.waitsEnded() + " wait(s)" : "", Units.nanos(w.offCpuNanos()),
                     Units.nanos(w.runQueueNanos()));

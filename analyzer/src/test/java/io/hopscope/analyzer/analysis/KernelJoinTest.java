@@ -116,7 +116,9 @@ class KernelJoinTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("kernel (eBPF, events): " + events + ": 6 off-CPU interval(s), 4 in requests")
                 .contains("kernel: off-CPU 25.00 ms, run queue 5.50 ms, 3 context switch(es), 1 futex wait(s)")
-                .contains("woken by kj-loop: kj-caller in Mono.block, 1x (1 futex wake(s)), ended 20.00 ms off-CPU");
+                .contains("woken by kj-loop: kj-caller in Mono.block, 1x (1 futex wake(s)); 20.00 ms off-CPU before,"
+                        + " run queue 2.00 ms after")
+                .contains("woken by swapper/0 [hardirq]: kj-caller in Mono.block, 1x (0 futex wake(s), ended 1 wait(s))");
     }
 
     @Test
