@@ -1,12 +1,15 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
+import io.hopscope.analyzer.read.BpfInput;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -28,9 +31,13 @@ import picocli.CommandLine.Spec;
                 + " pauses; and a summary per request name (count, throughput, p50/p90/p99/max, ...).",
                 "Warnings (truncated recording, no hopscope events, agent errors) go to stderr.",
                 "",
+                "With --bpf: what the kernel saw of each request (off-CPU and run-queue time, context switches,"
+                + " futex waits, who woke its threads), from bpf/offwake.py output of the same process.",
+                "",
                 "Example: hopscope report app.jfr --name 'GET *' --top 5 --sort hops",
                 "         hopscope report app.jfr --format json -o app.json",
-                "         hopscope report app.jfr --format html -o app.html"})
+                "         hopscope report app.jfr --format html -o app.html",
+                "         hopscope report app.jfr --bpf offwake.jsonl"})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -61,6 +68,11 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Requests that keep their hop/segment/wait/span lists; totals are kept for all (default ${DEFAULT-VALUE}).")
     int maxDetail;
 
+    @Option(names = "--bpf", paramLabel = "FILE",
+            description = "offwake --events JSON Lines (per request figures) or offwaketime -f folded output"
+                    + " (per thread name only), told apart by content.")
+    Path bpf;
+
     @Option(names = "--stats", description = "Print the analyzer's own wall time and peak heap on stderr.")
     boolean stats;
 
@@ -73,23 +85,27 @@ public final class ReportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
         }
         long t0 = System.nanoTime();
+        if (bpf != null) {
+            BpfInput.detect(bpf); // a wrong file fails before the recording is read
+        }
         int shown = top != null ? top : format == Format.text ? 5 : format == Format.html ? 10 : -1;
         // html folds every request into its hops flame graph and draws the first `shown` of them.
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5, maxDetail));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report = analyzer.analyze();
+        KernelReport kernel = bpf != null ? new KernelJoin(recording).join(bpf) : null;
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
         PrintWriter out = Output.open(output, spec.commandLine().getOut());
         try {
             if (format == Format.json) {
-                JsonReport.write(report, out);
+                JsonReport.write(report, kernel, out);
             } else if (format == Format.html) {
                 HtmlReport.write(report, shown, flames.render(report), out);
             } else {
-                TextReport.write(report, sort.name(), out);
+                TextReport.write(report, sort.name(), kernel, out);
             }
         } finally {
             if (output != null) {
