@@ -1,18 +1,77 @@
 package io.hopscope.agent;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import java.util.jar.JarOutputStream;
 
-/** Entry point of the hopscope java agent: parses options and installs the instrumentation. */
+/**
+ * Entry point of the hopscope java agent: puts the bootstrap bridge on the bootstrap class path,
+ * then hands over to {@link AgentInstaller}. This class must not touch the bridge's classes itself:
+ * they have to be loaded by the bootstrap loader, from the jar appended here, and nowhere else.
+ */
 public final class HopscopeAgent {
+
+    static final String BRIDGE_PACKAGE = "io/hopscope/agent/bootstrap/";
 
     private HopscopeAgent() {
     }
 
     public static void premain(String options, Instrumentation instrumentation) {
-        // Filled in by the agent issue.
+        start(options, instrumentation);
     }
 
     public static void agentmain(String options, Instrumentation instrumentation) {
-        premain(options, instrumentation);
+        start(options, instrumentation);
+    }
+
+    private static synchronized void start(String options, Instrumentation instrumentation) {
+        if (System.getProperty("hopscope.agent.started") != null) {
+            System.err.println("hopscope: agent already started in this JVM; ignoring the second start");
+            return;
+        }
+        System.setProperty("hopscope.agent.started", "true");
+        try {
+            instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(bridgeJar().toFile()));
+            AgentInstaller.install(options, instrumentation);
+        } catch (Throwable t) {
+            // Whatever went wrong, the application starts: the agent is off, and says so.
+            System.err.println("hopscope: agent not started (" + t + "); the application runs without it");
+        }
+    }
+
+    /** Copies the bridge package out of the agent jar into a temporary jar of its own. */
+    private static Path bridgeJar() throws IOException {
+        Path jar = Files.createTempFile("hopscope-bootstrap-", ".jar");
+        jar.toFile().deleteOnExit();
+        Path agentJar;
+        try {
+            agentJar = Path.of(HopscopeAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (Exception e) {
+            throw new IOException("cannot locate the agent jar", e);
+        }
+        int classes = 0;
+        try (JarFile source = new JarFile(agentJar.toFile());
+                JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (JarEntry entry : java.util.Collections.list(source.entries())) {
+                if (entry.getName().startsWith(BRIDGE_PACKAGE) && entry.getName().endsWith(".class")) {
+                    out.putNextEntry(new JarEntry(entry.getName()));
+                    try (InputStream in = source.getInputStream(entry)) {
+                        in.transferTo(out);
+                    }
+                    out.closeEntry();
+                    classes++;
+                }
+            }
+        }
+        if (classes == 0) {
+            throw new IOException("no " + BRIDGE_PACKAGE + " classes in " + agentJar
+                    + " (use the shaded agent/target/hopscope-agent.jar)");
+        }
+        return jar;
     }
 }

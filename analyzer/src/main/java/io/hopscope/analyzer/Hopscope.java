@@ -3,7 +3,9 @@ package io.hopscope.analyzer;
 import io.hopscope.analyzer.command.CliProblem;
 import io.hopscope.analyzer.command.DemoCommand;
 import io.hopscope.analyzer.command.DiffCommand;
+import io.hopscope.analyzer.command.FlameCommand;
 import io.hopscope.analyzer.command.ReportCommand;
+import io.hopscope.analyzer.command.TraceCommand;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -21,7 +23,8 @@ import picocli.CommandLine.Command;
         description = {"Per-request thread-hop profiler for the JVM: reads JFR recordings made under the hopscope agent.",
                 "",
                 "Example: hopscope report app.jfr"},
-        subcommands = {ReportCommand.class, DiffCommand.class, DemoCommand.class})
+        subcommands = {ReportCommand.class, DiffCommand.class, TraceCommand.class, FlameCommand.class,
+                DemoCommand.class})
 public final class Hopscope implements Runnable {
 
     /** Exit code for bad data (picocli already uses 2 for bad usage). */
@@ -60,6 +63,6 @@ public final class Hopscope implements Runnable {
     @Override
     public void run() {
         // No subcommand is a usage error: say what there is, exit 2.
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: report, diff or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: report, diff, trace, flame or demo");
     }
 }

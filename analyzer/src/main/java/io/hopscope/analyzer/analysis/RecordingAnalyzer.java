@@ -469,9 +469,13 @@ public final class RecordingAnalyzer {
 
     private void joined(RecordedEvent e, SegmentJoin join) {
         int slot = -1;
-        if (e.getThread() != null) {
+        // Samples (jdk.ExecutionSample, jdk.NativeMethodSample, async-profiler's) name the thread they
+        // sampled in sampledThread; their event thread is empty.
+        jdk.jfr.consumer.RecordedThread thread = e.getThread() != null ? e.getThread()
+                : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
+        if (thread != null) {
             long start = JfrEvents.startNanos(e);
-            slot = fullIndex.find(e.getThread().getJavaThreadId(), start, start);
+            slot = fullIndex.find(thread.getJavaThreadId(), start, start);
         }
         long id = slot >= 0 ? joinIds[slot] : 0;
         join.accept(e, id, id != 0 ? joinNames[slot] : null);

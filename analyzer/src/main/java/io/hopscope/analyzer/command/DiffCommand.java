@@ -2,18 +2,23 @@ package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.DiffBuilder;
+import io.hopscope.analyzer.analysis.KernelDiff;
+import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.model.Diff;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.output.JsonDiff;
 import io.hopscope.analyzer.output.TextDiff;
+import io.hopscope.analyzer.read.BpfInput;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -23,7 +28,11 @@ import picocli.CommandLine.Spec;
                 + " hops, queue delay, wake latency, blocked, allocated bytes and lock time per request;"
                 + " then GC count and pause time, peak thread count; each with the ratio B/A.",
                 "",
-                "Example: hopscope diff okhttp-sync.jfr netty-sync-over-async.jfr"})
+                "With --bpf-a and --bpf-b (offwake --events output of each run): off-CPU and run-queue time,"
+                + " context switches and futex waits per request too.",
+                "",
+                "Example: hopscope diff okhttp-sync.jfr netty-sync-over-async.jfr",
+                "         hopscope diff a.jfr b.jfr --bpf-a a.jsonl --bpf-b b.jsonl"})
 public final class DiffCommand implements Callable<Integer> {
 
     @Spec
@@ -42,9 +51,32 @@ public final class DiffCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
     Path output;
 
+    @Option(names = "--bpf-a", paramLabel = "FILE", description = "offwake --events output recorded with A.")
+    Path bpfA;
+
+    @Option(names = "--bpf-b", paramLabel = "FILE", description = "offwake --events output recorded with B.")
+    Path bpfB;
+
     @Override
     public Integer call() throws Exception {
+        if (format == Format.html) {
+            throw new ParameterException(spec.commandLine(), "diff has no html format; use text or json");
+        }
+        if ((bpfA == null) != (bpfB == null)) {
+            throw new ParameterException(spec.commandLine(), "--bpf-a and --bpf-b go together (one eBPF file per recording)");
+        }
+        if (bpfA != null) {
+            for (Path f : List.of(bpfA, bpfB)) {
+                if (BpfInput.detect(f) != BpfInput.EVENTS) {
+                    throw new CliProblem(f + ": folded output has no timestamps, so no per-request figures to compare;"
+                            + " give offwake --events output");
+                }
+            }
+        }
         Diff diff = diff(a, b);
+        if (bpfA != null) {
+            diff = KernelDiff.add(diff, new KernelJoin(a).join(bpfA), new KernelJoin(b).join(bpfB));
+        }
         PrintWriter err = spec.commandLine().getErr();
         diff.a().warnings().forEach(w -> err.println("warning: " + w));
         diff.b().warnings().forEach(w -> err.println("warning: " + w));

@@ -3,21 +3,18 @@ package io.hopscope.analyzer.command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
-/** Output formats of {@code report} and {@code diff}. HTML belongs to the pictures work and is refused until then. */
+/** Output formats of {@code report} and {@code diff}; {@code html} is for {@code report} only. */
 public enum Format {
-    text, json;
+    text, json, html;
 
-    /** Parses {@code --format}, naming what is accepted, and saying plainly that html is not there yet. */
+    /** Parses {@code --format}, naming what is accepted. */
     public static final class Converter implements ITypeConverter<Format> {
         @Override
         public Format convert(String value) {
-            if ("html".equals(value)) {
-                throw new TypeConversionException("html is not available in this version; use text or json");
-            }
             try {
                 return Format.valueOf(value);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("expected text or json, got '" + value + "'");
+                throw new TypeConversionException("expected text, json or html, got '" + value + "'");
             }
         }
     }

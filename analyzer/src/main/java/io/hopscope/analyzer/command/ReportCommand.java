@@ -1,11 +1,15 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
+import io.hopscope.analyzer.read.BpfInput;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -27,8 +31,13 @@ import picocli.CommandLine.Spec;
                 + " pauses; and a summary per request name (count, throughput, p50/p90/p99/max, ...).",
                 "Warnings (truncated recording, no hopscope events, agent errors) go to stderr.",
                 "",
+                "With --bpf: what the kernel saw of each request (off-CPU and run-queue time, context switches,"
+                + " futex waits, who woke its threads), from bpf/offwake.py output of the same process.",
+                "",
                 "Example: hopscope report app.jfr --name 'GET *' --top 5 --sort hops",
-                "         hopscope report app.jfr --format json -o app.json"})
+                "         hopscope report app.jfr --format json -o app.json",
+                "         hopscope report app.jfr --format html -o app.html",
+                "         hopscope report app.jfr --bpf offwake.jsonl"})
 public final class ReportCommand implements Callable<Integer> {
 
     @Spec
@@ -38,7 +47,7 @@ public final class ReportCommand implements Callable<Integer> {
     Path recording;
 
     @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
-            description = "text or json (default ${DEFAULT-VALUE}).")
+            description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
     Format format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
@@ -48,7 +57,7 @@ public final class ReportCommand implements Callable<Integer> {
     String name;
 
     @Option(names = "--top", paramLabel = "N",
-            description = "How many of the worst requests to show (default: 5 for text, all for json; 0: none).")
+            description = "How many of the worst requests to show (default: 5 for text, 10 for html, all for json; 0: none).")
     Integer top;
 
     @Option(names = "--sort", defaultValue = "duration", paramLabel = "FIELD",
@@ -59,6 +68,11 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Safety net: a request that starts while N others are in flight keeps totals but no"
                     + " hop/segment/wait/span lists (warned; default ${DEFAULT-VALUE}).")
     int maxDetail;
+
+    @Option(names = "--bpf", paramLabel = "FILE",
+            description = "offwake --events JSON Lines (per request figures) or offwaketime -f folded output"
+                    + " (per thread name only), told apart by content.")
+    Path bpf;
 
     @Option(names = "--stats", description = "Print the analyzer's own wall time and peak heap on stderr.")
     boolean stats;
@@ -72,18 +86,27 @@ public final class ReportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
         }
         long t0 = System.nanoTime();
-        int shown = top != null ? top : format == Format.text ? 5 : -1;
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name, shown, sort, 5, maxDetail));
+        if (bpf != null) {
+            BpfInput.detect(bpf); // a wrong file fails before the recording is read
+        }
+        int shown = top != null ? top : format == Format.text ? 5 : format == Format.html ? 10 : -1;
+        // html folds every request into its hops flame graph and draws the first `shown` of them.
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+                new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5, maxDetail));
+        ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report = analyzer.analyze();
+        KernelReport kernel = bpf != null ? new KernelJoin(recording).join(bpf) : null;
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
         PrintWriter out = Output.open(output, spec.commandLine().getOut());
         try {
             if (format == Format.json) {
-                JsonReport.write(report, out);
+                JsonReport.write(report, kernel, out);
+            } else if (format == Format.html) {
+                HtmlReport.write(report, shown, flames.render(report), out);
             } else {
-                TextReport.write(report, sort.name(), out);
+                TextReport.write(report, sort.name(), kernel, out);
             }
         } finally {
             if (output != null) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
@@ -38,6 +39,11 @@ public final class JsonReport {
     }
 
     public static void write(Report report, Writer out) throws IOException {
+        write(report, null, out);
+    }
+
+    /** With {@code kernel} (from {@code --bpf}, may be null): its fields in the summary and requests, and a {@code kernel} object. */
+    public static void write(Report report, KernelReport kernel, Writer out) throws IOException {
         // Streamed: the requests are written one at a time, never all as one tree.
         try (JsonGenerator g = MAPPER.getFactory().createGenerator(new NonClosingWriter(out))) {
             g.useDefaultPrettyPrinter();
@@ -45,14 +51,27 @@ public final class JsonReport {
             g.writeNumberField("formatVersion", FORMAT_VERSION);
             g.writeFieldName("recording");
             MAPPER.writeTree(g, recording(report.recording()));
+            if (kernel != null) {
+                g.writeFieldName("kernel");
+                MAPPER.writeTree(g, KernelJson.info(kernel));
+            }
+            boolean perRequest = kernel != null && kernel.perRequest();
             g.writeArrayFieldStart("summary");
             for (NameSummary s : report.summary()) {
-                MAPPER.writeTree(g, summary(s));
+                ObjectNode n = summary(s);
+                if (perRequest) {
+                    KernelJson.addSummary(n, kernel.summary(s.name()));
+                }
+                MAPPER.writeTree(g, n);
             }
             g.writeEndArray();
             g.writeArrayFieldStart("requests");
             for (Request r : report.requests()) {
-                MAPPER.writeTree(g, request(r));
+                ObjectNode n = request(r);
+                if (perRequest) {
+                    KernelJson.addRequest(n, kernel.request(r.id()));
+                }
+                MAPPER.writeTree(g, n);
             }
             g.writeEndArray();
             g.writeEndObject();

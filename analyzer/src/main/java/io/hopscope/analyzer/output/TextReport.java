@@ -2,6 +2,7 @@ package io.hopscope.analyzer.output;
 
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
@@ -33,11 +34,20 @@ public final class TextReport {
     }
 
     public static void write(Report report, String sortedBy, PrintWriter out) {
+        write(report, sortedBy, null, out);
+    }
+
+    /** With {@code kernel} (from {@code --bpf}, may be null): a kernel summary, and a kernel part per request. */
+    public static void write(Report report, String sortedBy, KernelReport kernel, PrintWriter out) {
         RecordingInfo info = report.recording();
         out.println("hopscope report: " + info.file());
         writeRecording(info, out);
         out.println();
         writeSummary(report.summary(), out);
+        if (kernel != null) {
+            out.println();
+            KernelText.writeSummary(kernel, report.summary(), out);
+        }
         if (!report.requests().isEmpty()) {
             out.println();
             out.println("worst " + report.requests().size() + " request(s) by " + sortedBy + ":");
@@ -45,6 +55,9 @@ public final class TextReport {
             for (Request r : report.requests()) {
                 out.println();
                 writeRequest(rank++, r, out);
+                if (kernel != null) {
+                    KernelText.writeRequest(kernel, r, out);
+                }
             }
         }
         out.flush();

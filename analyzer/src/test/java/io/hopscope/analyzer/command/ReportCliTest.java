@@ -54,11 +54,22 @@ class ReportCliTest {
     }
 
     @Test
-    void htmlFormatIsRefusedCleanly() {
-        Cli r = Cli.run("report", recording.toString(), "--format", "html");
+    void htmlFormatIsOnePageWithTheRequestsAndNothingFetched() throws IOException {
+        Path html = dir.resolve("report.html");
+        Cli r = Cli.run("report", recording.toString(), "--format", "html", "-o", html.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).startsWith("<!DOCTYPE html>").contains(KnownPathRecording.NAME).contains("\"hops\":3")
+                .contains("known-path-caller").contains("hopscope hops (ns)");
+        // Self-contained: no src= or href= to anything outside the page, and a policy that forbids fetching.
+        assertThat(page).doesNotContainPattern("(src|href)=\"(https?:)?//").contains("default-src 'none'");
+    }
+
+    @Test
+    void diffHasNoHtml() {
+        Cli r = Cli.run("diff", recording.toString(), recording.toString(), "--format", "html");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("html is not available in this version; use text or json").contains("Usage:");
-        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("diff has no html format; use text or json");
     }
 
     @Test
@@ -68,7 +79,7 @@ class ReportCliTest {
         Cli sort = Cli.run("report", recording.toString(), "--sort", "colour");
         assertThat(sort.exitCode()).isEqualTo(2);
         assertThat(sort.err()).contains("--sort").contains("duration, hops, allocated");
-        assertThat(Cli.run("report", recording.toString(), "--format", "xml").err()).contains("expected text or json, got 'xml'");
+        assertThat(Cli.run("report", recording.toString(), "--format", "xml").err()).contains("expected text, json or html, got 'xml'");
     }
 
     @Test

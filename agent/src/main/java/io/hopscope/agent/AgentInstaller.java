@@ -1,0 +1,225 @@
+package io.hopscope.agent;
+
+import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.events.AgentErrorEvent;
+import io.hopscope.agent.events.AgentInfoEvent;
+import io.hopscope.agent.events.ClockSyncEvent;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
+import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
+import io.hopscope.agent.instrumentation.futures.FuturesInstrumentation;
+import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
+import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
+import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
+import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
+import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
+import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
+import io.hopscope.agent.runtime.AgentErrors;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.UrlRedactor;
+import java.io.InputStreamReader;
+import java.lang.instrument.Instrumentation;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.Configuration;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Recording;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.description.type.TypeDescription;
+import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.utility.JavaModule;
+
+/** Parses the options, builds and installs the instrumentation, checks it, starts the recording. */
+final class AgentInstaller {
+
+    static final String VERSION = "0.1.0";
+
+    private AgentInstaller() {
+    }
+
+    static void install(String rawOptions, Instrumentation instrumentation) throws Exception {
+        AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
+        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters));
+
+        List<HopscopeInstrumentation> all = List.of(
+                new ExecutorsInstrumentation(),
+                new FuturesInstrumentation(),
+                new RequestsInstrumentation(options.requests, options.policies),
+                new ReactorInstrumentation(),
+                new NettyInstrumentation(),
+                new ReactorPoolInstrumentation(),
+                new AzureCoreInstrumentation(),
+                new OkHttpInstrumentation(),
+                new JdkHttpInstrumentation());
+        boolean debug = Boolean.getBoolean("hopscope.debug");
+        TypePoolCache poolCache = new TypePoolCache();
+        AgentBuilder builder = new AgentBuilder.Default()
+                .disableClassFormatChanges()
+                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
+                .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
+                .with(poolCache)
+                .with(new ErrorListener(debug))
+                // JDK modules (java.base, java.net.http) must read the bridge's module to call it.
+                .assureReadEdgeTo(instrumentation, Bridge.class)
+                .ignore(nameStartsWith("io.hopscope.agent.")
+                        .or(nameStartsWith("net.bytebuddy."))
+                        .or(nameStartsWith("jdk.internal.reflect."))
+                        .or(nameStartsWith("sun.reflect."))
+                        .or(isSynthetic()));
+        // For instrumentations that add a field: classes not loaded yet only, so no retransformation.
+        AgentBuilder fieldBuilder = new AgentBuilder.Default()
+                .with(poolCache)
+                .with(new ErrorListener(debug))
+                .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
+        List<String> applied = new ArrayList<>();
+        ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
+        for (HopscopeInstrumentation each : all) {
+            String required = each.requiredClass();
+            if (required != null && agentLoader.getResource(required.replace('.', '/') + ".class") == null) {
+                continue; // the library is absent: nothing to instrument
+            }
+            if (each.addsFields()) {
+                fieldBuilder = each.extend(fieldBuilder);
+            } else {
+                builder = each.extend(builder);
+            }
+            each.register(runtime);
+            applied.add(each.name());
+        }
+        String instrumentations = String.join(";", applied);
+
+        // Load the JDK classes the agent instruments now, so that they are transformed here, in
+        // premain, and not in the middle of the application's first request (CompletableFuture alone
+        // costs about 100 ms to transform on a cold JVM).
+        for (String jdkClass : List.of("java.util.concurrent.CompletableFuture", "java.util.concurrent.FutureTask",
+                "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ScheduledThreadPoolExecutor",
+                "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport")) {
+            Class.forName(jdkClass, false, null);
+        }
+        Bridge.hooks = runtime;
+        builder.installOn(instrumentation);
+        fieldBuilder.installOn(instrumentation);
+
+        // ClockSync every second (its own period) and at each chunk start and end: a JFR setting
+        // has one period, so the chunk-start (AgentInfo) and chunk-end (AgentError) hooks add one.
+        FlightRecorder.addPeriodicEvent(ClockSyncEvent.class, AgentInstaller::clockSync);
+        FlightRecorder.addPeriodicEvent(AgentInfoEvent.class, () -> {
+            clockSync();
+            AgentInfoEvent event = new AgentInfoEvent();
+            event.version = VERSION;
+            event.options = options.raw;
+            event.pid = ProcessHandle.current().pid();
+            event.instrumentations = instrumentations;
+            event.commit();
+        });
+        FlightRecorder.addPeriodicEvent(AgentErrorEvent.class, () -> {
+            clockSync();
+            AgentErrors.emitCounts();
+        });
+
+        selfCheck(runtime);
+        warmUpInBackground();
+        if (options.asprof != null && options.jfrPath == null) {
+            System.err.println("hopscope: asprof= needs jfr=PATH (async-profiler writes that recording); not started");
+        }
+        if (options.jfrPath != null) {
+            try {
+                if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
+                        options.asprof, Path.of(options.jfrPath), "/hopscope.jfc")) {
+                    startRecording(options.jfrPath);
+                }
+            } catch (Exception e) {
+                // The instrumentation stays on: events still go to any recording the user starts.
+                System.err.println("hopscope: cannot record to jfr=" + options.jfrPath + " (" + e.getMessage()
+                        + "); no recording started, check that the directory exists and is writable");
+            }
+        }
+        if (debug) {
+            System.err.println("hopscope: agent " + VERSION + " installed: " + instrumentations);
+        }
+    }
+
+    private static void clockSync() {
+        ClockSyncEvent event = new ClockSyncEvent();
+        event.monotonicNanos = System.nanoTime();
+        event.commit();
+    }
+
+    /**
+     * Loads the event classes (JFR registers each one on first use, tens of milliseconds the
+     * first time) and the thread meter off the application's threads, so that the application's
+     * first request does not pay for it.
+     */
+    private static void warmUpInBackground() {
+        Thread warmUp = new Thread(() -> {
+            try {
+                HopscopeRuntime.warmUp();
+            } catch (Throwable t) {
+                AgentErrors.report("warm-up", t);
+            }
+        }, "hopscope-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
+    }
+
+    /** Runs one instrumented call (an executor handoff) and checks that the hook saw it. */
+    private static void selfCheck(HopscopeRuntime runtime) {
+        // A pool that is already shut down and discards: execute() runs its advice, creates no thread.
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                new ThreadPoolExecutor.DiscardPolicy());
+        pool.shutdown();
+        int hits = runtime.selfCheck(() -> pool.execute(() -> { }));
+        if (hits == 0) {
+            System.err.println("hopscope: self-check failed: ThreadPoolExecutor.execute was not instrumented, so no"
+                    + " request will be followed across threads; run on a HotSpot JDK 17 or newer, do not disable"
+                    + " class retransformation, and add -Dhopscope.debug=true to see why");
+        }
+    }
+
+    private static void startRecording(String path) throws Exception {
+        Configuration configuration;
+        try (InputStreamReader reader = new InputStreamReader(
+                AgentInstaller.class.getResourceAsStream("/hopscope.jfc"), StandardCharsets.UTF_8)) {
+            configuration = Configuration.create(reader);
+        }
+        Recording recording = new Recording(configuration);
+        recording.setName("hopscope");
+        recording.setToDisk(true);
+        // Written at JVM exit, and to the same file by `jcmd PID JFR.dump name=hopscope`.
+        recording.setDestination(Path.of(path));
+        recording.setDumpOnExit(true);
+        recording.start();
+    }
+
+    /** Reports classes the agent failed to transform; with -Dhopscope.debug=true, also those it did. */
+    private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
+        private final boolean debug;
+
+        ErrorListener(boolean debug) {
+            this.debug = debug;
+        }
+
+        @Override
+        public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded,
+                Throwable throwable) {
+            AgentErrors.report("transform " + typeName, throwable);
+        }
+
+        @Override
+        public void onTransformation(TypeDescription typeDescription, ClassLoader classLoader, JavaModule module,
+                boolean loaded, DynamicType dynamicType) {
+            if (debug) {
+                System.err.println("hopscope: instrumented " + typeDescription.getName());
+            }
+        }
+    }
+}

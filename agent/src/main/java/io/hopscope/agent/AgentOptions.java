@@ -1,0 +1,104 @@
+package io.hopscope.agent;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The agent's options: {@code key=value} pairs separated by {@code ,}, list values separated by
+ * {@code ;}. A bad option is reported in one line and skipped: an agent must never stop the
+ * application from starting.
+ */
+public final class AgentOptions {
+
+    /** Query parameters kept by default: Azure Storage's operation selectors, never a credential. */
+    static final List<String> DEFAULT_REDACT_ALLOW_LIST = List.of("comp", "restype", "api-version", "timeout");
+
+    final String raw;
+    String jfrPath;
+    /** asprof=EVENT[;interval=N]: async-profiler writes the recording (null: the JDK alone). */
+    io.hopscope.agent.asprof.AsyncProfilerRecording.Settings asprof;
+    final List<String> requests = new ArrayList<>();
+    final List<String> policies = new ArrayList<>();
+    final Set<String> keptQueryParameters = new LinkedHashSet<>(DEFAULT_REDACT_ALLOW_LIST);
+
+    private AgentOptions(String raw) {
+        this.raw = raw == null ? "" : raw;
+    }
+
+    /** Parses the option string; each problem goes to {@code problems} as one line. */
+    static AgentOptions parse(String raw, Consumer<String> problems) {
+        AgentOptions options = new AgentOptions(raw);
+        if (raw == null || raw.isBlank()) {
+            return options;
+        }
+        for (String pair : raw.split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
+                        + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., asprof=EVENT;interval=N)");
+                continue;
+            }
+            String key = pair.substring(0, eq).trim();
+            String value = pair.substring(eq + 1).trim();
+            switch (key) {
+                case "jfr":
+                    if (value.isEmpty()) {
+                        problems.accept("hopscope: option jfr= needs a file path; no recording started");
+                    } else {
+                        options.jfrPath = value;
+                    }
+                    break;
+                case "requests":
+                    for (String item : list(value)) {
+                        int hash = item.indexOf('#');
+                        if (hash <= 0 || hash == item.length() - 1 || item.indexOf('#', hash + 1) >= 0) {
+                            problems.accept("hopscope: requests= entry '" + item
+                                    + "' is not CLASS#METHOD; ignored");
+                        } else {
+                            options.requests.add(item);
+                        }
+                    }
+                    break;
+                case "policies":
+                    for (String item : list(value)) {
+                        if (item.contains("#") || item.contains("/")) {
+                            problems.accept("hopscope: policies= entry '" + item
+                                    + "' is not a fully qualified interface name; ignored");
+                        } else {
+                            options.policies.add(item);
+                        }
+                    }
+                    break;
+                case "asprof":
+                    // The value keeps its ';' parts: they are async-profiler's, not a list.
+                    options.asprof = io.hopscope.agent.asprof.AsyncProfilerRecording.parse(value, problems);
+                    break;
+                case "redact":
+                    // redact= lists the query parameters to keep; an empty value keeps none.
+                    options.keptQueryParameters.clear();
+                    options.keptQueryParameters.addAll(list(value));
+                    break;
+                default:
+                    problems.accept("hopscope: unknown option '" + key
+                            + "'; ignored (options: jfr, requests, policies, redact, asprof)");
+            }
+        }
+        return options;
+    }
+
+    private static List<String> list(String value) {
+        List<String> items = new ArrayList<>();
+        for (String item : value.split(";")) {
+            if (!item.isBlank()) {
+                items.add(item.trim());
+            }
+        }
+        return items;
+    }
+}

@@ -1,0 +1,226 @@
+/*
+ * Why this package exists: advice is inlined into JDK classes (ThreadPoolExecutor, ForkJoinPool,
+ * FutureTask, CompletableFuture, LockSupport, jdk.internal.net.http.HttpClientImpl), which are
+ * defined by the bootstrap class loader and cannot see the agent's own classes on the system class
+ * path. Everything such advice calls therefore lives here, in the one package the agent extracts
+ * into a temporary jar and appends to the bootstrap search path before anything loads it. It holds
+ * no logic: a static dispatcher to the runtime (system class loader, where the JFR event classes
+ * live) and the guards that keep a fault in the runtime from ever reaching the application.
+ */
+package io.hopscope.agent.bootstrap;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The static entry points that advice calls; each forwards to the installed {@link Hooks}. */
+public final class Bridge {
+
+    /** The runtime, set once the agent is installed; null means "do nothing". */
+    public static volatile Hooks hooks;
+
+    /**
+     * Number of threads currently registered as blocked in an instrumented wait. LockSupport.unpark
+     * is called all the time by every lock in the JVM: this one volatile read is all it costs while
+     * no instrumented wait is in progress.
+     */
+    public static final AtomicInteger WAITERS = new AtomicInteger();
+
+    private Bridge() {
+    }
+
+    public static Runnable wrapRunnable(Runnable task, Object executor) {
+        Hooks h = hooks;
+        if (h == null || task == null) {
+            return task;
+        }
+        try {
+            return h.wrapRunnable(task, executor);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+            return task;
+        }
+    }
+
+    public static Callable<?> wrapCallable(Callable<?> task, Object executor) {
+        Hooks h = hooks;
+        if (h == null || task == null) {
+            return task;
+        }
+        try {
+            return h.wrapCallable(task, executor);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+            return task;
+        }
+    }
+
+    /** Captures the current request (or null) for work that a library hands over without a task. */
+    public static Object captureContext(Object via) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.captureContext(via);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
+    public static Object contextEnter(Object captured) {
+        Hooks h = hooks;
+        if (h == null || captured == null) {
+            return null;
+        }
+        try {
+            return h.contextEnter(captured);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
+    public static void contextExit(Object token) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return;
+        }
+        try {
+            h.contextExit(token);
+        } catch (Throwable t) {
+            h.onError("context", t);
+        }
+    }
+
+    public static Object boundaryEnter(String boundary, Object request) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.boundaryEnter(boundary, request);
+        } catch (Throwable t) {
+            h.onError("boundaries", t);
+            return null;
+        }
+    }
+
+    public static Object boundaryExit(Object token, Object result, Throwable thrown) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return result;
+        }
+        try {
+            return h.boundaryExit(token, result, thrown);
+        } catch (Throwable t) {
+            h.onError("boundaries", t);
+            return result;
+        }
+    }
+
+    /** For a boundary that takes a callback: the callback that ends the request when called. */
+    public static Object wrapCallback(Object token, Object callback) {
+        Hooks h = hooks;
+        if (h == null || token == null || callback == null) {
+            return callback;
+        }
+        try {
+            return h.wrapCallback(token, callback);
+        } catch (Throwable t) {
+            h.onError("boundaries", t);
+            return callback;
+        }
+    }
+
+    public static Object spanEnter(String kind, Object self, boolean async) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.spanEnter(kind, self, async);
+        } catch (Throwable t) {
+            h.onError("spans", t);
+            return null;
+        }
+    }
+
+    public static Object spanExit(Object token, Object result, Throwable thrown) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return result;
+        }
+        try {
+            return h.spanExit(token, result, thrown);
+        } catch (Throwable t) {
+            h.onError("spans", t);
+            return result;
+        }
+    }
+
+    public static Object joinEnter(Object waitedOn) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.joinEnter(waitedOn);
+        } catch (Throwable t) {
+            h.onError("waits", t);
+            return null;
+        }
+    }
+
+    public static void joinExit(Object token) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return;
+        }
+        try {
+            h.joinExit(token);
+        } catch (Throwable t) {
+            h.onError("waits", t);
+        }
+    }
+
+    public static Object waitEnter(String kind, Object waitedOn) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.waitEnter(kind, waitedOn);
+        } catch (Throwable t) {
+            h.onError("waits", t);
+            return null;
+        }
+    }
+
+    public static void waitExit(Object token, Throwable thrown) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return;
+        }
+        try {
+            h.waitExit(token, thrown);
+        } catch (Throwable t) {
+            h.onError("waits", t);
+        }
+    }
+
+    public static void onUnpark(Thread thread) {
+        if (WAITERS.get() == 0 || thread == null) {
+            return;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.onUnpark(thread);
+        } catch (Throwable t) {
+            h.onError("waits", t);
+        }
+    }
+}

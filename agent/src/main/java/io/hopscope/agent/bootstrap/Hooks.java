@@ -1,0 +1,39 @@
+package io.hopscope.agent.bootstrap;
+
+import java.util.concurrent.Callable;
+
+/** What advice inlined anywhere (JDK classes included) may ask of the agent's runtime. */
+public interface Hooks {
+
+    Runnable wrapRunnable(Runnable task, Object executor);
+
+    Callable<?> wrapCallable(Callable<?> task, Object executor);
+
+    Object captureContext(Object via);
+
+    Object contextEnter(Object captured);
+
+    void contextExit(Object token);
+
+    Object boundaryEnter(String boundary, Object request);
+
+    Object boundaryExit(Object token, Object result, Throwable thrown);
+
+    Object wrapCallback(Object token, Object callback);
+
+    Object spanEnter(String kind, Object self, boolean async);
+
+    Object spanExit(Object token, Object result, Throwable thrown);
+
+    Object joinEnter(Object waitedOn);
+
+    void joinExit(Object token);
+
+    Object waitEnter(String kind, Object waitedOn);
+
+    void waitExit(Object token, Throwable thrown);
+
+    void onUnpark(Thread thread);
+
+    void onError(String instrumentation, Throwable error);
+}

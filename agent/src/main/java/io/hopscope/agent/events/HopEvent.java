@@ -1,0 +1,41 @@
+package io.hopscope.agent.events;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** The request's execution arrived on another thread. */
+@Name("hopscope.Hop")
+@Label("Hop")
+@Description("The request's execution arrived on another thread.")
+@Category("hopscope")
+@StackTrace(false)
+public final class HopEvent extends Event {
+
+    @Label("Request Id")
+    @Description("The request that hopped.")
+    public long requestId;
+
+    @Label("Kind")
+    @Description("handoff (a task started on another thread) or wake (a waiter was woken).")
+    public String kind;
+
+    @Label("From Thread")
+    @Description("The thread the request left.")
+    public Thread fromThread;
+
+    @Label("To Thread")
+    @Description("The thread the request arrived on.")
+    public Thread toThread;
+
+    @Label("Delay Nanos")
+    @Description("Queue delay (handoff) or wake latency (wake).")
+    public long delayNanos;
+
+    @Label("Via")
+    @Description("The executor's class (handoff) or the waited-on class (wake).")
+    public String via;
+}

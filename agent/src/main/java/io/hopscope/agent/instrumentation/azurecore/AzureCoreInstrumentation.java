@@ -1,0 +1,140 @@
+package io.hopscope.agent.instrumentation.azurecore;
+
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.HttpRequestInfo;
+import io.hopscope.agent.runtime.RequestDescriber;
+import io.hopscope.agent.runtime.UrlRedactor;
+import com.azure.core.http.HttpPipelineCallContext;
+import com.azure.core.http.HttpRequest;
+import com.azure.core.http.HttpResponse;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+
+/**
+ * azure-core: HttpPipeline#send(HttpPipelineCallContext) (where every send overload ends up; its
+ * Mono ends the request) and #sendSync are request boundaries; every HttpPipelinePolicy
+ * implementation's process (async span, subscription to terminal signal) and processSync (sync
+ * span) is a policy span.
+ */
+public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
+
+    static final String PIPELINE = "com.azure.core.http.HttpPipeline";
+    static final String POLICY = "com.azure.core.http.policy.HttpPipelinePolicy";
+
+    @Override
+    public String name() {
+        return "azure-core";
+    }
+
+    /** HttpPipeline#sendSync and HttpPipelinePolicy#processSync appeared in azure-core 1.30. */
+    @Override
+    public String requiredClass() {
+        return "com.azure.core.http.HttpPipelineNextSyncPolicy";
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder) {
+        return builder
+                .type(named(PIPELINE))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(SendAdvice.class).on(named("send").and(takesArguments(1))
+                                .and(takesArgument(0, named("com.azure.core.http.HttpPipelineCallContext")))))
+                        .visit(Advice.to(SendSyncAdvice.class).on(named("sendSync"))))
+                .type(Matchers.implementationsOf(POLICY))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ProcessAdvice.class).on(named("process").and(takesArguments(2))
+                                .and(not(isAbstract()))))
+                        .visit(Advice.to(ProcessSyncAdvice.class).on(named("processSync").and(takesArguments(2))
+                                .and(not(isAbstract())))));
+    }
+
+    @Override
+    public void register(HopscopeRuntime runtime) {
+        runtime.addDescriber(new Describer());
+    }
+
+    /** HttpPipeline#send(HttpPipelineCallContext): returns a Mono that ends the request. */
+    static final class SendAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.Argument(0) Object context) {
+            return Bridge.boundaryEnter("com.azure.core.http.HttpPipeline#send", context);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token,
+                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
+                @Advice.Thrown Throwable thrown) {
+            result = Bridge.boundaryExit(token, result, thrown);
+        }
+    }
+
+    /** HttpPipeline#sendSync(HttpRequest, Context). */
+    static final class SendSyncAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.Argument(0) Object request) {
+            return Bridge.boundaryEnter("com.azure.core.http.HttpPipeline#sendSync", request);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Return Object result, @Advice.Thrown Throwable thrown) {
+            Bridge.boundaryExit(token, result, thrown);
+        }
+    }
+
+    /** HttpPipelinePolicy#process: the span runs from subscription to terminal signal. */
+    static final class ProcessAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object policy) {
+            return Bridge.spanEnter("policy", policy, true);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token,
+                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
+                @Advice.Thrown Throwable thrown) {
+            result = Bridge.spanExit(token, result, thrown);
+        }
+    }
+
+    /** HttpPipelinePolicy#processSync. */
+    static final class ProcessSyncAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object policy) {
+            return Bridge.spanEnter("policy", policy, false);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.spanExit(token, null, thrown);
+        }
+    }
+
+    /** Names azure-core requests and reads their responses' status. */
+    static final class Describer implements RequestDescriber {
+        @Override
+        public HttpRequestInfo describe(Object request, UrlRedactor redactor) {
+            HttpRequest http = request instanceof HttpPipelineCallContext
+                    ? ((HttpPipelineCallContext) request).getHttpRequest()
+                    : request instanceof HttpRequest ? (HttpRequest) request : null;
+            if (http == null) {
+                return null;
+            }
+            return HttpRequestInfo.of(String.valueOf(http.getHttpMethod()), String.valueOf(http.getUrl()), redactor);
+        }
+
+        @Override
+        public int statusCode(Object response) {
+            return response instanceof HttpResponse ? ((HttpResponse) response).getStatusCode() : -1;
+        }
+    }
+}

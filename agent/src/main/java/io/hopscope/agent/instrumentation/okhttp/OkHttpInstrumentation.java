@@ -1,0 +1,174 @@
+package io.hopscope.agent.instrumentation.okhttp;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.HttpRequestInfo;
+import io.hopscope.agent.runtime.RequestDescriber;
+import io.hopscope.agent.runtime.UrlRedactor;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import io.hopscope.agent.runtime.AgentErrors;
+import io.hopscope.agent.runtime.AsyncAdapter;
+import io.hopscope.agent.runtime.AsyncSpan;
+import io.hopscope.agent.runtime.RequestState;
+import java.io.IOException;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * OkHttp: RealCall#execute is a request boundary (a synchronous call runs on the caller's thread
+ * end to end), RealCall#enqueue one that ends when its Callback is called, and every Interceptor
+ * implementation's intercept is an interceptor span.
+ */
+public final class OkHttpInstrumentation implements HopscopeInstrumentation {
+
+    @Override
+    public String name() {
+        return "okhttp";
+    }
+
+    /** okhttp3.internal.connection.RealCall is OkHttp 4's call class (4.0, Kotlin rewrite). */
+    @Override
+    public String requiredClass() {
+        return "okhttp3.internal.connection.RealCall";
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder) {
+        return builder
+                .type(named("okhttp3.internal.connection.RealCall"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ExecuteAdvice.class).on(named("execute").and(takesArguments(0))))
+                        .visit(Advice.to(EnqueueAdvice.class).on(named("enqueue").and(takesArguments(1)))))
+                .type(Matchers.implementationsOf("okhttp3.Interceptor"))
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
+                        .on(named("intercept").and(takesArguments(1)))));
+    }
+
+    @Override
+    public void register(HopscopeRuntime runtime) {
+        runtime.addDescriber(new Describer());
+        runtime.addAdapter(new CallbackAdapter());
+    }
+
+    /** RealCall#execute(). */
+    static final class ExecuteAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object call) {
+            return Bridge.boundaryEnter("okhttp3.Call#execute", call);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
+            Bridge.boundaryExit(token, response, thrown);
+        }
+    }
+
+    /** RealCall#enqueue(Callback): the request ends when the callback is called. */
+    static final class EnqueueAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object call,
+                @Advice.Argument(value = 0, readOnly = false, typing = Assigner.Typing.DYNAMIC) Object callback) {
+            Object token = Bridge.boundaryEnter("okhttp3.Call#enqueue", call);
+            callback = Bridge.wrapCallback(token, callback);
+            return token;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Argument(0) Object callback,
+                @Advice.Thrown Throwable thrown) {
+            Bridge.boundaryExit(token, callback, thrown);
+        }
+    }
+
+    /** Interceptor#intercept(Chain). */
+    static final class InterceptAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object interceptor) {
+            return Bridge.spanEnter("interceptor", interceptor, false);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.spanExit(token, null, thrown);
+        }
+    }
+
+    /** Names OkHttp calls and reads their responses' status. */
+    static final class Describer implements RequestDescriber {
+        @Override
+        public HttpRequestInfo describe(Object request, UrlRedactor redactor) {
+            Request http = request instanceof Call ? ((Call) request).request()
+                    : request instanceof Request ? (Request) request : null;
+            if (http == null) {
+                return null;
+            }
+            return HttpRequestInfo.of(http.method(), http.url().toString(), redactor);
+        }
+
+        @Override
+        public int statusCode(Object response) {
+            return response instanceof Response ? ((Response) response).code() : -1;
+        }
+    }
+
+    /** Wraps an enqueued call's Callback so that the request ends when OkHttp calls it. */
+    static final class CallbackAdapter implements AsyncAdapter {
+        @Override
+        public Object wrapCallback(HopscopeRuntime runtime, RequestState request, Object callback) {
+            return callback instanceof Callback ? new EndingCallback((Callback) callback, runtime, request) : null;
+        }
+
+        @Override
+        public Object endRequestOnCompletion(HopscopeRuntime runtime, RequestState request, Object result) {
+            return result instanceof EndingCallback && ((EndingCallback) result).request == request ? result : null;
+        }
+
+        @Override
+        public Object spanOnSubscription(HopscopeRuntime runtime, AsyncSpan span, Object result) {
+            return null;
+        }
+    }
+
+    /** Ends the request, then calls the application's callback (on OkHttp's dispatcher thread). */
+    static final class EndingCallback implements Callback {
+        private final Callback delegate;
+        private final HopscopeRuntime runtime;
+        final RequestState request;
+
+        EndingCallback(Callback delegate, HopscopeRuntime runtime, RequestState request) {
+            this.delegate = delegate;
+            this.runtime = runtime;
+            this.request = request;
+        }
+
+        @Override
+        public void onResponse(Call call, Response response) throws IOException {
+            try {
+                runtime.asyncTerminated(request, "ok", null, response);
+            } catch (Throwable t) {
+                AgentErrors.report("okhttp", t);
+            }
+            delegate.onResponse(call, response);
+        }
+
+        @Override
+        public void onFailure(Call call, IOException e) {
+            try {
+                runtime.asyncTerminated(request, call.isCanceled() ? "cancelled" : "error", e, null);
+            } catch (Throwable t) {
+                AgentErrors.report("okhttp", t);
+            }
+            delegate.onFailure(call, e);
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.hopscope.agent.instrumentation.reactor;
+
+import io.hopscope.agent.runtime.AgentErrors;
+import io.hopscope.agent.runtime.AsyncAdapter;
+import io.hopscope.agent.runtime.AsyncSpan;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.RequestCarrier;
+import io.hopscope.agent.runtime.RequestState;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.reactivestreams.Subscription;
+import reactor.core.CoreSubscriber;
+import reactor.core.publisher.Mono;
+import reactor.util.context.Context;
+
+/**
+ * Ends requests and async policy spans at a Mono's terminal signal. Loaded only when Reactor is
+ * visible to the agent's class loader (the instrumentation's required class), so nothing else in
+ * the agent depends on Reactor.
+ */
+final class ReactorAdapter implements AsyncAdapter {
+
+    @Override
+    public Object endRequestOnCompletion(HopscopeRuntime runtime, RequestState request, Object result) {
+        if (!(result instanceof Mono)) {
+            return null;
+        }
+        return new RequestMono<>((Mono<?>) result, runtime, request);
+    }
+
+    @Override
+    public Object spanOnSubscription(HopscopeRuntime runtime, AsyncSpan span, Object result) {
+        if (!(result instanceof Mono)) {
+            return null;
+        }
+        return new SpanMono<>((Mono<?>) result, runtime, span);
+    }
+
+    /** A request's result: subscribing to it carries the request; its terminal signal ends it. */
+    static final class RequestMono<T> extends Mono<T> implements RequestCarrier {
+        private final Mono<T> source;
+        private final HopscopeRuntime runtime;
+        private final RequestState request;
+
+        @SuppressWarnings("unchecked")
+        RequestMono(Mono<?> source, HopscopeRuntime runtime, RequestState request) {
+            this.source = (Mono<T>) source;
+            this.runtime = runtime;
+            this.request = request;
+        }
+
+        @Override
+        public RequestState hopscopeRequest() {
+            return request;
+        }
+
+        @Override
+        public void subscribe(CoreSubscriber<? super T> actual) {
+            Object attached = null;
+            try {
+                attached = runtime.attachForSubscribe(request);
+            } catch (Throwable t) {
+                AgentErrors.report("reactor", t);
+            }
+            try {
+                source.subscribe(new Terminal<T>(actual) {
+                    @Override
+                    void terminated(String outcome, Throwable error, Object value) {
+                        runtime.asyncTerminated(request, outcome, error, value);
+                    }
+                });
+            } finally {
+                try {
+                    runtime.detachAfterSubscribe(attached);
+                } catch (Throwable t) {
+                    AgentErrors.report("reactor", t);
+                }
+            }
+        }
+    }
+
+    /** An async policy's result: the span runs from this subscription to the terminal signal. */
+    static final class SpanMono<T> extends Mono<T> {
+        private final Mono<T> source;
+        private final HopscopeRuntime runtime;
+        private final AsyncSpan span;
+
+        @SuppressWarnings("unchecked")
+        SpanMono(Mono<?> source, HopscopeRuntime runtime, AsyncSpan span) {
+            this.source = (Mono<T>) source;
+            this.runtime = runtime;
+            this.span = span;
+        }
+
+        @Override
+        public void subscribe(CoreSubscriber<? super T> actual) {
+            HopscopeRuntime.ActiveSpan active = null;
+            try {
+                active = runtime.asyncSpanSubscribe(span);
+            } catch (Throwable t) {
+                AgentErrors.report("reactor", t);
+            }
+            if (active == null) {
+                source.subscribe(actual);
+                return;
+            }
+            HopscopeRuntime.ActiveSpan opened = active;
+            try {
+                source.subscribe(new Terminal<T>(actual) {
+                    @Override
+                    void terminated(String outcome, Throwable error, Object value) {
+                        runtime.asyncSpanEnd(opened);
+                    }
+                });
+            } finally {
+                try {
+                    runtime.asyncSpanSubscribed(opened);
+                } catch (Throwable t) {
+                    AgentErrors.report("reactor", t);
+                }
+            }
+        }
+    }
+
+    /**
+     * Passes every signal through and reports the first terminal one. For a Mono, onNext is
+     * reported too (with outcome "ok"): a block() waiter wakes on onNext, before onComplete.
+     */
+    abstract static class Terminal<T> implements CoreSubscriber<T>, Subscription {
+        private final CoreSubscriber<? super T> actual;
+        private final AtomicBoolean done = new AtomicBoolean();
+        private Subscription upstream;
+
+        Terminal(CoreSubscriber<? super T> actual) {
+            this.actual = actual;
+        }
+
+        abstract void terminated(String outcome, Throwable error, Object value);
+
+        private void report(String outcome, Throwable error, Object value) {
+            if (done.compareAndSet(false, true)) {
+                try {
+                    terminated(outcome, error, value);
+                } catch (Throwable t) {
+                    AgentErrors.report("reactor", t);
+                }
+            }
+        }
+
+        @Override
+        public Context currentContext() {
+            return actual.currentContext();
+        }
+
+        @Override
+        public void onSubscribe(Subscription s) {
+            upstream = s;
+            actual.onSubscribe(this);
+        }
+
+        @Override
+        public void onNext(T value) {
+            report("ok", null, value);
+            actual.onNext(value);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            report("error", error, null);
+            actual.onError(error);
+        }
+
+        @Override
+        public void onComplete() {
+            report("ok", null, null);
+            actual.onComplete();
+        }
+
+        @Override
+        public void request(long n) {
+            upstream.request(n);
+        }
+
+        @Override
+        public void cancel() {
+            report("cancelled", null, null);
+            upstream.cancel();
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.hopscope.agent.instrumentation.reactor;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * Reactor's blocking calls: Mono#block (all overloads) joins a request whose result the Mono is,
+ * and BlockingSingleSubscriber#blockingGet, where Mono#block, Flux#blockFirst and Flux#blockLast
+ * really wait, is the wait (so the subscription work done inside block() is a segment, not a wait).
+ */
+public final class ReactorInstrumentation implements HopscopeInstrumentation {
+
+    @Override
+    public String name() {
+        return "reactor";
+    }
+
+    /** Mono exists in every Reactor 3; BlockingSingleSubscriber#blockingGet since 3.0. */
+    @Override
+    public String requiredClass() {
+        return "reactor.core.publisher.Mono";
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder) {
+        return builder
+                .type(named("reactor.core.publisher.Mono"))
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(JoinAdvice.class)
+                        .on(namedOneOf("block", "blockOptional"))))
+                .type(named("reactor.core.publisher.BlockingSingleSubscriber"))
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(WaitAdvice.class)
+                        .on(named("blockingGet"))));
+    }
+
+    @Override
+    public void register(HopscopeRuntime runtime) {
+        runtime.addAdapter(new ReactorAdapter());
+    }
+
+    /** Mono#block: a wait on a request's own result joins that request. */
+    static final class JoinAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object mono) {
+            return Bridge.joinEnter(mono);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.joinExit(token);
+        }
+    }
+
+    /** BlockingSingleSubscriber#blockingGet: the wait itself. */
+    static final class WaitAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object subscriber) {
+            return Bridge.waitEnter(null, subscriber);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.waitExit(token, thrown);
+        }
+    }
+}

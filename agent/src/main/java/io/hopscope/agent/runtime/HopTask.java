@@ -1,0 +1,92 @@
+package io.hopscope.agent.runtime;
+
+import java.util.concurrent.Callable;
+
+/**
+ * A task handed to an executor while a request was current: it carries the request to the thread
+ * that runs it, where it records the handoff and a task segment.
+ */
+abstract class HopTask {
+
+    final HopscopeRuntime runtime;
+    final RequestState request;
+    final long spanId;
+    final int childDepth;
+    final Thread fromThread;
+    final long submitNanos;
+    final String via;
+
+    HopTask(HopscopeRuntime runtime, RequestState request, long spanId, int childDepth, Thread fromThread,
+            long submitNanos, String via) {
+        this.runtime = runtime;
+        this.request = request;
+        this.spanId = spanId;
+        this.childDepth = childDepth;
+        this.fromThread = fromThread;
+        this.submitNanos = submitNanos;
+        this.via = via;
+    }
+
+    /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
+    static final class Captured extends HopTask {
+        Captured(HopscopeRuntime runtime, RequestState request, long spanId, int childDepth, Thread fromThread,
+                long submitNanos, String via) {
+            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+        }
+    }
+
+    /** The Runnable form. */
+    static final class OfRunnable extends HopTask implements Runnable {
+
+        final Runnable delegate;
+
+        OfRunnable(HopscopeRuntime runtime, Runnable delegate, RequestState request, long spanId, int childDepth,
+                Thread fromThread, long submitNanos, String via) {
+            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+            this.delegate = delegate;
+        }
+
+        @Override
+        public void run() {
+            Object scope = runtime.taskStart(this);
+            try {
+                delegate.run();
+            } finally {
+                runtime.taskEnd(scope);
+            }
+        }
+
+        @Override
+        public String toString() {
+            // Executors and their rejection messages print tasks: show the application's own.
+            return delegate.toString();
+        }
+    }
+
+    /** The Callable form. */
+    static final class OfCallable<V> extends HopTask implements Callable<V> {
+
+        final Callable<V> delegate;
+
+        OfCallable(HopscopeRuntime runtime, Callable<V> delegate, RequestState request, long spanId, int childDepth,
+                Thread fromThread, long submitNanos, String via) {
+            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+            this.delegate = delegate;
+        }
+
+        @Override
+        public V call() throws Exception {
+            Object scope = runtime.taskStart(this);
+            try {
+                return delegate.call();
+            } finally {
+                runtime.taskEnd(scope);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return delegate.toString();
+        }
+    }
+}

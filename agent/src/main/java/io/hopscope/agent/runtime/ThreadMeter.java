@@ -1,0 +1,53 @@
+package io.hopscope.agent.runtime;
+
+import java.lang.management.ManagementFactory;
+
+/** Reads the current thread's allocated-bytes counter and CPU time, where the JVM offers them. */
+final class ThreadMeter {
+
+    private static volatile ThreadMeter instance;
+
+    private final com.sun.management.ThreadMXBean threads;
+    private final boolean allocation;
+    private final boolean cpu;
+
+    private ThreadMeter() {
+        java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        if (bean instanceof com.sun.management.ThreadMXBean) {
+            threads = (com.sun.management.ThreadMXBean) bean;
+            allocation = threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled();
+            cpu = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+        } else {
+            threads = null;
+            allocation = false;
+            cpu = false;
+        }
+    }
+
+    /**
+     * Created on first use, not in premain: touching java.lang.management that early would
+     * initialise JMX and logging before an application server has configured them.
+     */
+    static ThreadMeter get() {
+        ThreadMeter m = instance;
+        if (m == null) {
+            synchronized (ThreadMeter.class) {
+                m = instance;
+                if (m == null) {
+                    m = new ThreadMeter();
+                    instance = m;
+                }
+            }
+        }
+        return m;
+    }
+
+    long allocatedBytes() {
+        return allocation ? threads.getCurrentThreadAllocatedBytes() : 0L;
+    }
+
+    /** CPU time of the current thread, or -1 when the JVM does not give it. */
+    long cpuNanos() {
+        return cpu ? threads.getCurrentThreadCpuTime() : -1L;
+    }
+}

@@ -1,0 +1,31 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
+import org.junit.jupiter.api.Test;
+
+/** The shaded jar's own contents: relocated Byte Buddy, the bridge package, settings, manifest. */
+class AgentJarIT {
+
+    @Test
+    void byteBuddyIsRelocatedAndTheManifestDeclaresTheAgent() throws Exception {
+        try (JarFile jar = new JarFile(AgentRun.agentJar().toFile())) {
+            List<String> names = jar.stream().map(JarEntry::getName).toList();
+            assertThat(names).noneMatch(n -> n.startsWith("net/bytebuddy/"));
+            assertThat(names).anyMatch(n -> n.startsWith("io/hopscope/agent/shaded/bytebuddy/agent/builder/"));
+            assertThat(names).contains("io/hopscope/agent/bootstrap/Bridge.class", "io/hopscope/agent/bootstrap/Hooks.class",
+                    "hopscope.jfc");
+            // The instrumented libraries are never shipped inside the agent.
+            assertThat(names).noneMatch(n -> n.startsWith("reactor/") || n.startsWith("com/azure/")
+                    || n.startsWith("okhttp3/") || n.startsWith("io/netty/"));
+            Attributes main = jar.getManifest().getMainAttributes();
+            assertThat(main.getValue("Premain-Class")).isEqualTo("io.hopscope.agent.HopscopeAgent");
+            assertThat(main.getValue("Agent-Class")).isEqualTo("io.hopscope.agent.HopscopeAgent");
+            assertThat(main.getValue("Can-Retransform-Classes")).isEqualTo("true");
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.agent.runtime.UrlRedactor;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Option parsing and URL redaction. */
+class AgentOptionsTest {
+
+    @Test
+    void listsAreSeparatedBySemicolons() {
+        List<String> problems = new ArrayList<>();
+        AgentOptions o = AgentOptions.parse("jfr=/tmp/a.jfr,requests=a.B#c;d.E#f,policies=x.Y,redact=comp;sv",
+                problems::add);
+        assertThat(problems).isEmpty();
+        assertThat(o.jfrPath).isEqualTo("/tmp/a.jfr");
+        assertThat(o.requests).containsExactly("a.B#c", "d.E#f");
+        assertThat(o.policies).containsExactly("x.Y");
+        assertThat(o.keptQueryParameters).containsExactly("comp", "sv");
+    }
+
+    @Test
+    void eachBadOptionIsOneLineNamingIt() {
+        List<String> problems = new ArrayList<>();
+        AgentOptions o = AgentOptions.parse("speed=11,requests=a.B#c;broken;x#y#z,oops,policies=a.B#m", problems::add);
+        assertThat(problems).hasSize(5);
+        assertThat(problems.get(0)).contains("'speed'");
+        assertThat(problems.get(1)).contains("'broken'");
+        assertThat(problems.get(2)).contains("'x#y#z'");
+        assertThat(problems.get(3)).contains("'oops'");
+        assertThat(problems.get(4)).contains("'a.B#m'");
+        assertThat(o.requests).containsExactly("a.B#c");
+    }
+
+    @Test
+    void theQueryIsDroppedExceptTheAllowList() {
+        UrlRedactor redactor = new UrlRedactor(Set.of("comp"));
+        assertThat(redactor.redact(URI.create("https://u:p@acct.blob.example/c/b?comp=list&sig=SECRET&sv=1#frag")))
+                .isEqualTo("https://acct.blob.example/c/b?comp=list");
+        assertThat(new UrlRedactor(Set.of()).redact(URI.create("http://127.0.0.1:8080/x?sig=SECRET")))
+                .isEqualTo("http://127.0.0.1:8080/x");
+    }
+}

@@ -1,0 +1,85 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+
+/** Runs a program on a separate JVM with the shaded agent jar, the way users run it. */
+final class AgentRun {
+
+    final int exitCode;
+    final String stdout;
+    final String stderr;
+    final Path recording;
+
+    private AgentRun(int exitCode, String stdout, String stderr, Path recording) {
+        this.exitCode = exitCode;
+        this.stdout = stdout;
+        this.stderr = stderr;
+        this.recording = recording;
+    }
+
+    static Path agentJar() {
+        return Path.of(System.getProperty("hopscope.agent.jar", "target/hopscope-agent.jar")).toAbsolutePath();
+    }
+
+    static Path workDir() throws IOException {
+        Path dir = Path.of(System.getProperty("hopscope.work", "target/it-work"));
+        Files.createDirectories(dir);
+        return dir;
+    }
+
+    /**
+     * Runs {@code java [-javaagent:agent=options] args...} and waits for it; {@code options} may
+     * contain {@code %JFR%}, replaced by a fresh recording path.
+     */
+    static AgentRun run(String java, String options, List<String> args) throws Exception {
+        Path dir = workDir();
+        Path recording = Files.createTempFile(dir, "run-", ".jfr");
+        Files.delete(recording);
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        if (options != null) {
+            command.add("-javaagent:" + agentJar() + (options.isEmpty() ? "" : "=" + options.replace("%JFR%",
+                    recording.toString())));
+        }
+        command.addAll(args);
+        Path out = Files.createTempFile(dir, "out-", ".txt");
+        Path err = Files.createTempFile(dir, "err-", ".txt");
+        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("timed out: " + command);
+        }
+        return new AgentRun(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8), recording);
+    }
+
+    static AgentRun run(String options, List<String> args) throws Exception {
+        return run(Path.of(System.getProperty("java.home"), "bin", "java").toString(), options, args);
+    }
+
+    List<RecordedEvent> events() throws IOException {
+        assertThat(recording).as("recording of the run; stderr: %s", stderr).exists();
+        return RecordingFile.readAllEvents(recording);
+    }
+
+    /** stderr without the JVM's own notes (the CDS warning caused by appending to the boot path). */
+    List<String> agentLines() {
+        List<String> lines = new ArrayList<>();
+        for (String line : stderr.split("\n")) {
+            if (line.startsWith("hopscope:")) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,46 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
+
+/** A wait on a Reactor NonBlocking thread is recorded outside any request, with its stack trace. */
+class NonBlockingWaitIT {
+
+    private static String jarOf(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+
+    @Test
+    void aBlockingWaitOnANonBlockingThreadIsFlaggedWithItsStack() throws Exception {
+        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
+                jarOf(reactor.core.publisher.Mono.class), jarOf(org.reactivestreams.Publisher.class));
+        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-cp", classPath, "io.hopscope.testapps.NonBlockingWaitApp"));
+        assertThat(run.exitCode).as(run.stderr).isZero();
+        assertThat(run.stdout).contains("result: slow-worker");
+        List<RecordedEvent> events = run.events();
+        List<RecordedEvent> waits = events.stream()
+                .filter(e -> e.getEventType().getName().equals("hopscope.Wait") && e.getBoolean("nonBlockingThread"))
+                .toList();
+        assertThat(waits).singleElement().satisfies(w -> {
+            assertThat(w.getString("kind")).isEqualTo("CompletableFuture.get");
+            assertThat(w.getLong("requestId")).isZero();
+            assertThat(w.getThread().getJavaName()).startsWith("parallel-");
+            assertThat(Requests.threadName(w, "wakerThread")).isEqualTo("slow-worker");
+            assertThat(w.getString("outcome")).isEqualTo("value");
+            assertThat(w.getDuration().toMillis()).isGreaterThanOrEqualTo(20);
+        });
+        RecordedEvent flagged = events.stream()
+                .filter(e -> e.getEventType().getName().equals("hopscope.NonBlockingWait")).findFirst().orElseThrow();
+        assertThat(flagged.getString("kind")).isEqualTo("CompletableFuture.get");
+        assertThat(flagged.getStackTrace().getFrames())
+                .anyMatch(f -> f.getMethod().getName().equals("blockOnNonBlockingThread"));
+        // Outside a request, the main thread's own Mono.block is no event: it is not non-blocking.
+        assertThat(events).noneMatch(e -> e.getEventType().getName().equals("hopscope.Wait")
+                && !e.getBoolean("nonBlockingThread"));
+    }
+}

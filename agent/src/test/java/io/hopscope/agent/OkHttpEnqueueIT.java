@@ -1,0 +1,54 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
+
+/** OkHttp's Call#enqueue is a request boundary that ends in its callback, on the dispatcher thread. */
+class OkHttpEnqueueIT {
+
+    private static final int COUNT = 5;
+
+    private static String jarOf(Class<?> type) throws Exception {
+        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+
+    @Test
+    void anEnqueuedCallIsOneRequestHandedToTheDispatcherAndEndedInItsCallback() throws Exception {
+        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
+                jarOf(okhttp3.OkHttpClient.class), jarOf(okio.Buffer.class), jarOf(kotlin.Unit.class));
+        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp",
+                Integer.toString(COUNT)));
+        assertThat(run.exitCode).as(run.stderr).isZero();
+        assertThat(run.stdout).contains("responses ok: " + COUNT);
+        List<RecordedEvent> events = run.events();
+        assertThat(events).noneMatch(e -> e.getEventType().getName().equals("hopscope.AgentError"));
+        assertThat(events).filteredOn(e -> e.getEventType().getName().startsWith("hopscope."))
+                .noneMatch(e -> e.toString().contains("SECRET"));
+        Map<Long, Requests.Request> requests = Requests.byId(events);
+        assertThat(requests).hasSize(COUNT);
+        for (Requests.Request r : requests.values()) {
+            assertThat(r.request.getString("boundary")).isEqualTo("okhttp3.Call#enqueue");
+            assertThat(r.request.getString("name")).isEqualTo("GET 127.0.0.1/hello");
+            // The query is reduced to the default allow-list: sig never reaches the recording.
+            assertThat(r.request.getString("url")).endsWith("/hello?comp=list");
+            assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            assertThat(Requests.threadName(r.request, "startThread")).isEqualTo("main");
+            String dispatcher = r.request.getThread().getJavaName();
+            assertThat(dispatcher).startsWith("OkHttp ");
+            assertThat(r.hops("handoff")).singleElement().satisfies(h -> {
+                assertThat(Requests.threadName(h, "fromThread")).isEqualTo("main");
+                assertThat(h.getThread().getJavaName()).isEqualTo(dispatcher);
+            });
+            assertThat(r.spans).filteredOn(s -> s.getString("kind").equals("interceptor"))
+                    .extracting(s -> s.getString("name"))
+                    .contains("okhttp3.internal.http.CallServerInterceptor");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
+ * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and is
+ * woken back.
+ */
+class PipelineIT {
+
+    private static final int COUNT = 30;
+    /** The sample's policies, in pipeline order. */
+    private static final List<String> POLICIES = List.of(
+            "com.azure.core.http.policy.UserAgentPolicy",
+            "com.azure.core.http.policy.RequestIdPolicy",
+            "com.azure.core.http.policy.RetryPolicy",
+            "io.hopscope.samples.pipeline.ClientTagPolicy",
+            "io.hopscope.samples.pipeline.AsyncOnlyPolicy");
+
+    @BeforeAll
+    static void samplesAreBuilt() {
+        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
+                .as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+    }
+
+    private static Map<Long, Requests.Request> run(String mode, String client) throws Exception {
+        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(), "pipeline",
+                "--mode", mode, "--http-client", client, "--parallel", "2", "--count", Integer.toString(COUNT)));
+        assertThat(run.exitCode).as(run.stderr).isZero();
+        assertThat(run.agentLines()).isEmpty();
+        List<RecordedEvent> events = run.events();
+        assertThat(events).noneMatch(e -> e.getEventType().getName().equals("hopscope.AgentError"));
+        Map<Long, Requests.Request> requests = Requests.byId(events);
+        // Measured requests plus the sample's own warm-up/validation ones, if any.
+        assertThat(requests.size()).isGreaterThanOrEqualTo(COUNT);
+        return requests;
+    }
+
+    @Test
+    void okhttpSyncRequestsStayOnTheCallerThread() throws Exception {
+        for (Requests.Request r : run("sync", "okhttp").values()) {
+            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
+            assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#sendSync");
+            assertThat(r.request.getString("name")).startsWith("GET 127.0.0.1/");
+            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+            assertThat(r.hops).as("hops of request %d", r.id).isEmpty();
+            assertThat(r.threads()).as("threads of request %d", r.id).hasSize(1);
+            assertPoliciesInPipelineOrder(r);
+            assertAllocation(r);
+        }
+    }
+
+    @Test
+    void nettySyncOverAsyncRequestsHopToAnEventLoopAndAreWokenBack() throws Exception {
+        Map<Long, Requests.Request> requests = run("sync-over-async", "netty");
+        int woken = 0;
+        for (Requests.Request r : requests.values()) {
+            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
+            assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#send");
+            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            String caller = Requests.threadName(r.request, "startThread");
+            // The request ends when the caller's block() returns, so it includes the wake back.
+            assertThat(r.request.getThread().getJavaName()).isEqualTo(caller);
+            assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
+                    .anyMatch(h -> Requests.threadName(h, "toThread").startsWith("reactor-http-")
+                            && h.getString("via").startsWith("io.netty."));
+            // When the response is there before the caller gets to park (a loaded machine can
+            // deschedule the caller inside subscribe), block() does not wait: no Wait, no wake.
+            List<RecordedEvent> wakes = r.hops("wake");
+            assertThat(wakes).as("wakes of request %d", r.id).hasSize(r.waits.size());
+            if (!r.waits.isEmpty()) {
+                woken++;
+                assertThat(Requests.threadName(wakes.get(0), "toThread")).isEqualTo(caller);
+                assertThat(Requests.threadName(wakes.get(0), "fromThread")).startsWith("reactor-http-");
+                assertThat(r.waits).singleElement().satisfies(w -> {
+                    assertThat(w.getString("kind")).isEqualTo("Mono.block");
+                    assertThat(w.getLong("wakeLatencyNanos")).isPositive();
+                    assertThat(Requests.threadName(w, "wakerThread")).isEqualTo(
+                            Requests.threadName(wakes.get(0), "fromThread"));
+                });
+            }
+            assertPoliciesInPipelineOrder(r);
+            assertAllocation(r);
+        }
+        assertThat(woken).as("requests woken back to their caller").isGreaterThanOrEqualTo(requests.size() * 8 / 10);
+    }
+
+    private static void assertPoliciesInPipelineOrder(Requests.Request r) {
+        List<String> policies = r.spans.stream()
+                .filter(s -> s.getString("kind").equals("policy") && POLICIES.contains(s.getString("name")))
+                .sorted(java.util.Comparator.comparingInt(s -> s.getInt("depth")))
+                .map(s -> s.getString("name"))
+                .collect(Collectors.toList());
+        assertThat(policies).as("policy spans of request %d", r.id).containsExactlyElementsOf(POLICIES);
+        Set<Long> spanIds = r.spans.stream().map(s -> s.getLong("spanId")).collect(Collectors.toSet());
+        for (RecordedEvent span : r.spans) {
+            long parent = span.getLong("parentSpanId");
+            assertThat(parent == 0 ? span.getInt("depth") == 0 : spanIds.contains(parent))
+                    .as("parent of span %s", span.getString("name")).isTrue();
+        }
+    }
+
+    private static void assertAllocation(Requests.Request r) {
+        assertThat(r.segments).isNotEmpty();
+        assertThat(r.segments).allMatch(s -> s.getLong("allocatedBytes") >= 0);
+        assertThat(r.allocatedBytes()).as("allocated bytes of request %d", r.id).isPositive();
+    }
+}

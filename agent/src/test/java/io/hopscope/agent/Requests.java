@@ -1,0 +1,88 @@
+package io.hopscope.agent;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
+
+/** The hopscope events of one recording grouped by request id, for assertions. */
+final class Requests {
+
+    /** One request's events. */
+    static final class Request {
+        final long id;
+        RecordedEvent request;
+        final List<RecordedEvent> segments = new ArrayList<>();
+        final List<RecordedEvent> hops = new ArrayList<>();
+        final List<RecordedEvent> spans = new ArrayList<>();
+        final List<RecordedEvent> waits = new ArrayList<>();
+
+        Request(long id) {
+            this.id = id;
+        }
+
+        /** Java thread ids of every thread that worked on the request or that it hopped through. */
+        Set<Long> threads() {
+            Set<Long> threads = new LinkedHashSet<>();
+            for (RecordedEvent s : segments) {
+                threads.add(s.getThread().getJavaThreadId());
+            }
+            for (RecordedEvent h : hops) {
+                threads.add(((RecordedThread) h.getValue("fromThread")).getJavaThreadId());
+                threads.add(((RecordedThread) h.getValue("toThread")).getJavaThreadId());
+            }
+            return threads;
+        }
+
+        long allocatedBytes() {
+            return segments.stream().mapToLong(s -> s.getLong("allocatedBytes")).sum();
+        }
+
+        long allocatedBytesOn(String threadName) {
+            return segments.stream().filter(s -> threadName.equals(s.getThread().getJavaName()))
+                    .mapToLong(s -> s.getLong("allocatedBytes")).sum();
+        }
+
+        List<RecordedEvent> hops(String kind) {
+            return hops.stream().filter(h -> kind.equals(h.getString("kind"))).toList();
+        }
+    }
+
+    static Map<Long, Request> byId(List<RecordedEvent> events) {
+        Map<Long, Request> requests = new LinkedHashMap<>();
+        for (RecordedEvent e : events) {
+            String type = e.getEventType().getName();
+            if (!type.startsWith("hopscope.") || !e.hasField("requestId") || e.getLong("requestId") == 0) {
+                continue;
+            }
+            Request r = requests.computeIfAbsent(e.getLong("requestId"), Request::new);
+            switch (type) {
+                case "hopscope.Request" -> r.request = e;
+                case "hopscope.Segment" -> r.segments.add(e);
+                case "hopscope.Hop" -> r.hops.add(e);
+                case "hopscope.Span" -> r.spans.add(e);
+                case "hopscope.Wait" -> r.waits.add(e);
+                default -> { }
+            }
+        }
+        for (Request r : requests.values()) {
+            // A recording keeps each thread's events together, not in time order.
+            for (List<RecordedEvent> list : List.of(r.segments, r.hops, r.spans, r.waits)) {
+                list.sort(java.util.Comparator.comparing(RecordedEvent::getStartTime));
+            }
+        }
+        return requests;
+    }
+
+    static String threadName(RecordedEvent event, String field) {
+        RecordedThread t = event.getValue(field);
+        return t == null ? null : t.getJavaName();
+    }
+
+    private Requests() {
+    }
+}

@@ -1,0 +1,449 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.model.KernelReport;
+import io.hopscope.analyzer.model.KernelSummary;
+import io.hopscope.analyzer.model.KernelView;
+import io.hopscope.analyzer.model.OffCpuInterval;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.WakePair;
+import io.hopscope.analyzer.model.Waker;
+import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.ClockAlignment;
+import io.hopscope.analyzer.read.FoldedReader;
+import io.hopscope.analyzer.read.HopscopeContract;
+import io.hopscope.analyzer.read.JfrEvents;
+import io.hopscope.analyzer.read.OffCpuReader;
+import io.hopscope.analyzer.read.RecordingProblem;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * Joins {@code offwake} output to the requests of one recording: an off-CPU interval of OS thread
+ * {@code tid} counts for a request as far as it overlaps that request's segments and waits on the same
+ * thread (an interval inside a {@code Mono.block} wait is what the wait cost in the kernel).
+ *
+ * <p>It reads what it needs from the recording itself, in one pass of its own over the agent's
+ * {@code Request}, {@code Segment}, {@code Wait} and {@code ClockSync} events, so it depends on
+ * nothing inside {@link RecordingAnalyzer}. The places (segments and waits) are kept per OS thread id
+ * as sorted primitive arrays (about 30 bytes each); the eBPF file is then streamed, each interval
+ * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept,
+ * with the wakers and their stacks capped ({@link #MAX_WAKERS}, {@link #MAX_STACKS}).
+ */
+public final class KernelJoin {
+
+    static final int MAX_WAKERS = 16;
+    static final int MAX_STACKS = 3;
+    static final String SEGMENT = "segment";
+    static final String OTHER = "(other)";
+
+    /** Places of one OS thread: segments and waits of requests, sorted by start. */
+    private static final class Lane {
+        long[] starts = new long[8];
+        long[] ends = new long[8];
+        int[] slots = new int[8];
+        int[] places = new int[8];
+        // Per place: switch-in time and waker of the last woken interval in it (what ended a wait).
+        long[] lastOn;
+        int[] lastWaker;
+        int n;
+
+        void add(long start, long end, int slot, int place) {
+            if (n == starts.length) {
+                starts = Arrays.copyOf(starts, n * 2);
+                ends = Arrays.copyOf(ends, n * 2);
+                slots = Arrays.copyOf(slots, n * 2);
+                places = Arrays.copyOf(places, n * 2);
+            }
+            starts[n] = start;
+            ends[n] = end;
+            slots[n] = slot;
+            places[n] = place;
+            n++;
+        }
+
+        void sort() {
+            Integer[] order = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, Comparator.comparingLong(i -> starts[i]));
+            long[] s = new long[n];
+            long[] e = new long[n];
+            int[] r = new int[n];
+            int[] p = new int[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = starts[order[i]];
+                e[i] = ends[order[i]];
+                r[i] = slots[order[i]];
+                p[i] = places[order[i]];
+            }
+            starts = s;
+            ends = e;
+            slots = r;
+            places = p;
+            lastOn = new long[n];
+            lastWaker = new int[n];
+            Arrays.fill(lastWaker, -1);
+        }
+
+        int lastStartAtOrBefore(long t) {
+            int lo = 0;
+            int hi = n - 1;
+            int ans = -1;
+            while (lo <= hi) {
+                int mid = (lo + hi) >>> 1;
+                if (starts[mid] <= t) {
+                    ans = mid;
+                    lo = mid + 1;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return ans;
+        }
+    }
+
+    /** Kernel totals of one request (or of one place kind inside it). */
+    private static final class Totals {
+        long offCpuNanos;
+        long runQueueNanos;
+        long contextSwitches;
+        long futexWaits;
+    }
+
+    private static final class WakerAcc {
+        long count;
+        long futexWakes;
+        long offCpuNanos;
+        long runQueueNanos;
+        final Map<String, long[]> stacks = new HashMap<>();
+    }
+
+    /** One request: its name, its kernel totals per place and its wakers. */
+    private static final class RequestKernel {
+        final long id;
+        final int slot;
+        String name;
+        boolean ended;
+        final Totals total = new Totals();
+        // Made on the first interval: most requests of a long recording may have none.
+        Map<String, Totals> byPlace;
+        Map<String, WakerAcc> wakers;
+        Map<String, Long> waitsEnded;
+        long lastFutexTid = -1;
+        long lastFutexEnter = -1;
+
+        RequestKernel(long id, int slot) {
+            this.id = id;
+            this.slot = slot;
+        }
+    }
+
+    private final Path recording;
+    private final JfrEvents jfr = new JfrEvents();
+    private final ClockAlignment clock = new ClockAlignment();
+    private final Map<Long, RequestKernel> byId = new HashMap<>();
+    private final List<RequestKernel> bySlot = new ArrayList<>();
+    private final Map<Long, Lane> lanes = new HashMap<>();
+    private final Map<Long, String> namesByOsId = new HashMap<>();
+    private final List<String> placeNames = new ArrayList<>(List.of(SEGMENT));
+    private final List<String> enders = new ArrayList<>();
+    private final Map<String, Integer> enderIds = new HashMap<>();
+    private long intervals;
+    private long intervalsInRequests;
+
+    public KernelJoin(Path recording) {
+        this.recording = recording;
+    }
+
+    /** Reads the recording's places, then joins {@code bpfFile} (events or folded, told from its content). */
+    public KernelReport join(Path bpfFile) throws RecordingProblem {
+        BpfInput format = BpfInput.detect(bpfFile);
+        if (format == BpfInput.FOLDED) {
+            List<WakePair> pairs = FoldedReader.read(bpfFile);
+            return new KernelReport(bpfFile.toString(), "folded", pairs.stream().mapToLong(WakePair::stacks).sum(), 0,
+                    Map.of(), List.of(), pairs, List.of("folded offwaketime output has no timestamps or thread ids: "
+                            + "only totals per thread name are given, no per-request figures (record with offwake --events for those)"));
+        }
+        readRecording();
+        if (!clock.isKnown()) {
+            throw new RecordingProblem(recording + ": no hopscope.ClockSync events, so eBPF times cannot be aligned "
+                    + "with it (record with the hopscope agent)");
+        }
+        Map<String, long[]> pairs = new HashMap<>();
+        intervals = OffCpuReader.read(bpfFile, clock, i -> {
+            add(i);
+            String waker = i.wakerComm() != null ? wakerName(i) : FoldedReader.NO_WAKER;
+            long[] p = pairs.computeIfAbsent(name(i.tid(), i.comm()) + '\0' + waker, k -> new long[2]);
+            p[0] += i.offCpuNanos() / 1000;
+            p[1]++;
+        });
+        List<WakePair> threadNames = new ArrayList<>();
+        pairs.forEach((k, v) -> threadNames.add(new WakePair(k.substring(0, k.indexOf('\0')),
+                k.substring(k.indexOf('\0') + 1), v[0], v[1])));
+        threadNames.sort(Comparator.comparingLong(WakePair::totalMicros).reversed()
+                .thenComparing(WakePair::wakee).thenComparing(WakePair::waker));
+        List<String> notes = new ArrayList<>();
+        if (intervals > 0 && intervalsInRequests == 0) {
+            notes.add(bpfFile + ": no off-CPU interval falls in a request: was it recorded from the same process "
+                    + "at the same time as " + recording + "?");
+        }
+        return build(bpfFile, threadNames, notes);
+    }
+
+    private void readRecording() throws RecordingProblem {
+        Map<String, Consumer<RecordedEvent>> handlers = new LinkedHashMap<>();
+        handlers.put(HopscopeContract.CLOCK_SYNC, e -> clock.add(JfrEvents.startNanos(e),
+                JfrEvents.longField(e, "monotonicNanos", 0)));
+        handlers.put(HopscopeContract.REQUEST, e -> {
+            RequestKernel r = request(JfrEvents.longField(e, "requestId", 0));
+            if (r != null) {
+                r.ended = true;
+                r.name = JfrEvents.string(e, "name");
+            }
+        });
+        handlers.put(HopscopeContract.SEGMENT, e -> place(e, 0));
+        handlers.put(HopscopeContract.WAIT, e -> {
+            String kind = JfrEvents.string(e, "kind");
+            String label = kind == null ? "wait" : kind;
+            int place = placeNames.indexOf(label);
+            if (place < 0) {
+                place = placeNames.size();
+                placeNames.add(label);
+            }
+            place(e, place);
+            ThreadRef waker = jfr.threadField(e, "wakerThread");
+            if (waker != null) {
+                known(waker);
+            }
+        });
+        jfr.stream(recording, handlers);
+        lanes.values().forEach(Lane::sort);
+    }
+
+    private RequestKernel request(long id) {
+        if (id == 0) {
+            return null;
+        }
+        return byId.computeIfAbsent(id, k -> {
+            RequestKernel r = new RequestKernel(k, bySlot.size());
+            bySlot.add(r);
+            return r;
+        });
+    }
+
+    private void place(RecordedEvent e, int place) {
+        RequestKernel r = request(JfrEvents.longField(e, "requestId", 0));
+        ThreadRef t = jfr.eventThread(e);
+        if (r == null || t == null || t.osId() < 0) {
+            return;
+        }
+        known(t);
+        lanes.computeIfAbsent(t.osId(), k -> new Lane()).add(JfrEvents.startNanos(e), JfrEvents.endNanos(e), r.slot, place);
+    }
+
+    private void known(ThreadRef t) {
+        if (t.osId() >= 0 && t.name() != null && !t.name().isEmpty()) {
+            namesByOsId.putIfAbsent(t.osId(), t.name());
+        }
+    }
+
+    private String name(long tid, String comm) {
+        String n = namesByOsId.get(tid);
+        return n != null ? n : comm != null ? comm : "tid " + tid;
+    }
+
+    private String wakerName(OffCpuInterval i) {
+        String n = name(i.wakerTid(), i.wakerComm());
+        // An interrupt ran over the waker, which is a bystander: say so rather than blame it.
+        return i.wakerContext() != null && !"task".equals(i.wakerContext()) ? n + " [" + i.wakerContext() + "]" : n;
+    }
+
+    /** Attributes one interval to the request places it overlaps on its thread. */
+    void add(OffCpuInterval i) {
+        Lane lane = lanes.get(i.tid());
+        if (lane == null) {
+            return;
+        }
+        long off = i.offEpochNanos();
+        long on = i.onEpochNanos();
+        int last = lane.lastStartAtOrBefore(on);
+        int first = last;
+        // Places of one thread do not overlap, so only the few that start before the end and reach
+        // the start can match; capped in case a recording breaks that rule.
+        while (first > 0 && last - first < 64 && lane.ends[first - 1] >= off) {
+            first--;
+        }
+        long coveredUntil = off;
+        int lastHit = -1;
+        long rqStart = i.runQueueStartEpochNanos();
+        for (int k = Math.max(first, 0); k <= last && k >= 0; k++) {
+            long from = Math.max(coveredUntil, lane.starts[k]);
+            long to = Math.min(on, lane.ends[k]);
+            if (to <= from) {
+                continue;
+            }
+            RequestKernel r = bySlot.get(lane.slots[k]);
+            if (r.byPlace == null) {
+                r.byPlace = new TreeMap<>();
+                r.wakers = new LinkedHashMap<>();
+            }
+            String place = placeNames.get(lane.places[k]);
+            Totals t = r.byPlace.computeIfAbsent(place, p -> new Totals());
+            long offCpu = to - from;
+            long runq = rqStart < 0 ? 0 : Math.max(0, to - Math.max(from, rqStart));
+            boolean switchedOutHere = off >= lane.starts[k] && off < lane.ends[k] && from == off;
+            r.total.offCpuNanos += offCpu;
+            t.offCpuNanos += offCpu;
+            r.total.runQueueNanos += runq;
+            t.runQueueNanos += runq;
+            if (switchedOutHere) {
+                r.total.contextSwitches++;
+                t.contextSwitches++;
+                // One futex call can go off CPU several times (spurious wakeups): count the call once.
+                if (i.futexWait() && !(r.lastFutexTid == i.tid() && r.lastFutexEnter == i.futexEnterEpochNanos())) {
+                    r.total.futexWaits++;
+                    t.futexWaits++;
+                    r.lastFutexTid = i.tid();
+                    r.lastFutexEnter = i.futexEnterEpochNanos();
+                }
+            }
+            coveredUntil = Math.max(coveredUntil, to);
+            lastHit = k;
+        }
+        if (lastHit < 0) {
+            return;
+        }
+        intervalsInRequests++;
+        if (i.wakerComm() != null) {
+            // The wakeup ends the interval, so it belongs to the last place the interval reached.
+            if (lane.places[lastHit] != 0 && i.onEpochNanos() > lane.lastOn[lastHit]) {
+                lane.lastOn[lastHit] = i.onEpochNanos();
+                lane.lastWaker[lastHit] = enderIds.computeIfAbsent(wakerName(i), w -> {
+                    enders.add(w);
+                    return enders.size() - 1;
+                });
+            }
+            RequestKernel r = bySlot.get(lane.slots[lastHit]);
+            String key = wakerName(i) + '\0' + name(i.tid(), i.comm()) + '\0' + placeNames.get(lane.places[lastHit]);
+            WakerAcc w = r.wakers.get(key);
+            if (w == null) {
+                if (r.wakers.size() >= MAX_WAKERS) {
+                    key = OTHER + '\0' + name(i.tid(), i.comm()) + '\0' + OTHER;
+                }
+                w = r.wakers.computeIfAbsent(key, x -> new WakerAcc());
+            }
+            w.count++;
+            if (i.futexWake()) {
+                w.futexWakes++;
+            }
+            w.offCpuNanos += i.offCpuNanos();
+            w.runQueueNanos += Math.max(0, i.runQueueNanos());
+            String stack = String.join(";", i.wakerStack());
+            long[] c = w.stacks.get(stack);
+            if (c == null && w.stacks.size() >= 4 * MAX_STACKS) {
+                stack = OTHER;
+                c = w.stacks.get(stack);
+            }
+            if (c == null) {
+                c = new long[1];
+                w.stacks.put(stack, c);
+            }
+            c[0]++;
+        }
+    }
+
+    private KernelReport build(Path bpfFile, List<WakePair> threadNames, List<String> notes) {
+        lanes.forEach((tid, lane) -> {
+            for (int k = 0; k < lane.n; k++) {
+                if (lane.lastWaker[k] >= 0) {
+                    RequestKernel r = bySlot.get(lane.slots[k]);
+                    if (r.waitsEnded == null) {
+                        r.waitsEnded = new HashMap<>();
+                    }
+                    r.waitsEnded.merge(enders.get(lane.lastWaker[k]) + '\0' + name(tid, null) + '\0'
+                            + placeNames.get(lane.places[k]), 1L, Long::sum);
+                }
+            }
+        });
+        Map<Long, KernelView> views = new HashMap<>();
+        Map<String, List<KernelView>> byName = new TreeMap<>();
+        for (RequestKernel r : bySlot) {
+            if (!r.ended) {
+                continue;
+            }
+            KernelView v = view(r);
+            if (v.contextSwitches() > 0 || v.offCpuNanos() > 0 || !v.wakers().isEmpty()) {
+                views.put(r.id, v);
+            }
+            byName.computeIfAbsent(r.name == null ? "?" : r.name, n -> new ArrayList<>()).add(v);
+        }
+        List<KernelSummary> summary = new ArrayList<>();
+        byName.forEach((name, vs) -> summary.add(summary(name, vs)));
+        return new KernelReport(bpfFile.toString(), "events", intervals, intervalsInRequests, views, summary,
+                threadNames, notes);
+    }
+
+    private static KernelView view(RequestKernel r) {
+        if (r.byPlace == null) {
+            return KernelView.empty(r.id);
+        }
+        List<KernelView.Place> places = new ArrayList<>();
+        r.byPlace.forEach((p, t) -> places.add(new KernelView.Place(p, t.offCpuNanos, t.runQueueNanos,
+                t.contextSwitches, t.futexWaits)));
+        List<Waker> wakers = new ArrayList<>();
+        r.wakers.forEach((k, w) -> {
+            String[] parts = k.split("\0", -1);
+            List<Map.Entry<String, long[]>> stacks = new ArrayList<>(w.stacks.entrySet());
+            stacks.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[0]).reversed()
+                    .thenComparing(Map.Entry::getKey));
+            List<Waker.WakerStack> top = stacks.stream().limit(MAX_STACKS)
+                    .map(e -> new Waker.WakerStack(e.getKey(), e.getValue()[0])).toList();
+            long ended = r.waitsEnded == null ? 0 : r.waitsEnded.getOrDefault(k, 0L);
+            wakers.add(new Waker(parts[0], parts[1], parts[2], w.count, w.futexWakes, ended, w.offCpuNanos,
+                    w.runQueueNanos, top));
+        });
+        wakers.sort(WAKER_ORDER);
+        return new KernelView(r.id, r.total.offCpuNanos, r.total.runQueueNanos, r.total.contextSwitches,
+                r.total.futexWaits, List.copyOf(places), List.copyOf(wakers));
+    }
+
+    static final Comparator<Waker> WAKER_ORDER = Comparator.comparingLong(Waker::count).reversed()
+            .thenComparing(Waker::waker).thenComparing(Waker::thread).thenComparing(Waker::during);
+
+    private static KernelSummary summary(String name, List<KernelView> vs) {
+        double n = vs.size();
+        Map<String, long[]> wakers = new HashMap<>();
+        for (KernelView v : vs) {
+            for (Waker w : v.wakers()) {
+                long[] a = wakers.computeIfAbsent(w.waker() + '\0' + w.thread() + '\0' + w.during(), k -> new long[5]);
+                a[0] += w.count();
+                a[1] += w.futexWakes();
+                a[2] += w.offCpuNanos();
+                a[3] += w.runQueueNanos();
+                a[4] += w.waitsEnded();
+            }
+        }
+        List<Waker> top = new ArrayList<>();
+        wakers.forEach((k, a) -> {
+            String[] p = k.split("\0", -1);
+            top.add(new Waker(p[0], p[1], p[2], a[0], a[1], a[4], a[2], a[3], List.of()));
+        });
+        top.sort(WAKER_ORDER);
+        return new KernelSummary(name, vs.size(),
+                vs.stream().mapToLong(KernelView::offCpuNanos).sum() / n,
+                vs.stream().mapToLong(KernelView::runQueueNanos).sum() / n,
+                vs.stream().mapToLong(KernelView::contextSwitches).sum() / n,
+                vs.stream().mapToLong(KernelView::futexWaits).sum() / n,
+                List.copyOf(top.subList(0, Math.min(top.size(), MAX_WAKERS))));
+    }
+}

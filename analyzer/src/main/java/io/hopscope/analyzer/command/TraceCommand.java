@@ -1,0 +1,74 @@
+package io.hopscope.analyzer.command;
+
+import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.output.TraceJson;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hopscope trace}: a thread timeline with hop arrows, for the Perfetto UI or chrome://tracing. */
+@Command(name = "trace", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Writes the requests as Chrome Trace Event JSON: one track per thread, a slice per segment,"
+                + " policy spans and waits as slices, and each hop as a flow arrow from the handing-over thread to"
+                + " the receiver (handoff) or from the waker to the woken (wake).",
+                "Open it in https://ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
+                "",
+                "Example: hopscope trace app.jfr --name 'GET *' -o trace.json"})
+public final class TraceCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
+    Path recording;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    Path output;
+
+    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
+    String name;
+
+    @Option(names = "--max-detail", paramLabel = "N", defaultValue = "" + AnalysisOptions.DEFAULT_DETAIL_LIMIT,
+            description = "Requests whose segments and hops are drawn; later ones are left out (default ${DEFAULT-VALUE}).")
+    int maxDetail;
+
+    @Option(names = "--bpf", paramLabel = "FILE", hidden = true)
+    Path bpf;
+
+    @Override
+    public Integer call() throws Exception {
+        if (maxDetail < 0) {
+            throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
+        }
+        if (bpf != null) {
+            throw new ParameterException(spec.commandLine(),
+                    "--bpf is not available in this version of trace (the eBPF join is not merged yet)");
+        }
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+                new AnalysisOptions(name, -1, SortField.start, 5, maxDetail));
+        Report report = analyzer.analyze();
+        PrintWriter err = spec.commandLine().getErr();
+        report.recording().warnings().forEach(w -> err.println("warning: " + w));
+        err.flush();
+        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        try {
+            TraceJson.write(report, out);
+        } finally {
+            if (output != null) {
+                out.close();
+            } else {
+                out.flush();
+            }
+        }
+        return 0;
+    }
+}

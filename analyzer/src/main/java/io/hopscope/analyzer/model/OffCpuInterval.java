@@ -1,0 +1,29 @@
+package io.hopscope.analyzer.model;
+
+import java.util.List;
+
+/**
+ * One off-CPU interval of one thread from {@code bpf/offwake.py --events}, with its times already
+ * mapped to the recording's epoch nanoseconds. {@code wakeupEpochNanos} and {@code runQueueNanos} are
+ * -1 when no wakeup was seen; {@code wakerTid} is -1 and {@code wakerComm} null when nothing woke it.
+ * {@code futexWait} is true when the thread slept in a futex wait call (entered at
+ * {@code futexEnterEpochNanos}); {@code futexWake} when the waker woke it from a futex wake call on the
+ * same address. {@code wakerStack} is the waker's user then kernel frames, innermost first.
+ */
+public record OffCpuInterval(long tid, String comm, long offEpochNanos, long onEpochNanos, String state,
+                             long wakeupEpochNanos, long runQueueNanos, long wakerTid, String wakerComm,
+                             String wakerContext, boolean futexWait, long futexEnterEpochNanos, boolean futexWake,
+                             List<String> wakerStack) {
+
+    public long offCpuNanos() {
+        return onEpochNanos - offEpochNanos;
+    }
+
+    /** Start of the run-queue part: the wakeup, or the switch out for a thread that stayed runnable. */
+    public long runQueueStartEpochNanos() {
+        if (wakeupEpochNanos >= 0) {
+            return wakeupEpochNanos;
+        }
+        return state != null && state.startsWith("R") ? offEpochNanos : -1;
+    }
+}

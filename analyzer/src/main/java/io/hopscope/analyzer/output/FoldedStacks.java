@@ -1,0 +1,162 @@
+package io.hopscope.analyzer.output;
+
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.Wait;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+
+/**
+ * Collapsed stacks ({@code root;child;leaf weight}, Brendan Gregg's folded format), the exchange format
+ * with other flame graph tools and the input of {@link FlameHtml}. Every stack starts with the request
+ * name, so one graph can hold several request names side by side.
+ */
+public final class FoldedStacks {
+
+    private static final Pattern POOL_SUFFIX = Pattern.compile("[-_#. ]?\\d+$");
+
+    // Sorted so that the folded output is stable (a diffable file, an expected-output test).
+    private final Map<String, Long> weights = new TreeMap<>();
+
+    /** Adds {@code weight} to the stack given root first. */
+    public void add(List<String> rootFirst, long weight) {
+        if (weight <= 0 || rootFirst.isEmpty()) {
+            return;
+        }
+        StringBuilder key = new StringBuilder();
+        for (String frame : rootFirst) {
+            if (key.length() > 0) {
+                key.append(';');
+            }
+            key.append(frame(frame));
+        }
+        weights.merge(key.toString(), weight, Long::sum);
+    }
+
+    /** Adds a JFR stack (leaf first in JFR) below {@code requestName}, with {@code leaf} (e.g. the allocated class) on top. */
+    public void addSample(String requestName, RecordedStackTrace stack, String leaf, long weight) {
+        List<String> frames = new ArrayList<>();
+        frames.add(requestName);
+        if (stack != null) {
+            List<RecordedFrame> jfrFrames = stack.getFrames();
+            for (int i = jfrFrames.size() - 1; i >= 0; i--) {
+                RecordedFrame f = jfrFrames.get(i);
+                frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
+            }
+            if (stack.isTruncated()) {
+                frames.add(1, "[truncated]");
+            }
+        }
+        if (leaf != null) {
+            frames.add(leaf);
+        }
+        add(frames, weight);
+    }
+
+    /**
+     * The synthetic "hops" picture of one request, weighted by nanoseconds: request name, then the
+     * pipeline policies open at the time (on any thread: a caller's policy is open while an event loop
+     * works for it), then the thread pool and the thread for each segment, split where policies open
+     * and close; a wait as a frame above its thread; each hop's queue delay or wake latency as
+     * "queue delay to POOL" / "wake latency to POOL" beside. So a request type that hops shows its
+     * event-loop pools; one that does not shows only its caller's.
+     */
+    public void addHops(Request r) {
+        for (Segment s : r.segments()) {
+            addSplitByPolicies(r, s.startEpochNanos(), s.endEpochNanos(), List.of(pool(s.thread()), s.thread().label()));
+        }
+        for (Wait w : r.waits()) {
+            if (w.thread() != null) {
+                addSplitByPolicies(r, w.startEpochNanos(), w.endEpochNanos(),
+                        List.of(pool(w.thread()), w.thread().label(), "wait " + w.kind()));
+            }
+        }
+        for (Hop h : r.hopList()) {
+            if (h.to() == ThreadRef.UNKNOWN) {
+                continue;
+            }
+            List<String> frames = policies(r, h.departureEpochNanos());
+            frames.add(("wake".equals(h.kind()) ? "wake latency to " : "queue delay to ") + pool(h.to()));
+            add(frames, h.delayNanos());
+        }
+    }
+
+    // Cuts [start, end) where a span of the request begins or ends, and weighs each piece under the
+    // spans open in it, so that a segment in which a policy runs for a while is not all put under it.
+    private void addSplitByPolicies(Request r, long startNanos, long endNanos, List<String> top) {
+        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>(List.of(startNanos, endNanos));
+        for (Span sp : r.spans()) {
+            for (long t : new long[] {sp.startEpochNanos(), sp.endEpochNanos()}) {
+                if (t > startNanos && t < endNanos) {
+                    cuts.add(t);
+                }
+            }
+        }
+        Long from = null;
+        for (long to : cuts) {
+            if (from != null && to > from) {
+                List<String> frames = policies(r, from);
+                frames.addAll(top);
+                add(frames, to - from);
+            }
+            from = to;
+        }
+    }
+
+    // The request's spans open at that instant, outermost first: the policies that were running.
+    private static List<String> policies(Request r, long atEpochNanos) {
+        List<String> frames = new ArrayList<>();
+        frames.add(r.name() == null ? "?" : r.name());
+        r.spans().stream()
+                .filter(s -> s.startEpochNanos() <= atEpochNanos && atEpochNanos < s.endEpochNanos())
+                .sorted(Comparator.comparingLong(Span::startEpochNanos).thenComparingInt(Span::depth))
+                .forEach(s -> frames.add(TraceJson.shortName(s.name())));
+        return frames;
+    }
+
+    /** A thread's pool: its name without the trailing number ({@code reactor-http-epoll-7} is in {@code reactor-http-epoll}). */
+    static String pool(ThreadRef t) {
+        return "pool " + POOL_SUFFIX.matcher(t.label()).replaceFirst("");
+    }
+
+    public boolean isEmpty() {
+        return weights.isEmpty();
+    }
+
+    public long totalWeight() {
+        return weights.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    public void write(Writer out) throws IOException {
+        for (Map.Entry<String, Long> e : weights.entrySet()) {
+            out.write(e.getKey());
+            out.write(' ');
+            out.write(Long.toString(e.getValue()));
+            out.write('\n');
+        }
+    }
+
+    /** The folded text, for {@link FlameHtml}. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        weights.forEach((k, v) -> sb.append(k).append(' ').append(v).append('\n'));
+        return sb.toString();
+    }
+
+    // ';' separates frames and a line ends a stack: neither may stay inside a frame name.
+    private static String frame(String name) {
+        return name.replace(';', ':').replace('\n', ' ').replace('\r', ' ');
+    }
+}

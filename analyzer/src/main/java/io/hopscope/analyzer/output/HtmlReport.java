@@ -1,0 +1,178 @@
+package io.hopscope.analyzer.output;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.NameSummary;
+import io.hopscope.analyzer.model.RecordingInfo;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Wait;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code report --format html}: one self-contained page from the resource template {@code report.html}
+ * (its script draws the tables, the timelines as inline SVG and the flame graph frames; nothing is
+ * fetched). The report goes into the template as one JSON object in a {@code <script
+ * type="application/json">} element, escaped for that place, and the script only ever sets text
+ * ({@code textContent}, SVG text nodes, {@code srcdoc}), so no string from the recording becomes markup.
+ */
+public final class HtmlReport {
+
+    static final String TEMPLATE = "report.html";
+    private static final String DATA_MARK = "/*HOPSCOPE_DATA*/";
+    private static final String TITLE_MARK = "<!--HOPSCOPE_TITLE-->";
+
+    private HtmlReport() {
+    }
+
+    /** A rendered flame graph page to embed, with what it shows. */
+    public record Flame(String title, String html) {
+    }
+
+    /** Writes the page; {@code worst} is how many of the report's requests (in its order) get a timeline. */
+    public static void write(Report report, int worst, List<Flame> flames, Writer out) throws IOException {
+        ObjectNode data = JsonReport.MAPPER.createObjectNode();
+        RecordingInfo info = report.recording();
+        data.put("file", info.file());
+        data.put("start", info.startEpochNanos() == 0 ? "-" : Units.epoch(info.startEpochNanos()));
+        data.put("length", Units.nanos(info.endEpochNanos() - info.startEpochNanos()));
+        data.put("agent", info.agentVersion() == null ? "none" : info.agentVersion());
+        ArrayNode warnings = data.putArray("warnings");
+        info.warnings().forEach(warnings::add);
+        ArrayNode summary = data.putArray("summary");
+        for (NameSummary s : report.summary()) {
+            summary.add(summary(s));
+        }
+        ArrayNode requests = data.putArray("requests");
+        int n = 0;
+        for (Request r : report.requests()) {
+            if (n++ >= worst) {
+                break;
+            }
+            requests.add(request(r));
+        }
+        ArrayNode flameNodes = data.putArray("flames");
+        for (Flame f : flames) {
+            flameNodes.addObject().put("title", f.title()).put("html", f.html());
+        }
+        String page = template()
+                .replace(TITLE_MARK, HtmlEscape.text("hopscope report: " + info.file()))
+                .replace(DATA_MARK, HtmlEscape.scriptJson(
+                        JsonReport.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(data)));
+        out.write(page);
+    }
+
+    private static ObjectNode summary(NameSummary s) {
+        ObjectNode o = JsonReport.MAPPER.createObjectNode();
+        o.put("name", s.name());
+        o.put("count", s.count());
+        o.put("rps", String.format(java.util.Locale.ROOT, "%.1f", s.throughputPerSecond()));
+        o.put("p50", Units.nanos(s.p50Nanos()));
+        o.put("p90", Units.nanos(s.p90Nanos()));
+        o.put("p99", Units.nanos(s.p99Nanos()));
+        o.put("max", Units.nanos(s.maxNanos()));
+        o.put("hops", String.format(java.util.Locale.ROOT, "%.1f/%d", s.meanHops(), s.maxHops()));
+        o.put("queue", Units.nanos(s.meanQueueDelayNanos()));
+        o.put("wake", Units.nanos(s.meanWakeLatencyNanos()));
+        o.put("blocked", Units.nanos(s.meanBlockedNanos()));
+        o.put("alloc", Units.bytes(s.meanAllocatedBytes()));
+        o.put("lock", Units.nanos(s.meanLockNanos()));
+        o.put("nb", Units.percent(s.nonBlockingShare()));
+        o.put("errors", s.errors());
+        return o;
+    }
+
+    private static ObjectNode request(Request r) {
+        ObjectNode o = JsonReport.MAPPER.createObjectNode();
+        o.put("id", r.id());
+        o.put("name", r.name());
+        o.put("url", r.url());
+        o.put("outcome", r.outcome() + (r.error() != null ? " (" + r.error() + ")" : ""));
+        o.put("duration", Units.nanos(r.durationNanos()));
+        o.put("durationNanos", r.durationNanos());
+        o.put("started", Units.epoch(r.startEpochNanos()));
+        o.put("hops", r.hops());
+        o.put("threads", r.threads().size());
+        o.put("blocked", Units.nanos(r.blockedNanos()));
+        o.put("queue", Units.nanos(r.queueDelayNanos()));
+        o.put("wake", Units.nanos(r.wakeLatencyNanos()));
+        o.put("alloc", Units.bytes(r.allocatedBytes()));
+        o.put("lock", Units.nanos(r.lock().nanos()));
+        o.put("gc", Units.nanos(r.gcNanos()));
+        o.put("detail", r.detailKept());
+        // Lanes: one per thread, in the order the request reached them.
+        Map<ThreadRef, ObjectNode> lanes = new LinkedHashMap<>();
+        List<ThreadRef> order = new ArrayList<>();
+        order.add(r.startThread());
+        r.threads().stream().map(ThreadTime::thread).forEach(order::add);
+        ArrayNode laneNodes = o.putArray("lanes");
+        for (ThreadRef t : order) {
+            if (t != null && !lanes.containsKey(t)) {
+                ObjectNode lane = laneNodes.addObject().put("thread", t.label());
+                lane.putArray("segments");
+                lane.putArray("waits");
+                lanes.put(t, lane);
+            }
+        }
+        long t0 = r.startEpochNanos();
+        for (Segment s : r.segments()) {
+            ((ArrayNode) lane(lanes, laneNodes, s.thread()).get("segments")).addObject()
+                    .put("s", s.startEpochNanos() - t0).put("e", s.endEpochNanos() - t0).put("kind", s.kind())
+                    .put("text", s.kind() + " " + Units.nanos(s.durationNanos()) + ", " + Units.bytes(s.allocatedBytes()));
+        }
+        for (Wait w : r.waits()) {
+            if (w.thread() != null) {
+                ((ArrayNode) lane(lanes, laneNodes, w.thread()).get("waits")).addObject()
+                        .put("s", w.startEpochNanos() - t0).put("e", w.endEpochNanos() - t0)
+                        .put("text", w.kind() + " " + Units.nanos(w.durationNanos()));
+            }
+        }
+        ArrayNode hops = o.putArray("hopList");
+        List<ThreadRef> laneOrder = new ArrayList<>(lanes.keySet());
+        for (Hop h : r.hopList()) {
+            ObjectNode hop = hops.addObject().put("kind", h.kind()).put("from", h.from().label()).put("to", h.to().label())
+                    .put("s", h.departureEpochNanos() - t0).put("e", h.arrivalEpochNanos() - t0)
+                    .put("delay", Units.nanos(h.delayNanos())).put("via", h.via());
+            if (h.from() != ThreadRef.UNKNOWN && h.to() != ThreadRef.UNKNOWN) {
+                lane(lanes, laneNodes, h.from());
+                lane(lanes, laneNodes, h.to());
+                laneOrder = new ArrayList<>(lanes.keySet());
+                hop.put("fromLane", laneOrder.indexOf(h.from())).put("toLane", laneOrder.indexOf(h.to()));
+            }
+        }
+        return o;
+    }
+
+    private static ObjectNode lane(Map<ThreadRef, ObjectNode> lanes, ArrayNode laneNodes, ThreadRef t) {
+        return lanes.computeIfAbsent(t, k -> {
+            ObjectNode lane = laneNodes.addObject().put("thread", k.label());
+            lane.putArray("segments");
+            lane.putArray("waits");
+            return lane;
+        });
+    }
+
+    private static String template() {
+        try (InputStream in = HtmlReport.class.getResourceAsStream(TEMPLATE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + TEMPLATE + " missing from the jar");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

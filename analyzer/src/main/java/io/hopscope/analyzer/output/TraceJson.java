@@ -1,0 +1,182 @@
+package io.hopscope.analyzer.output;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.Wait;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * {@code hopscope trace}: the Chrome Trace Event format (JSON object form) that the Perfetto UI and
+ * {@code chrome://tracing} load. One track per thread, a complete slice ({@code ph: X}) per segment,
+ * policy spans and waits as slices on their thread, and each hop as a flow arrow: {@code ph: s} on the
+ * handing-over (or waking) thread, {@code ph: f} with {@code bp: e} on the receiving one, one id each.
+ *
+ * <p>Each flow end sits on a 1 us "hop" slice of its own: trace viewers attach a flow event to the slice
+ * enclosing it, and a waker's segment may have ended, or the receiver's not yet begun, at that instant.
+ * Timestamps are microseconds from the recording's first event, so that they stay exact in a double.
+ */
+public final class TraceJson {
+
+    static final int PID = 1;
+    private static final double HOP_SLICE_MICROS = 1;
+
+    private final JsonGenerator g;
+    private final long originEpochNanos;
+    private final Map<Long, ThreadRef> threads = new LinkedHashMap<>();
+    private long flowId;
+
+    private TraceJson(JsonGenerator g, long originEpochNanos) {
+        this.g = g;
+        this.originEpochNanos = originEpochNanos;
+    }
+
+    public static void write(Report report, Writer out) throws IOException {
+        try (JsonGenerator g = JsonReport.MAPPER.getFactory().createGenerator(new JsonReport.NonClosingWriter(out))) {
+            TraceJson trace = new TraceJson(g, report.recording().startEpochNanos());
+            g.writeStartObject();
+            g.writeStringField("displayTimeUnit", "ms");
+            g.writeArrayFieldStart("traceEvents");
+            for (Request r : report.requests()) {
+                trace.request(r);
+            }
+            trace.metadata(report.recording().file());
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        out.write(System.lineSeparator());
+    }
+
+    private void request(Request r) throws IOException {
+        String label = r.name() + " #" + r.id();
+        for (Segment s : r.segments()) {
+            slice(s.thread(), label, "segment", s.startEpochNanos(), s.endEpochNanos(), r, "kind", s.kind());
+        }
+        for (Span s : r.spans()) {
+            if (s.thread() != null) {
+                slice(s.thread(), shortName(s.name()), s.kind(), s.startEpochNanos(), s.endEpochNanos(), r, "class", s.name());
+            }
+        }
+        for (Wait w : r.waits()) {
+            if (w.thread() != null) {
+                slice(w.thread(), "wait " + w.kind(), "wait", w.startEpochNanos(), w.endEpochNanos(), r, "waker",
+                        w.waker() == null ? null : w.waker().label());
+            }
+        }
+        int n = 0;
+        for (Hop h : r.hopList()) {
+            n++;
+            if (h.from() == ThreadRef.UNKNOWN || h.to() == ThreadRef.UNKNOWN) {
+                continue; // a hop without both ends has nowhere to draw its arrow
+            }
+            long id = ++flowId;
+            String name = "hop " + n + " " + h.kind();
+            double from = micros(h.departureEpochNanos());
+            double to = micros(h.arrivalEpochNanos());
+            hopSlice(h.from(), name + " out", from, r, h);
+            flow("s", h.from(), name, from, id);
+            hopSlice(h.to(), name + " in", to, r, h);
+            flow("f", h.to(), name, to, id);
+        }
+    }
+
+    private void slice(ThreadRef t, String name, String cat, long startNanos, long endNanos, Request r,
+                       String argName, String argValue) throws IOException {
+        event("X", t, name, cat, micros(startNanos));
+        g.writeNumberField("dur", Math.max(0, endNanos - startNanos) / 1e3);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("request", r.id());
+        g.writeStringField("requestName", r.name());
+        if (argValue != null) {
+            g.writeStringField(argName, argValue);
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private void hopSlice(ThreadRef t, String name, double tsMicros, Request r, Hop h) throws IOException {
+        event("X", t, name, "hop", tsMicros);
+        g.writeNumberField("dur", HOP_SLICE_MICROS);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("request", r.id());
+        g.writeStringField("from", h.from().label());
+        g.writeStringField("to", h.to().label());
+        g.writeNumberField("delayMicros", h.delayNanos() / 1e3);
+        if (h.via() != null) {
+            g.writeStringField("via", h.via());
+        }
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private void flow(String ph, ThreadRef t, String name, double tsMicros, long id) throws IOException {
+        event(ph, t, name, "hop", tsMicros);
+        g.writeNumberField("id", id);
+        if (ph.equals("f")) {
+            g.writeStringField("bp", "e");
+        }
+        g.writeEndObject();
+    }
+
+    // Opens the event object with the fields every event has; the caller adds its own and closes it.
+    private void event(String ph, ThreadRef t, String name, String cat, double tsMicros) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", name);
+        g.writeStringField("cat", cat == null ? "span" : cat);
+        g.writeStringField("ph", ph);
+        g.writeNumberField("ts", tsMicros);
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", tid(t));
+    }
+
+    private void metadata(String file) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", "process_name");
+        g.writeStringField("ph", "M");
+        g.writeNumberField("ts", 0);
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", 0);
+        g.writeObjectFieldStart("args");
+        g.writeStringField("name", "hopscope " + file);
+        g.writeEndObject();
+        g.writeEndObject();
+        for (Map.Entry<Long, ThreadRef> e : threads.entrySet()) {
+            g.writeStartObject();
+            g.writeStringField("name", "thread_name");
+            g.writeStringField("ph", "M");
+            g.writeNumberField("ts", 0);
+            g.writeNumberField("pid", PID);
+            g.writeNumberField("tid", e.getKey());
+            g.writeObjectFieldStart("args");
+            g.writeStringField("name", e.getValue().label());
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+    }
+
+    // The Linux thread id where the recording has it (it matches eBPF output), else the Java id.
+    private long tid(ThreadRef t) {
+        long tid = t.osId() > 0 ? t.osId() : t.javaId();
+        threads.putIfAbsent(tid, t);
+        return tid;
+    }
+
+    private double micros(long epochNanos) {
+        return (epochNanos - originEpochNanos) / 1e3;
+    }
+
+    static String shortName(String className) {
+        if (className == null) {
+            return "?";
+        }
+        int dot = className.lastIndexOf('.');
+        return dot >= 0 ? className.substring(dot + 1) : className;
+    }
+}

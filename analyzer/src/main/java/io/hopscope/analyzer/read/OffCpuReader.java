@@ -1,0 +1,132 @@
+package io.hopscope.analyzer.read;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.model.OffCpuInterval;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Streams {@code bpf/offwake.py --events} JSON Lines (schema: README, eBPF section) one record at a
+ * time, mapping its CLOCK_MONOTONIC times to the recording's epoch nanoseconds; nothing is kept, so a
+ * file of any size reads in constant memory. A line that is not such a record is refused with its
+ * number, never skipped.
+ */
+public final class OffCpuReader {
+
+    /** Waker stacks are cut here: the frames nearest the wake say who woke, and they are kept per request. */
+    static final int STACK_FRAMES = 8;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Set<String> WAKE_CMDS = Set.of("FUTEX_WAKE", "FUTEX_WAKE_BITSET", "FUTEX_WAKE_OP");
+
+    private OffCpuReader() {
+    }
+
+    /** Reads every record of {@code file}; returns how many there were. */
+    public static long read(Path file, ClockAlignment clock, Consumer<OffCpuInterval> sink) throws RecordingProblem {
+        long n = 0;
+        long lineNo = 0;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                lineNo++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode r;
+                try {
+                    r = MAPPER.readTree(line);
+                } catch (JsonProcessingException e) {
+                    throw new RecordingProblem(file + ": line " + lineNo + ": not a json object (offwake --events writes one per line)");
+                }
+                sink.accept(interval(file, lineNo, r, clock));
+                n++;
+            }
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new RecordingProblem(file + ": line " + (lineNo + 1) + ": not utf-8 text");
+        } catch (IOException e) {
+            throw new RecordingProblem(file + ": cannot read: " + e.getMessage());
+        }
+        return n;
+    }
+
+    static OffCpuInterval interval(Path file, long lineNo, JsonNode r, ClockAlignment clock) throws RecordingProblem {
+        if (r == null || !r.isObject()) {
+            throw new RecordingProblem(file + ": line " + lineNo + ": not a json object (offwake --events writes one per line)");
+        }
+        long tid = required(file, lineNo, r, "tid");
+        long off = required(file, lineNo, r, "off_ns");
+        long on = required(file, lineNo, r, "on_ns");
+        if (on < off) {
+            throw new RecordingProblem(file + ": line " + lineNo + ": on_ns is before off_ns");
+        }
+        long wakeup = r.path("wakeup_ns").isIntegralNumber() ? clock.toEpochNanos(r.get("wakeup_ns").asLong()) : -1;
+        long runq = r.path("runq_ns").isIntegralNumber() ? r.get("runq_ns").asLong() : -1;
+        JsonNode waker = r.path("waker");
+        JsonNode futex = r.path("futex");
+        String cmd = futex.path("cmd").asText("");
+        boolean futexWait = futex.isObject() && (cmd.startsWith("FUTEX_WAIT") || cmd.startsWith("FUTEX_LOCK_PI"));
+        JsonNode wakerFutex = r.path("waker_futex");
+        boolean futexWake = futexWait && wakerFutex.isObject() && WAKE_CMDS.contains(wakerFutex.path("cmd").asText(""))
+                && futex.path("uaddr").asText("").equals(wakerFutex.path("uaddr").asText("?"));
+        long futexEnter = futex.path("enter_ns").isIntegralNumber() ? clock.toEpochNanos(futex.get("enter_ns").asLong()) : -1;
+        return new OffCpuInterval(tid, text(r.path("comm")), clock.toEpochNanos(off), clock.toEpochNanos(on),
+                text(r.path("state")), wakeup, runq,
+                waker.isObject() ? waker.path("tid").asLong(-1) : -1,
+                waker.isObject() ? text(waker.path("comm")) : null,
+                waker.isObject() ? text(waker.path("context")) : null,
+                futexWait, futexEnter, futexWake, stack(r.path("waker_stack")));
+    }
+
+    private static long required(Path file, long lineNo, JsonNode r, String field) throws RecordingProblem {
+        JsonNode v = r.get(field);
+        if (v == null || !v.isIntegralNumber()) {
+            throw new RecordingProblem(file + ": line " + lineNo + ": no integer field " + field
+                    + " (not offwake --events output?)");
+        }
+        return v.asLong();
+    }
+
+    private static boolean named(JsonNode frames) {
+        if (frames.isArray()) {
+            for (JsonNode f : frames) {
+                if (!f.asText().startsWith("[unknown]")) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String text(JsonNode n) {
+        return n.isTextual() ? n.asText() : null;
+    }
+
+    // User frames say which code woke the thread; a waker without named ones (an interrupt, a kernel
+    // thread, a process that exited before offwake could name its frames) is told by its kernel frames.
+    private static List<String> stack(JsonNode s) {
+        if (!s.isObject()) {
+            return List.of();
+        }
+        JsonNode frames = named(s.path("user")) ? s.path("user") : s.path("kernel");
+        List<String> out = new ArrayList<>();
+        if (frames.isArray()) {
+            for (JsonNode f : frames) {
+                if (out.size() == STACK_FRAMES) {
+                    break;
+                }
+                out.add(f.asText());
+            }
+        }
+        return out;
+    }
+}

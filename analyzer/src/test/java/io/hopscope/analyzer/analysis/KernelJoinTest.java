@@ -1,0 +1,174 @@
+package io.hopscope.analyzer.analysis;
+
+import static io.hopscope.analyzer.testing.KernelFixture.MS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.KernelFixture;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** report --bpf on a recording with known places and hand-made offwake intervals with known answers. */
+class KernelJoinTest {
+
+    @TempDir
+    static Path dir;
+    static Path jfr;
+    static Path events;
+    static KernelFixture fixture;
+
+    @BeforeAll
+    static void record() throws Exception {
+        jfr = dir.resolve("kj.jfr");
+        fixture = KernelFixture.record(jfr, true);
+        events = fixture.writeEvents(dir.resolve("kj.jsonl"));
+    }
+
+    static JsonNode json(String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("report", jfr.toString(), "--bpf", events.toString(),
+                "--format", "json", "--sort", "start"));
+        args.addAll(List.of(extra));
+        Cli r = Cli.run(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return new ObjectMapper().readTree(r.out());
+    }
+
+    static JsonNode request(JsonNode report, long id) {
+        for (JsonNode r : report.get("requests")) {
+            if (r.get("id").asLong() == id) {
+                return r;
+            }
+        }
+        throw new AssertionError("no request " + id);
+    }
+
+    @Test
+    void intervalsInsideTheWaitAreWhatTheWaitCostInTheKernel() throws Exception {
+        JsonNode r = request(json(), 1);
+        // 20 + 2 ms in the wait, 3 ms preempted in the first segment; the interval before it is not counted.
+        assertThat(r.get("offCpuNanos").asLong()).isEqualTo(25 * MS);
+        assertThat(r.get("runQueueNanos").asLong()).isEqualTo(2 * MS + 500_000 + 3 * MS);
+        assertThat(r.get("contextSwitches").asLong()).isEqualTo(3);
+        // One futex call that went off CPU twice is one futex wait.
+        assertThat(r.get("futexWaits").asLong()).isEqualTo(1);
+        JsonNode during = r.get("kernelDuring");
+        assertThat(during).hasSize(2);
+        assertThat(during.get(0).get("during").asText()).isEqualTo("Mono.block");
+        assertThat(during.get(0).get("offCpuNanos").asLong()).isEqualTo(22 * MS);
+        assertThat(during.get(0).get("contextSwitches").asLong()).isEqualTo(2);
+        assertThat(during.get(0).get("futexWaits").asLong()).isEqualTo(1);
+        assertThat(during.get(1).get("during").asText()).isEqualTo("segment");
+        assertThat(during.get(1).get("offCpuNanos").asLong()).isEqualTo(3 * MS);
+        assertThat(during.get(1).get("runQueueNanos").asLong()).isEqualTo(3 * MS);
+    }
+
+    @Test
+    void wakersAreNamedFromTheRecordingAndInterruptsAreMarked() throws Exception {
+        JsonNode wakers = request(json(), 1).get("wakers");
+        assertThat(wakers).hasSize(2);
+        JsonNode loop = wakers.get(0).get("waker").asText().equals("kj-loop") ? wakers.get(0) : wakers.get(1);
+        JsonNode irq = loop == wakers.get(0) ? wakers.get(1) : wakers.get(0);
+        assertThat(loop.get("waker").asText()).isEqualTo("kj-loop");
+        assertThat(loop.get("thread").asText()).isEqualTo("kj-caller");
+        assertThat(loop.get("during").asText()).isEqualTo("Mono.block");
+        assertThat(loop.get("count").asLong()).isEqualTo(1);
+        assertThat(loop.get("futexWakes").asLong()).isEqualTo(1);
+        assertThat(loop.get("offCpuNanos").asLong()).isEqualTo(20 * MS);
+        assertThat(loop.get("runQueueNanos").asLong()).isEqualTo(2 * MS);
+        assertThat(loop.get("topStacks").get(0).get("frames").toString()).isEqualTo("[\"Waker.wake\",\"Loop.run\"]");
+        assertThat(irq.get("waker").asText()).isEqualTo("swapper/0 [hardirq]");
+        assertThat(irq.get("futexWakes").asLong()).isZero();
+        // The interrupt did the last wakeup inside the wait, so it is what ended it.
+        assertThat(irq.get("waitsEnded").asLong()).isEqualTo(1);
+        assertThat(loop.get("waitsEnded").asLong()).isZero();
+    }
+
+    @Test
+    void otherRequestsAndTheSummaryGetTheirShare() throws Exception {
+        JsonNode report = json();
+        JsonNode r2 = request(report, 2);
+        assertThat(r2.get("offCpuNanos").asLong()).isEqualTo(4 * MS);
+        assertThat(r2.get("runQueueNanos").asLong()).isZero();
+        assertThat(r2.get("contextSwitches").asLong()).isEqualTo(1);
+        assertThat(r2.get("wakers").get(0).get("waker").asText()).isEqualTo("kj-caller");
+        JsonNode s = report.get("summary").get(0);
+        assertThat(s.get("name").asText()).isEqualTo(KernelFixture.NAME);
+        assertThat(s.get("meanOffCpuNanos").asDouble()).isCloseTo(14.5 * MS, within(1.0));
+        assertThat(s.get("meanContextSwitches").asDouble()).isEqualTo(2.0);
+        assertThat(s.get("meanFutexWaits").asDouble()).isEqualTo(0.5);
+        JsonNode kernel = report.get("kernel");
+        assertThat(kernel.get("format").asText()).isEqualTo("events");
+        assertThat(kernel.get("intervals").asLong()).isEqualTo(6);
+        assertThat(kernel.get("intervalsInRequests").asLong()).isEqualTo(4);
+    }
+
+    @Test
+    void textShowsTheKernelPerNameAndPerRequest() {
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", events.toString(), "--sort", "start");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("kernel (eBPF, events): " + events + ": 6 off-CPU interval(s), 4 in requests")
+                .contains("kernel: off-CPU 25.00 ms, run queue 5.50 ms, 3 context switch(es), 1 futex wait(s)")
+                .contains("woken by kj-loop: kj-caller in Mono.block, 1x (1 futex wake(s)); 20.00 ms off-CPU before,"
+                        + " run queue 2.00 ms after")
+                .contains("woken by swapper/0 [hardirq]: kj-caller in Mono.block, 1x (0 futex wake(s), ended 1 wait(s))");
+    }
+
+    @Test
+    void withoutBpfTheReportHasNoKernelFields() throws Exception {
+        Cli r = Cli.run("report", jfr.toString(), "--format", "json");
+        assertThat(r.exitCode()).isZero();
+        JsonNode report = new ObjectMapper().readTree(r.out());
+        assertThat(report.has("kernel")).isFalse();
+        assertThat(report.get("requests").get(0).has("offCpuNanos")).isFalse();
+    }
+
+    @Test
+    void foldedInputGivesThreadNamesOnlyAndSaysSo() throws Exception {
+        Path folded = dir.resolve("kj.folded");
+        Files.write(folded, List.of(
+                "kj-caller;[unknown];entry_SYSCALL_64;schedule;--;try_to_wake_up;futex_wake;Loop.run;kj-loop 1500",
+                "kj-caller;[Missed User Stack];schedule;--;try_to_wake_up;kj-loop 500",
+                // bcc 0.26's offwaketime writes the stack id into a missed stack's frame, after a space.
+                "kj-caller;[Missed User Stack] -14;schedule;--;try_to_wake_up;[Missed User Stack];kj-loop 250",
+                "kj-loop;[unknown];schedule;--; 7"));
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", folded.toString(), "--format", "json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode report = new ObjectMapper().readTree(r.out());
+        JsonNode k = report.get("kernel");
+        assertThat(k.get("format").asText()).isEqualTo("folded");
+        assertThat(k.get("perRequest").asBoolean()).isFalse();
+        assertThat(k.get("notes").get(0).asText()).contains("no per-request figures");
+        assertThat(k.get("threadNames").get(0).toString())
+                .isEqualTo("{\"wakee\":\"kj-caller\",\"waker\":\"kj-loop\",\"totalMicros\":2250,\"records\":3}");
+        assertThat(k.get("threadNames").get(1).get("waker").asText()).isEqualTo("(no waker)");
+        assertThat(report.get("requests").get(0).has("offCpuNanos")).isFalse();
+        Cli text = Cli.run("report", jfr.toString(), "--bpf", folded.toString());
+        assertThat(text.out()).contains("note: folded offwaketime output has no timestamps")
+                .doesNotContain("  kernel: off-CPU");
+    }
+
+    @Test
+    void diffAddsTheKernelMeansPerName() throws Exception {
+        Cli r = Cli.run("diff", jfr.toString(), jfr.toString(), "--bpf-a", events.toString(),
+                "--bpf-b", events.toString(), "--format", "json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode rows = new ObjectMapper().readTree(r.out()).get("rows");
+        List<String> metrics = new ArrayList<>();
+        for (JsonNode row : rows) {
+            if (row.get("metric").asText().equals("off-CPU/request")) {
+                assertThat(row.get("a").asDouble()).isCloseTo(14.5 * MS, within(1.0));
+                assertThat(row.get("ratio").asDouble()).isEqualTo(1.0);
+            }
+            metrics.add(row.get("metric").asText());
+        }
+        assertThat(metrics).contains("off-CPU/request", "run queue/request", "context switches/request", "futex waits/request");
+    }
+}
