@@ -89,6 +89,22 @@ class ReportHtmlKernelTest {
     }
 
     @Test
+    void foldedInputGivesThreadNamePairsAndTheNoteOnly() throws Exception {
+        Path folded = Files.write(dir.resolve("kj.folded"), List.of("kj-caller;schedule;--;try_to_wake_up;kj-loop 1500"));
+        Path html = dir.resolve("d.html");
+        Cli r = Cli.run("report", jfr.toString(), "--format", "html", "--bpf", folded.toString(), "-o", html.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode data = data(Files.readString(html));
+        JsonNode kernel = data.get("kernel");
+        assertThat(kernel.get("perRequest").asBoolean()).isFalse();
+        assertThat(kernel.get("notes").get(0).asText()).contains("no per-request figures");
+        assertThat(kernel.get("names")).isEmpty();
+        assertThat(kernel.get("pairs").get(0).get("wakee").asText()).isEqualTo("kj-caller");
+        assertThat(kernel.get("pairs").get(0).get("offCpu").asText()).isEqualTo("1.50 ms");
+        assertThat(data.get("requests").get(0).has("kernel")).isFalse();
+    }
+
+    @Test
     void withoutBpfThereIsNoKernelData() throws Exception {
         Path html = dir.resolve("c.html");
         Cli r = Cli.run("report", jfr.toString(), "--format", "html", "-o", html.toString());
