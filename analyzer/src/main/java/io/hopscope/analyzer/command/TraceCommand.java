@@ -79,7 +79,9 @@ public final class TraceCommand implements Callable<Integer> {
             report.requests().stream().filter(Request::detailKept).forEach(r -> drawn.add(r.id()));
             KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
                 if (drawn.contains(o.requestId())) {
-                    offCpu.add(o);
+                    // Kept until the trace is written: without the stacks, which are most of an interval's size.
+                    offCpu.add(new OffCpuOverlap(o.interval().withoutStacks(), o.requestId(), o.requestName(), o.during(),
+                            o.thread(), o.waker(), o.fromEpochNanos(), o.toEpochNanos()));
                 }
             }).join(bpf);
             kernel.notes().forEach(n -> err.println("note: " + n));

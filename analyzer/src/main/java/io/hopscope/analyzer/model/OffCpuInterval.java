@@ -21,6 +21,12 @@ public record OffCpuInterval(long tid, String comm, long offEpochNanos, long onE
     public record Frames(List<String> kernel, List<String> user) {
     }
 
+    /** The same interval without its stacks, for keeping many of them (the trace's slices need none). */
+    public OffCpuInterval withoutStacks() {
+        return new OffCpuInterval(tid, comm, offEpochNanos, onEpochNanos, state, wakeupEpochNanos, runQueueNanos, wakerTid,
+                wakerComm, wakerContext, futexWait, futexEnterEpochNanos, futexWake, List.of(), null, null);
+    }
+
     public long offCpuNanos() {
         return onEpochNanos - offEpochNanos;
     }
