@@ -12,6 +12,8 @@
 # Needs: mvn -pl analyzer package (the jar and target/test-classes), /usr/bin/time, the JDK's jfr.
 #
 # What it costs: about a minute; RUNS (default 3) alternating runs of each tool.
+# Besides wall time it prints user CPU time (%U of /usr/bin/time): on a machine shared with other
+# builds the wall time mostly measures the wait for a core, the CPU time less so.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=analyzer/target/hopscope.jar
@@ -21,7 +23,7 @@ REQUESTS=${REQUESTS:-400000}
 JFR_TOOL=${JFR_TOOL:-$(dirname "$(readlink -f "$(command -v java)")")/jfr}
 FILE=${1:-}
 if [ -z "$FILE" ]; then
-  FILE=analyzer/target/bench/generated.jfr
+  FILE=analyzer/target/bench/generated-$REQUESTS.jfr
   if [ ! -f "$FILE" ]; then
     java -cp analyzer/target/classes:analyzer/target/test-classes \
       io.hopscope.analyzer.bench.RecordingGenerator "$REQUESTS" "$FILE"
@@ -31,20 +33,30 @@ fi
 
 events=$("$JFR_TOOL" summary "$FILE" | awk '$2 ~ /^[0-9]+$/ && $1 !~ /^jdk\.(Metadata|CheckPoint)$/ {n += $2} END {print n}')
 echo "file: $FILE, $(du -m "$FILE" | cut -f1) MB, $events events; report heap -Xmx$HEAP; $RUNS runs each, alternating"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 summary_times=()
 report_times=()
+summary_cpu=()
+report_cpu=()
 for i in $(seq "$RUNS"); do
-  t=$( { /usr/bin/time -f "%e %M" "$JFR_TOOL" summary "$FILE" > /dev/null; } 2>&1 | tail -1)
-  summary_times+=("${t%% *}")
-  echo "  run $i: jfr summary      ${t%% *} s, peak rss $(( ${t##* } / 1024 )) MB"
-  out=$( { /usr/bin/time -f "%e %M" java -Xmx"$HEAP" -jar "$JAR" report "$FILE" --stats > /dev/null; } 2>&1)
-  t=$(echo "$out" | tail -1)
-  report_times+=("${t%% *}")
-  echo "  run $i: hopscope report  ${t%% *} s, peak rss $(( ${t##* } / 1024 )) MB; $(echo "$out" | grep '^stats:' | sed 's/^stats: //')"
+  t=$( { /usr/bin/time -f "%e %U %M" "$JFR_TOOL" summary "$FILE" > /dev/null; } 2>&1 | tail -1)
+  read -r wall user rss <<< "$t"
+  summary_times+=("$wall")
+  summary_cpu+=("$user")
+  echo "  run $i: jfr summary      $wall s wall, $user s user cpu, peak rss $(( rss / 1024 )) MB"
+  out=$( { /usr/bin/time -f "%e %U %M" java -Xmx"$HEAP" -jar "$JAR" report "$FILE" --stats > /dev/null; } 2>&1)
+  read -r wall user rss <<< "$(echo "$out" | tail -1)"
+  report_times+=("$wall")
+  report_cpu+=("$user")
+  echo "  run $i: hopscope report  $wall s wall, $user s user cpu, peak rss $(( rss / 1024 )) MB; $(echo "$out" | grep '^stats:' | sed 's/^stats: //')"
 done
 floor=$(java -cp analyzer/target/test-classes io.hopscope.analyzer.bench.ParseFloor "$FILE")
 echo "  floor: one bare jdk.jfr.consumer pass reading 4 values per request event: $floor"
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ms=$(median "${summary_times[@]}")
 mr=$(median "${report_times[@]}")
-echo "median: jfr summary $ms s, hopscope report $mr s, ratio $(awk -v a="$mr" -v b="$ms" 'BEGIN {printf "%.1f", a / b}')x (target <= 2x); report ran within -Xmx$HEAP"
+cs=$(median "${summary_cpu[@]}")
+cr=$(median "${report_cpu[@]}")
+echo "median wall: jfr summary $ms s, hopscope report $mr s, ratio $(awk -v a="$mr" -v b="$ms" 'BEGIN {printf "%.1f", a / b}')x (target <= 2x)"
+echo "median user cpu: jfr summary $cs s, hopscope report $cr s, ratio $(awk -v a="$cr" -v b="$cs" 'BEGIN {printf "%.1f", a / b}')x; report ran within -Xmx$HEAP"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -21,17 +21,24 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Mutable per-request totals while a recording is read; turned into an immutable {@link Request} at
- * the end. Totals are always exact; the event lists are kept only while {@code detail} is on (the
- * analyzer switches it off past a request count, so memory stays bounded for huge recordings).
+ * Mutable per-request totals while a recording is read, from its first event until the analyzer
+ * finishes it (well past its end) and hands it to the summary and the selection; turned into an
+ * immutable {@link Request} only when an output reads it. Totals are always exact; the event lists
+ * are kept unless {@code detail} is off (the safety net for too many requests in flight at once).
  */
 final class RequestAcc {
 
     final long id;
-    final int slot;
     final boolean detail;
+    /** Index of this request in the full segment index kept only for extra joins, or -1. */
+    int joinSlot = -1;
 
     boolean ended;
+    /** Flush points read before its hopscope.Request event; it is finished two flush points later. */
+    long endedAtFlush;
+    boolean finished;
+    /** Earliest start of its events read so far: GC pauses after it must be kept for it. */
+    long firstSeenNanos = Long.MAX_VALUE;
     String name;
     String boundary;
     String url;
@@ -93,9 +100,8 @@ final class RequestAcc {
         }
     }
 
-    RequestAcc(long id, int slot, boolean detail) {
+    RequestAcc(long id, boolean detail) {
         this.id = id;
-        this.slot = slot;
         this.detail = detail;
         if (detail) {
             segments = new ArrayList<>(3);

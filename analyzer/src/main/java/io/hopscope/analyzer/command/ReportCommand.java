@@ -65,7 +65,8 @@ public final class ReportCommand implements Callable<Integer> {
     SortField sort;
 
     @Option(names = "--max-detail", paramLabel = "N", defaultValue = "" + AnalysisOptions.DEFAULT_DETAIL_LIMIT,
-            description = "Requests that keep their hop/segment/wait/span lists; totals are kept for all (default ${DEFAULT-VALUE}).")
+            description = "Safety net: a request that starts while N others are in flight keeps totals but no"
+                    + " hop/segment/wait/span lists (warned; default ${DEFAULT-VALUE}).")
     int maxDetail;
 
     @Option(names = "--bpf", paramLabel = "FILE",

@@ -43,14 +43,30 @@ public final class JfrEvents {
 
     /** Like {@link #stream(Path, Collection, Consumer)} with one handler per event type (no dispatch on the name). */
     public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
+        return stream(file, handlers, null);
+    }
+
+    /**
+     * Like {@link #stream(Path, Map)}, and calls {@code onFlush} (when not null) at each flush point
+     * and chunk end of the file: every event the JVM had committed by then has been handed over, which
+     * is what lets a single pass finish the requests that ended well before it. A recording whose JVM
+     * was killed is read without flush points (the JDK's file stream cannot read it).
+     */
+    public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers, Runnable onFlush)
+            throws RecordingProblem {
         ChunkScan.Result scan = ChunkScan.scan(file);
         if (scan.unfinished()) {
             return readUnfinished(file, scan, handlers);
         }
         try (EventStream es = EventStream.openFile(file)) {
+            // Unordered: the JDK sorts each flush segment otherwise, holding all its events at once;
+            // the analyzer only needs flush points as barriers. Reused event objects: no garbage per event.
             es.setOrdered(false);
             es.setReuse(true);
             handlers.forEach(es::onEvent);
+            if (onFlush != null) {
+                es.onFlush(onFlush);
+            }
             es.start();
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read recording: " + lower(e.getMessage()), e);
@@ -151,9 +167,13 @@ public final class JfrEvents {
         return ref;
     }
 
+    // The field readers below use getValue, one walk over the type's fields by name: the typed getters
+    // (getLong, getString, ...) walk them a second time to check the type, which was a tenth of the
+    // analyzer's time on big files. A field of another type than expected reads as absent.
+
     public static String string(RecordedEvent e, String field) {
         try {
-            return e.getString(field);
+            return e.getValue(field) instanceof String s ? s : null;
         } catch (IllegalArgumentException absent) {
             return null;
         }
@@ -161,7 +181,9 @@ public final class JfrEvents {
 
     public static long longField(RecordedEvent e, String field, long absent) {
         try {
-            return e.getLong(field);
+            Object v = e.getValue(field);
+            return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+                    ? ((Number) v).longValue() : absent;
         } catch (IllegalArgumentException missing) {
             return absent;
         }
@@ -169,7 +191,8 @@ public final class JfrEvents {
 
     public static int intField(RecordedEvent e, String field, int absent) {
         try {
-            return e.getInt(field);
+            Object v = e.getValue(field);
+            return v instanceof Integer || v instanceof Short || v instanceof Byte ? ((Number) v).intValue() : absent;
         } catch (IllegalArgumentException missing) {
             return absent;
         }
@@ -177,7 +200,7 @@ public final class JfrEvents {
 
     public static boolean booleanField(RecordedEvent e, String field) {
         try {
-            return e.getBoolean(field);
+            return e.getValue(field) instanceof Boolean b && b;
         } catch (IllegalArgumentException missing) {
             return false;
         }

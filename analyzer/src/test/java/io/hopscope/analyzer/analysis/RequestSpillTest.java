@@ -1,0 +1,101 @@
+package io.hopscope.analyzer.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LockContention;
+import io.hopscope.analyzer.model.LockSite;
+import io.hopscope.analyzer.model.PolicyTime;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Wait;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The temporary file behind {@code --top} all: records come back equal, in key then id order, across runs. */
+class RequestSpillTest {
+
+    private static final ThreadRef CALLER = new ThreadRef(1, 101, "caller");
+    private static final ThreadRef LOOP = new ThreadRef(2, 102, "reactor-http-nio-1 \u00e9");
+
+    @Test
+    void givesEveryRecordBackEqualInKeyThenIdOrderAcrossSeveralRuns() {
+        Random random = new Random(42);
+        List<long[]> keys = new ArrayList<>();
+        List<Request> written = new ArrayList<>();
+        for (int id = 1; id <= 50; id++) {
+            keys.add(new long[] {random.nextInt(7) - 3, id});
+            written.add(request(id, id % 2 == 0));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, random);
+        RequestSpill spill = new RequestSpill(8); // 7 runs to merge
+        order.forEach(i -> spill.add(keys.get(i)[0], written.get(i)));
+        List<Request> read = spill.finish();
+
+        order.sort(Comparator.<Integer>comparingLong(i -> keys.get(i)[0]).thenComparingLong(i -> keys.get(i)[1]));
+        assertThat(read).hasSize(50);
+        assertThat(read).containsExactlyElementsOf(order.stream().map(written::get).toList());
+        assertThat(read.get(order.indexOf(3))).isEqualTo(written.get(3)); // random access after a full read
+    }
+
+    @Test
+    void spillKeysOrderRequestsLikeTheReportOrderForEverySortField() {
+        Random random = new Random(7);
+        List<RequestAcc> accs = new ArrayList<>();
+        for (int id = 1; id <= 200; id++) {
+            RequestAcc r = new RequestAcc(id, false);
+            r.durationNanos = random.nextInt(5) * 1_000_000L;
+            r.hops = random.nextInt(4);
+            r.allocatedBytes = random.nextInt(3) * 1024L;
+            r.blockedNanos = random.nextInt(3);
+            r.lockNanos = random.nextInt(3) * 30_000_000L;
+            r.gcNanos = random.nextInt(2);
+            r.startEpochNanos = 1_700_000_000_000_000_000L + random.nextInt(50);
+            accs.add(r);
+        }
+        for (SortField sort : SortField.values()) {
+            List<RequestAcc> expected = new ArrayList<>(accs);
+            expected.sort(RecordingAnalyzer.accOrder(sort));
+            List<RequestAcc> byKey = new ArrayList<>(accs);
+            byKey.sort(Comparator.<RequestAcc>comparingLong(r -> RecordingAnalyzer.spillKey(sort, r))
+                    .thenComparingLong(r -> r.id));
+            assertThat(byKey).as(sort.name()).containsExactlyElementsOf(expected);
+        }
+    }
+
+    private static Request request(long id, boolean full) {
+        if (!full) {
+            return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, null, 1_000 + id, 50, 0,
+                    List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, false, List.of(),
+                    LockContention.NONE, List.of(), 0, List.of(), false);
+        }
+        return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
+                "error", "java.io.IOException: reset", 503, CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id, 2,
+                List.of(new Hop("handoff", CALLER, LOOP, 10, 300, "io.netty.channel.nio.NioEventLoop"),
+                        new Hop("wake", LOOP, ThreadRef.UNKNOWN, 20, -1, null)),
+                List.of(new ThreadTime(CALLER, 2, 900, 4096), new ThreadTime(LOOP, 1, 400, 128)),
+                List.of(new Segment(CALLER, "start", 1, 5, 4000, -1), new Segment(LOOP, null, 6, 9, 128, 77)),
+                List.of(new Wait("Mono.block", CALLER, LOOP, 5, 20, 300, true, "value")),
+                List.of(new Span(7, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1, 30),
+                        new Span(8, 7, "policy", "AddHeadersPolicy", null, 1, null, 2, 3)),
+                4224, 15, 300, 300, true,
+                List.of(new PolicyTime("RetryPolicy", "policy", 1, 29, 28)),
+                new LockContention(3, 31_000_000, List.of(new LockSite("monitor", "java.lang.Object", 3, 31_000_000,
+                        "a.B.c:1\nd.E.f:2"))),
+                List.of(new AllocationSite("a.B.c:1", "byte[]", 2, 1 << 20)),
+                5_000, List.of(new GcPause(4, "G1New", 11, 12)), true);
+    }
+}
