@@ -4,6 +4,7 @@ import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.KernelSummary;
 import io.hopscope.analyzer.model.KernelView;
 import io.hopscope.analyzer.model.OffCpuInterval;
+import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.WakePair;
 import io.hopscope.analyzer.model.Waker;
@@ -160,9 +161,19 @@ public final class KernelJoin {
     private final Map<String, Integer> enderIds = new HashMap<>();
     private long intervals;
     private long intervalsInRequests;
+    private Consumer<OffCpuOverlap> overlaps;
 
     public KernelJoin(Path recording) {
         this.recording = recording;
+    }
+
+    /**
+     * Also hands each part of an interval that falls in a place of a finished request to {@code sink},
+     * in file order, as it is joined (the pictures draw them; the report keeps only totals).
+     */
+    public KernelJoin onOverlap(Consumer<OffCpuOverlap> sink) {
+        this.overlaps = sink;
+        return this;
     }
 
     /** Reads the recording's places, then joins {@code bpfFile} (events or folded, told from its content). */
@@ -293,6 +304,10 @@ public final class KernelJoin {
                 continue;
             }
             RequestKernel r = bySlot.get(lane.slots[k]);
+            if (overlaps != null && r.ended) {
+                overlaps.accept(new OffCpuOverlap(i, r.id, r.name == null ? "?" : r.name, placeNames.get(lane.places[k]),
+                        name(i.tid(), i.comm()), i.wakerComm() != null ? wakerName(i) : null, from, to));
+            }
             if (r.byPlace == null) {
                 r.byPlace = new TreeMap<>();
                 r.wakers = new LinkedHashMap<>();

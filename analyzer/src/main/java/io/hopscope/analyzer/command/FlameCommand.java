@@ -1,14 +1,21 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.output.FlameHtml;
 import io.hopscope.analyzer.output.FoldedStacks;
+import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.FoldedReader;
+import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -28,11 +35,13 @@ import picocli.CommandLine.Spec;
                 "  lock   monitor contention weighted by the time blocked",
                 "  hops   request name > pipeline policy > thread pool > thread, weighted by time; queue delay"
                         + " and wake latency of each hop beside",
-                "  offwake  needs the eBPF join (--bpf), not in this version",
+                "  offwake  off-CPU time from bpf/offwake.py (--bpf): the wakee's stack, '--', the waker's stack above,"
+                        + " weighted by the time off CPU inside the requests (folded input: the whole process)",
                 "HTML is async-profiler's interactive flame graph (jfr-converter); folded is the collapsed format.",
                 "",
                 "Example: hopscope flame app.jfr --kind hops --name 'GET *' -o hops.html",
-                "         hopscope flame app.jfr --kind cpu --request 42 --format folded -o cpu.folded"})
+                "         hopscope flame app.jfr --kind cpu --request 42 --format folded -o cpu.folded",
+                "         hopscope flame app.jfr --kind offwake --bpf offwake.jsonl --name 'GET *' -o offwake.html"})
 public final class FlameCommand implements Callable<Integer> {
 
     /** Output formats of {@code flame}. */
@@ -67,41 +76,35 @@ public final class FlameCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
     Path output;
 
-    @Option(names = "--bpf", paramLabel = "FILE", hidden = true)
+    @Option(names = "--bpf", paramLabel = "FILE",
+            description = "For --kind offwake: bpf/offwake.py --events JSON Lines of the same process and time"
+                    + " (restricted to requests), or offwaketime -f folded output (the whole process).")
     Path bpf;
 
     @Override
     public Integer call() throws Exception {
-        if (kind == FlameKind.offwake || bpf != null) {
-            throw new ParameterException(spec.commandLine(), (kind == FlameKind.offwake ? "--kind offwake" : "--bpf")
-                    + " needs the eBPF join, which is not in this version; use cpu, wall, alloc, lock or hops");
+        if (kind == FlameKind.offwake && bpf == null) {
+            throw new ParameterException(spec.commandLine(), "--kind offwake needs --bpf FILE (the --events output of"
+                    + " bpf/offwake.py recorded with the application)");
+        }
+        if (kind != FlameKind.offwake && bpf != null) {
+            throw new ParameterException(spec.commandLine(), "--bpf is only for --kind offwake");
         }
         String glob = selection == null ? null : selection.name;
         Long requestId = selection == null ? null : selection.request;
         NameGlob names = glob == null ? null : new NameGlob(glob);
         FoldedStacks stacks = new FoldedStacks();
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.DEFAULT_DETAIL_LIMIT));
-        for (String event : kind.events) {
-            analyzer.join(event, (e, id, name) -> {
-                if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
-                    kind.add(stacks, e, name);
-                }
-            });
-        }
-        Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
-        report.recording().warnings().forEach(w -> err.println("warning: " + w));
-        if (kind == FlameKind.hops) {
-            for (Request r : report.requests()) {
-                if (requestId == null || requestId == r.id()) {
-                    stacks.addHops(r);
-                }
-            }
+        String what = glob != null ? glob : requestId != null ? "request " + requestId : "all requests";
+        if (kind == FlameKind.offwake) {
+            what = offWake(stacks, names, requestId, err, what);
+        } else {
+            joined(stacks, glob, names, requestId, err);
         }
         if (stacks.isEmpty()) {
             err.println("warning: " + recording + ": nothing for --kind " + kind + " in the selected requests ("
-                    + String.join(", ", kind.events.isEmpty() ? java.util.List.of("hopscope events") : kind.events)
+                    + String.join(", ", kind == FlameKind.offwake ? List.of(bpf.toString())
+                            : kind.events.isEmpty() ? List.of("hopscope events") : kind.events)
                     + "); the flame graph is empty");
         }
         err.flush();
@@ -110,7 +113,6 @@ public final class FlameCommand implements Callable<Integer> {
             if (format == FlameFormat.folded) {
                 stacks.write(out);
             } else {
-                String what = glob != null ? glob : requestId != null ? "request " + requestId : "all requests";
                 out.write(FlameHtml.render(stacks, "hopscope " + kind + " (" + kind.unit + "): " + what));
             }
         } finally {
@@ -121,5 +123,58 @@ public final class FlameCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    private void joined(FoldedStacks stacks, String glob, NameGlob names, Long requestId, PrintWriter err)
+            throws Exception {
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+                new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.DEFAULT_DETAIL_LIMIT));
+        for (String event : kind.events) {
+            analyzer.join(event, (e, id, name) -> {
+                if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
+                    kind.add(stacks, e, name);
+                }
+            });
+        }
+        Report report = analyzer.analyze();
+        report.recording().warnings().forEach(w -> err.println("warning: " + w));
+        if (kind == FlameKind.hops) {
+            for (Request r : report.requests()) {
+                if (requestId == null || requestId == r.id()) {
+                    stacks.addHops(r);
+                }
+            }
+        }
+    }
+
+    // Events input: the kernel join's own attribution (OS tid and time, through ClockSync), so the picture
+    // counts exactly what report --bpf counts. Folded input has neither, so it is drawn whole.
+    private String offWake(FoldedStacks stacks, NameGlob names, Long requestId, PrintWriter err, String what)
+            throws Exception {
+        if (BpfInput.detect(bpf) == BpfInput.FOLDED) {
+            if (!java.nio.file.Files.isRegularFile(recording)) {
+                throw new RecordingProblem(recording + ": no such file");
+            }
+            err.println("note: " + bpf + ": folded offwaketime output has no timestamps or thread ids, so it cannot be"
+                    + " restricted to requests" + (names != null || requestId != null ? " (--name/--request ignored)" : "")
+                    + "; drawing the whole process (record with offwake --events for requests)");
+            FoldedReader.forEachStack(bpf, (frames, micros) -> {
+                List<String> kept = new ArrayList<>();
+                for (String f : frames) {
+                    if (!f.isEmpty()) {
+                        kept.add(f);
+                    }
+                }
+                stacks.add(kept, micros * 1000);
+            });
+            return "whole process, not restricted to requests";
+        }
+        KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+            if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
+                stacks.addOffWake(o);
+            }
+        }).join(bpf);
+        kernel.notes().forEach(n -> err.println("note: " + n));
+        return what;
     }
 }

@@ -95,7 +95,11 @@ public final class ReportCommand implements Callable<Integer> {
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5, maxDetail));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report = analyzer.analyze();
-        KernelReport kernel = bpf != null ? new KernelJoin(recording).join(bpf) : null;
+        KernelReport kernel = null;
+        if (bpf != null) {
+            KernelJoin join = new KernelJoin(recording);
+            kernel = (flames != null ? join.onOverlap(flames.offWakeSink()) : join).join(bpf);
+        }
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
@@ -104,7 +108,7 @@ public final class ReportCommand implements Callable<Integer> {
             if (format == Format.json) {
                 JsonReport.write(report, kernel, out);
             } else if (format == Format.html) {
-                HtmlReport.write(report, shown, flames.render(report), out);
+                HtmlReport.write(report, shown, flames.render(report), kernel, out);
             } else {
                 TextReport.write(report, sort.name(), kernel, out);
             }

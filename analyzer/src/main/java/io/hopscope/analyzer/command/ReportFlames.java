@@ -2,6 +2,7 @@ package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.output.FlameHtml;
@@ -12,20 +13,24 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * The flame graphs the HTML report embeds: hops from the report's requests, and cpu, alloc and lock
- * from JDK events joined in the analyzer's second pass (so the report reads the file no more often).
+ * The flame graphs the HTML report embeds: hops from the report's requests, offwake from the eBPF
+ * join when {@code --bpf} gives events, and cpu, alloc and lock from JDK events joined in the
+ * analyzer's second pass (so the report reads the file no more often).
  */
 final class ReportFlames {
 
     private static final List<FlameKind> JOINED = List.of(FlameKind.cpu, FlameKind.alloc, FlameKind.lock);
 
     private final Map<FlameKind, FoldedStacks> stacks = new EnumMap<>(FlameKind.class);
+    private final FoldedStacks offWake = new FoldedStacks();
+    private final NameGlob names;
 
     /** Registers the joins on {@code analyzer}; call before it analyzes. */
     ReportFlames(RecordingAnalyzer analyzer, String nameGlob) {
-        NameGlob names = nameGlob == null ? null : new NameGlob(nameGlob);
+        names = nameGlob == null ? null : new NameGlob(nameGlob);
         for (FlameKind kind : JOINED) {
             FoldedStacks s = stacks.computeIfAbsent(kind, k -> new FoldedStacks());
             for (String event : kind.events) {
@@ -38,6 +43,15 @@ final class ReportFlames {
         }
     }
 
+    /** Where the eBPF join ({@code --bpf} events) hands its off-CPU parts, for the offwake graph. */
+    Consumer<OffCpuOverlap> offWakeSink() {
+        return o -> {
+            if (names == null || names.matches(o.requestName())) {
+                offWake.addOffWake(o);
+            }
+        };
+    }
+
     /** The pages, hops first; kinds without any sample are left out. Reads every request of the report once. */
     List<HtmlReport.Flame> render(Report report) throws IOException {
         FoldedStacks hops = new FoldedStacks();
@@ -46,6 +60,7 @@ final class ReportFlames {
         }
         List<HtmlReport.Flame> flames = new ArrayList<>();
         add(flames, FlameKind.hops, hops);
+        add(flames, FlameKind.offwake, offWake);
         for (FlameKind kind : JOINED) {
             add(flames, kind, stacks.get(kind));
         }

@@ -1,11 +1,21 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.KernelReport;
+import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.output.TraceJson;
+import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,9 +30,12 @@ import picocli.CommandLine.Spec;
         description = {"Writes the requests as Chrome Trace Event JSON: one track per thread, a slice per segment,"
                 + " policy spans and waits as slices, and each hop as a flow arrow from the handing-over thread to"
                 + " the receiver (handoff) or from the waker to the woken (wake).",
+                "With --bpf (bpf/offwake.py --events of the same process): the time each thread of a request spent"
+                        + " off CPU inside it, as slices in its segments and waits, with the run-queue part nested.",
                 "Open it in https://ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
                 "",
-                "Example: hopscope trace app.jfr --name 'GET *' -o trace.json"})
+                "Example: hopscope trace app.jfr --name 'GET *' -o trace.json",
+                "         hopscope trace app.jfr --bpf offwake.jsonl -o trace.json"})
 public final class TraceCommand implements Callable<Integer> {
 
     @Spec
@@ -41,7 +54,8 @@ public final class TraceCommand implements Callable<Integer> {
             description = "Requests whose segments and hops are drawn; later ones are left out (default ${DEFAULT-VALUE}).")
     int maxDetail;
 
-    @Option(names = "--bpf", paramLabel = "FILE", hidden = true)
+    @Option(names = "--bpf", paramLabel = "FILE",
+            description = "bpf/offwake.py --events JSON Lines recorded with the application: off-CPU slices.")
     Path bpf;
 
     @Override
@@ -49,19 +63,33 @@ public final class TraceCommand implements Callable<Integer> {
         if (maxDetail < 0) {
             throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
         }
-        if (bpf != null) {
-            throw new ParameterException(spec.commandLine(),
-                    "--bpf is not available in this version of trace (the eBPF join is not merged yet)");
+        if (bpf != null && BpfInput.detect(bpf) == BpfInput.FOLDED) {
+            throw new RecordingProblem(bpf + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
+                    + " a timeline (record with offwake --events)");
         }
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, -1, SortField.start, 5, maxDetail));
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
+        List<OffCpuOverlap> offCpu = new ArrayList<>();
+        if (bpf != null) {
+            // Only the requests the trace draws: the same join as report --bpf, kept per part for the slices.
+            Set<Long> drawn = new HashSet<>();
+            report.requests().stream().filter(Request::detailKept).forEach(r -> drawn.add(r.id()));
+            KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+                if (drawn.contains(o.requestId())) {
+                    // Kept until the trace is written: without the stacks, which are most of an interval's size.
+                    offCpu.add(new OffCpuOverlap(o.interval().withoutStacks(), o.requestId(), o.requestName(), o.during(),
+                            o.thread(), o.waker(), o.fromEpochNanos(), o.toEpochNanos()));
+                }
+            }).join(bpf);
+            kernel.notes().forEach(n -> err.println("note: " + n));
+        }
         err.flush();
         PrintWriter out = Output.open(output, spec.commandLine().getOut());
         try {
-            TraceJson.write(report, out);
+            TraceJson.write(report, offCpu, out);
         } finally {
             if (output != null) {
                 out.close();

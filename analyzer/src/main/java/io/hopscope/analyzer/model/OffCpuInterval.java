@@ -9,11 +9,23 @@ import java.util.List;
  * {@code futexWait} is true when the thread slept in a futex wait call (entered at
  * {@code futexEnterEpochNanos}); {@code futexWake} when the waker woke it from a futex wake call on the
  * same address. {@code wakerStack} is the waker's user then kernel frames, innermost first.
+ * {@code stack} and {@code wakerFrames} are both sides' whole stacks as offwake wrote them, for the
+ * offwake flame graph ({@code wakerFrames} null when nothing woke the thread).
  */
 public record OffCpuInterval(long tid, String comm, long offEpochNanos, long onEpochNanos, String state,
                              long wakeupEpochNanos, long runQueueNanos, long wakerTid, String wakerComm,
                              String wakerContext, boolean futexWait, long futexEnterEpochNanos, boolean futexWake,
-                             List<String> wakerStack) {
+                             List<String> wakerStack, Frames stack, Frames wakerFrames) {
+
+    /** One side's stacks, innermost frame first; a list is null when offwake could not read it (a missed stack). */
+    public record Frames(List<String> kernel, List<String> user) {
+    }
+
+    /** The same interval without its stacks, for keeping many of them (the trace's slices need none). */
+    public OffCpuInterval withoutStacks() {
+        return new OffCpuInterval(tid, comm, offEpochNanos, onEpochNanos, state, wakeupEpochNanos, runQueueNanos, wakerTid,
+                wakerComm, wakerContext, futexWait, futexEnterEpochNanos, futexWake, List.of(), null, null);
+    }
 
     public long offCpuNanos() {
         return onEpochNanos - offEpochNanos;

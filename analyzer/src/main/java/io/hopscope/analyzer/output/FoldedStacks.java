@@ -1,6 +1,8 @@
 package io.hopscope.analyzer.output;
 
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.OffCpuInterval;
+import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
@@ -62,6 +64,51 @@ public final class FoldedStacks {
             frames.add(leaf);
         }
         add(frames, weight);
+    }
+
+    /**
+     * One off-CPU part in the offwaketime picture, weighted by its nanoseconds: request name, the
+     * wakee thread, its place ({@code wait KIND} or {@code segment}), the wakee's user then kernel
+     * frames from root to leaf, the separator {@code --}, then the waker's kernel then user frames from
+     * leaf to root and the waker's name on top (as bcc's {@code offwaketime -f} draws it); only
+     * {@code (no waker)} above the separator when the thread stayed runnable.
+     */
+    public void addOffWake(OffCpuOverlap o) {
+        List<String> frames = new ArrayList<>();
+        frames.add(o.requestName());
+        frames.add(o.thread());
+        frames.add("segment".equals(o.during()) ? "segment" : "wait " + o.during());
+        OffCpuInterval.Frames wakee = o.interval().stack();
+        rootFirst(frames, wakee == null ? null : wakee.user(), "[Missed User Stack]");
+        rootFirst(frames, wakee == null ? null : wakee.kernel(), "[Missed Kernel Stack]");
+        frames.add("--");
+        OffCpuInterval.Frames waker = o.interval().wakerFrames();
+        if (o.waker() == null || waker == null) {
+            frames.add(o.waker() == null ? "(no waker)" : o.waker());
+        } else {
+            leafFirst(frames, waker.kernel(), "[Missed Kernel Stack]");
+            leafFirst(frames, waker.user(), "[Missed User Stack]");
+            frames.add(o.waker());
+        }
+        add(frames, o.nanos());
+    }
+
+    private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
+        if (innermostFirst == null) {
+            frames.add(missed);
+            return;
+        }
+        for (int k = innermostFirst.size() - 1; k >= 0; k--) {
+            frames.add(innermostFirst.get(k));
+        }
+    }
+
+    private static void leafFirst(List<String> frames, List<String> innermostFirst, String missed) {
+        if (innermostFirst == null) {
+            frames.add(missed);
+        } else {
+            frames.addAll(innermostFirst);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
@@ -44,6 +45,12 @@ public final class HtmlReport {
 
     /** Writes the page; {@code worst} is how many of the report's requests (in its order) get a timeline. */
     public static void write(Report report, int worst, List<Flame> flames, Writer out) throws IOException {
+        write(report, worst, flames, null, out);
+    }
+
+    /** The page with the kernel view of {@code kernel} ({@code report --bpf}; null: none). */
+    public static void write(Report report, int worst, List<Flame> flames, KernelReport kernel, Writer out)
+            throws IOException {
         ObjectNode data = JsonReport.MAPPER.createObjectNode();
         RecordingInfo info = report.recording();
         data.put("file", info.file());
@@ -62,7 +69,14 @@ public final class HtmlReport {
             if (n++ >= worst) {
                 break;
             }
-            requests.add(request(r));
+            ObjectNode request = request(r);
+            if (kernel != null && kernel.perRequest()) {
+                request.set("kernel", KernelHtml.request(kernel.request(r.id())));
+            }
+            requests.add(request);
+        }
+        if (kernel != null) {
+            data.set("kernel", KernelHtml.info(kernel, report.summary()));
         }
         ArrayNode flameNodes = data.putArray("flames");
         for (Flame f : flames) {

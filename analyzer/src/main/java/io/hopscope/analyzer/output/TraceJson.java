@@ -2,6 +2,8 @@ package io.hopscope.analyzer.output;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.OffCpuInterval;
+import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
@@ -11,6 +13,7 @@ import io.hopscope.analyzer.model.Wait;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,10 +25,16 @@ import java.util.Map;
  * <p>Each flow end sits on a 1 us "hop" slice of its own: trace viewers attach a flow event to the slice
  * enclosing it, and a waker's segment may have ended, or the receiver's not yet begun, at that instant.
  * Timestamps are microseconds from the recording's first event, so that they stay exact in a double.
+ *
+ * <p>With eBPF data, each part of an off-CPU interval inside a segment or wait is a slice of category
+ * {@code offcpu} in it ({@code off-CPU (futex)}, {@code off-CPU (runnable)}, {@code off-CPU (S)}), with
+ * its run-queue part as a {@code run queue} slice nested inside: one slice per place, never across a
+ * place's edge, so that they nest in the segment and wait slices.
  */
 public final class TraceJson {
 
     static final int PID = 1;
+    static final String OFF_CPU = "offcpu";
     private static final double HOP_SLICE_MICROS = 1;
 
     private final JsonGenerator g;
@@ -39,6 +48,11 @@ public final class TraceJson {
     }
 
     public static void write(Report report, Writer out) throws IOException {
+        write(report, List.of(), out);
+    }
+
+    /** The trace with {@code offCpu} (parts of off-CPU intervals in the report's requests) as slices. */
+    public static void write(Report report, List<OffCpuOverlap> offCpu, Writer out) throws IOException {
         try (JsonGenerator g = JsonReport.MAPPER.getFactory().createGenerator(new JsonReport.NonClosingWriter(out))) {
             TraceJson trace = new TraceJson(g, report.recording().startEpochNanos());
             g.writeStartObject();
@@ -46,6 +60,9 @@ public final class TraceJson {
             g.writeArrayFieldStart("traceEvents");
             for (Request r : report.requests()) {
                 trace.request(r);
+            }
+            for (OffCpuOverlap o : offCpu) {
+                trace.offCpu(o);
             }
             trace.metadata(report.recording().file());
             g.writeEndArray();
@@ -85,6 +102,49 @@ public final class TraceJson {
             hopSlice(h.to(), name + " in", to, r, h);
             flow("f", h.to(), name, to, id);
         }
+    }
+
+    private void offCpu(OffCpuOverlap o) throws IOException {
+        OffCpuInterval i = o.interval();
+        // The recording's ThreadRef when the thread has a track already; same tid, so same track either way.
+        ThreadRef t = new ThreadRef(-1, i.tid(), o.thread());
+        event("X", t, offCpuName(i), OFF_CPU, micros(o.fromEpochNanos()));
+        g.writeNumberField("dur", o.nanos() / 1e3);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("request", o.requestId());
+        g.writeStringField("requestName", o.requestName());
+        g.writeStringField("during", o.during());
+        g.writeStringField("state", i.state());
+        g.writeNumberField("offCpuMicros", i.offCpuNanos() / 1e3);
+        if (i.runQueueNanos() >= 0) {
+            g.writeNumberField("runQueueMicros", i.runQueueNanos() / 1e3);
+        }
+        g.writeStringField("waker", o.waker());
+        g.writeBooleanField("futexWait", i.futexWait());
+        g.writeBooleanField("futexWake", i.futexWake());
+        g.writeEndObject();
+        g.writeEndObject();
+        long rqStart = i.runQueueStartEpochNanos();
+        long from = Math.max(o.fromEpochNanos(), rqStart);
+        if (rqStart >= 0 && from < o.toEpochNanos()) {
+            event("X", t, "run queue", OFF_CPU, micros(from));
+            g.writeNumberField("dur", (o.toEpochNanos() - from) / 1e3);
+            g.writeObjectFieldStart("args");
+            g.writeNumberField("request", o.requestId());
+            g.writeStringField("waker", o.waker());
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+    }
+
+    static String offCpuName(OffCpuInterval i) {
+        if (i.futexWait()) {
+            return "off-CPU (futex)";
+        }
+        if (i.state() == null) {
+            return "off-CPU";
+        }
+        return i.state().startsWith("R") ? "off-CPU (runnable)" : "off-CPU (" + i.state() + ")";
     }
 
     private void slice(ThreadRef t, String name, String cat, long startNanos, long endNanos, Request r,

@@ -25,8 +25,40 @@ public final class FoldedReader {
     private FoldedReader() {
     }
 
+    /** One folded line: its frames (wakee name first) and its total microseconds. */
+    public interface StackSink {
+        void accept(String[] frames, long micros);
+    }
+
     public static List<WakePair> read(Path file) throws RecordingProblem {
         Map<String, long[]> pairs = new HashMap<>();
+        forEachStack(file, (frames, micros) -> {
+            int sep = -1;
+            for (int i = 1; i < frames.length; i++) {
+                if (frames[i].equals("--")) {
+                    sep = i;
+                    break;
+                }
+            }
+            String wakee = frames[0];
+            String waker = sep >= 0 && sep < frames.length - 1 && !frames[frames.length - 1].isEmpty()
+                    ? frames[frames.length - 1] : NO_WAKER;
+            long[] acc = pairs.computeIfAbsent(wakee + '\0' + waker, k -> new long[2]);
+            acc[0] += micros;
+            acc[1]++;
+        });
+        List<WakePair> out = new ArrayList<>();
+        pairs.forEach((k, v) -> {
+            int z = k.indexOf('\0');
+            out.add(new WakePair(k.substring(0, z), k.substring(z + 1), v[0], v[1]));
+        });
+        out.sort(Comparator.comparingLong(WakePair::totalMicros).reversed()
+                .thenComparing(WakePair::wakee).thenComparing(WakePair::waker));
+        return out;
+    }
+
+    /** Hands every line of {@code file} to {@code sink}, in file order; a line that is not folded is refused. */
+    public static void forEachStack(Path file, StackSink sink) throws RecordingProblem {
         long lineNo = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
@@ -46,33 +78,12 @@ public final class FoldedReader {
                 } catch (NumberFormatException e) {
                     throw new RecordingProblem(file + ": line " + lineNo + ": count out of range");
                 }
-                String[] frames = t.substring(0, space).split(";", -1);
-                int sep = -1;
-                for (int i = 1; i < frames.length; i++) {
-                    if (frames[i].equals("--")) {
-                        sep = i;
-                        break;
-                    }
-                }
-                String wakee = frames[0];
-                String waker = sep >= 0 && sep < frames.length - 1 && !frames[frames.length - 1].isEmpty()
-                        ? frames[frames.length - 1] : NO_WAKER;
-                long[] acc = pairs.computeIfAbsent(wakee + '\0' + waker, k -> new long[2]);
-                acc[0] += micros;
-                acc[1]++;
+                sink.accept(t.substring(0, space).split(";", -1), micros);
             }
         } catch (java.nio.charset.CharacterCodingException e) {
             throw new RecordingProblem(file + ": line " + (lineNo + 1) + ": not utf-8 text");
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read: " + e.getMessage());
         }
-        List<WakePair> out = new ArrayList<>();
-        pairs.forEach((k, v) -> {
-            int z = k.indexOf('\0');
-            out.add(new WakePair(k.substring(0, z), k.substring(z + 1), v[0], v[1]));
-        });
-        out.sort(Comparator.comparingLong(WakePair::totalMicros).reversed()
-                .thenComparing(WakePair::wakee).thenComparing(WakePair::waker));
-        return out;
     }
 }

@@ -84,7 +84,8 @@ public final class OffCpuReader {
                 waker.isObject() ? waker.path("tid").asLong(-1) : -1,
                 waker.isObject() ? text(waker.path("comm")) : null,
                 waker.isObject() ? text(waker.path("context")) : null,
-                futexWait, futexEnter, futexWake, stack(r.path("waker_stack")));
+                futexWait, futexEnter, futexWake, stack(r.path("waker_stack")), frames(r.path("stack")),
+                waker.isObject() ? frames(r.path("waker_stack")) : null);
     }
 
     private static long required(Path file, long lineNo, JsonNode r, String field) throws RecordingProblem {
@@ -109,6 +110,20 @@ public final class OffCpuReader {
 
     private static String text(JsonNode n) {
         return n.isTextual() ? n.asText() : null;
+    }
+
+    private static OffCpuInterval.Frames frames(JsonNode s) {
+        return s.isObject() ? new OffCpuInterval.Frames(list(s.path("kernel")), list(s.path("user")))
+                : new OffCpuInterval.Frames(null, null);
+    }
+
+    private static List<String> list(JsonNode frames) {
+        if (!frames.isArray()) {
+            return null;
+        }
+        List<String> out = new ArrayList<>(frames.size());
+        frames.forEach(f -> out.add(f.asText()));
+        return out;
     }
 
     // User frames say which code woke the thread; a waker without named ones (an interrupt, a kernel

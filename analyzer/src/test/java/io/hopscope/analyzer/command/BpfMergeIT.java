@@ -163,6 +163,7 @@ class BpfMergeIT {
         assertThat(eventLoopRunQueueNanos).isPositive();
         assertThat(blocksEndedByEventLoop).isGreaterThanOrEqualTo(traced / 2);
         assertThat(blocksEndedByOthers).isLessThanOrEqualTo(blocksEndedByEventLoop / 10);
+        picturesShowEventLoopsWakingCallers();
 
         JsonNode okhttp = traced("okhttp", null, false, "pipeline", "--http-client", "okhttp", "--mode", "sync",
                 "--warmup", "3", "--duration", "2");
@@ -181,6 +182,40 @@ class BpfMergeIT {
         System.out.printf("okhttp sync: %d requests, %d traced, none woken in a wait or by an event loop%n",
                 okhttp.get("requests").size(), okTraced);
         assertThat(okTraced).isGreaterThanOrEqualTo(50);
+    }
+
+    // Issue 6's pictures of the same Netty run: the offwake flame graph has caller stacks in Mono.block
+    // with an event loop on top of the waker side, and the trace has off-CPU slices the event loops ended.
+    private void picturesShowEventLoopsWakingCallers() throws Exception {
+        long t0 = System.nanoTime();
+        String jfr = dir.resolve("netty.jfr").toString();
+        String events = dir.resolve("netty.jsonl").toString();
+        Cli flame = Cli.run("flame", jfr, "--kind", "offwake", "--bpf", events, "--format", "folded");
+        assertThat(flame.exitCode()).as(flame.err()).isZero();
+        long callerByLoopNanos = 0;
+        for (String line : flame.out().lines().toList()) {
+            String[] frames = line.substring(0, line.lastIndexOf(' ')).split(";");
+            if (frames[1].startsWith("pipeline-caller") && frames[2].equals("wait Mono.block")
+                    && List.of(frames).contains("--") && frames[frames.length - 1].startsWith("reactor-http-ep")) {
+                callerByLoopNanos += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        assertThat(callerByLoopNanos).as("offwake flame: caller in Mono.block -- woken by an event loop").isPositive();
+        Cli trace = Cli.run("trace", jfr, "--bpf", events);
+        assertThat(trace.exitCode()).as(trace.err()).isZero();
+        JsonNode t = new ObjectMapper().readTree(trace.out());
+        assertThat(io.hopscope.analyzer.testing.TraceSchema.check(t)).isEmpty();
+        long slices = 0;
+        for (JsonNode e : t.get("traceEvents")) {
+            if ("offcpu".equals(e.path("cat").asText()) && e.get("name").asText().startsWith("off-CPU")
+                    && "Mono.block".equals(e.path("args").path("during").asText())
+                    && e.path("args").path("waker").asText("").startsWith("reactor-http-ep")) {
+                slices++;
+            }
+        }
+        assertThat(slices).as("trace: off-CPU slices in Mono.block ended by an event loop").isPositive();
+        System.out.printf("netty pictures: offwake flame %.1f ms caller <- event loop in Mono.block; trace %d such"
+                + " off-CPU slices (%.1f s for both)%n", callerByLoopNanos / 1e6, slices, (System.nanoTime() - t0) / 1e9);
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.hopscope.analyzer.testing.Chromium;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.HostileRecording;
+import io.hopscope.analyzer.testing.KernelFixture;
 import io.hopscope.analyzer.testing.KnownPathRecording;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
@@ -111,6 +112,26 @@ class BrowserIT {
         Path png = Paths.moduleDir().resolve("target/browser/flame.png");
         chromium.screenshot(known, png, 500, dir);
         assertPng(png);
+    }
+
+    @Test
+    void kernelViewRendersAndKeepsEbpfNamesAsText() throws Exception {
+        Path jfr = dir.resolve("kj.jfr");
+        Path events = ReportHtmlKernelTest.write(KernelFixture.record(jfr, true), dir.resolve("kj.jsonl"));
+        Path html = dir.resolve("kernel.html");
+        Cli r = Cli.run("report", jfr.toString(), "--format", "html", "--bpf", events.toString(), "-o", html.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+
+        Chromium.Run run = chromium.dumpDom(html, dir);
+        assertNoScriptError(run);
+        assertThat(run.dom()).contains("data-rendered=\"ok\"").contains("Kernel (eBPF)")
+                .contains("kernel: off-CPU 25.00 ms, run queue 5.50 ms, 3 context switch(es), 1 futex wait(s)")
+                .contains("kj-loop -&gt; kj-caller in Mono.block (1)")
+                .contains("&lt;img src=x onerror=alert(3)&gt; [hardirq]")
+                .contains("hopscope offwake (ns)")
+                .doesNotContain("<img");
+        assertThat(run.log()).doesNotContain("alert(");
+        chromium.screenshot(html, Paths.moduleDir().resolve("target/browser/kernel-report.png"), 1200, dir);
     }
 
     private static void assertNoScriptError(Chromium.Run run) {

@@ -39,11 +39,18 @@ class FlameCliTest {
     }
 
     @Test
-    void offwakeIsRefusedUntilTheEbpfJoinExists() {
+    void offwakeWithoutBpfIsOneLine() {
         Cli r = Cli.run("flame", recording.toString(), "--kind", "offwake");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("--kind offwake needs the eBPF join, which is not in this version");
+        assertThat(r.err()).startsWith("--kind offwake needs --bpf FILE");
         assertThat(r.out()).isEmpty();
+    }
+
+    @Test
+    void bpfWithAnotherKindIsRefused() {
+        Cli r = Cli.run("flame", recording.toString(), "--kind", "hops", "--bpf", "x.jsonl");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).startsWith("--bpf is only for --kind offwake");
     }
 
     @Test

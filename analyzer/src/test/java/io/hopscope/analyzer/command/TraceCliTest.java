@@ -38,10 +38,11 @@ class TraceCliTest {
     }
 
     @Test
-    void bpfIsRefusedWithAReason() {
-        Cli r = Cli.run("trace", recording.toString(), "--bpf", "x.csv");
+    void missingBpfFileIsOneLine() {
+        Cli r = Cli.run("trace", recording.toString(), "--bpf", dir.resolve("x.csv").toString());
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("--bpf is not available");
+        assertThat(r.err().lines().count()).isEqualTo(1);
+        assertThat(r.err()).startsWith("hopscope: ").contains("x.csv: no such file");
     }
 
     @Test

@@ -32,6 +32,8 @@ public final class TraceSchema {
         Map<Long, Integer> flowFinishes = new HashMap<>();
         Set<Long> named = new HashSet<>();
         Set<Long> used = new HashSet<>();
+        List<JsonNode> places = new ArrayList<>();
+        List<JsonNode> offCpu = new ArrayList<>();
         int i = 0;
         for (JsonNode e : events) {
             String at = "event " + i++ + " " + e;
@@ -59,6 +61,13 @@ public final class TraceSchema {
                 case "X" -> {
                     if (!e.path("dur").isNumber() || e.get("dur").asDouble() < 0) {
                         problems.add(at + ": complete event needs dur >= 0");
+                        continue;
+                    }
+                    switch (e.path("cat").asText()) {
+                        case "segment", "wait" -> places.add(e);
+                        case "offcpu" -> offCpu.add(e);
+                        default -> {
+                        }
                     }
                 }
                 case "s", "f" -> {
@@ -90,6 +99,21 @@ public final class TraceSchema {
         });
         flowFinishes.keySet().stream().filter(id -> !flowStarts.containsKey(id))
                 .forEach(id -> problems.add("flow id " + id + ": a finish without a start"));
+        // hopscope's own rule: an off-CPU slice lies inside a segment or wait of its request on its thread,
+        // so that it nests there (trace viewers draw only properly nested slices of one track).
+        for (JsonNode o : offCpu) {
+            if (!o.path("args").path("request").isIntegralNumber()) {
+                problems.add("off-CPU slice " + o + ": no args.request");
+                continue;
+            }
+            boolean inside = places.stream().anyMatch(p -> p.get("tid").asLong() == o.get("tid").asLong()
+                    && p.path("args").path("request").asLong() == o.get("args").get("request").asLong()
+                    && p.get("ts").asDouble() <= o.get("ts").asDouble() + 1e-3
+                    && o.get("ts").asDouble() + o.get("dur").asDouble() <= p.get("ts").asDouble() + p.get("dur").asDouble() + 1e-3);
+            if (!inside) {
+                problems.add("off-CPU slice " + o + ": not inside a segment or wait of its request on its thread");
+            }
+        }
         used.stream().filter(tid -> !named.contains(tid)).forEach(tid -> problems.add("tid " + tid + ": no thread_name"));
         return problems;
     }
