@@ -15,49 +15,32 @@ import java.util.Map;
  */
 public final class SegmentIndex {
 
-    private static final class Lane {
-        long[] starts = new long[16];
-        long[] ends = new long[16];
+    /** One thread's segments with the request slot of each. */
+    private static final class Lane extends SegmentLane {
         int[] slots = new int[16];
-        int n;
-        boolean sorted = true;
 
-        void add(long start, long end, int slot) {
-            if (n == starts.length) {
-                starts = Arrays.copyOf(starts, n * 2);
-                ends = Arrays.copyOf(ends, n * 2);
-                slots = Arrays.copyOf(slots, n * 2);
-            }
-            if (n > 0 && start < starts[n - 1]) {
-                sorted = false;
-            }
-            starts[n] = start;
-            ends[n] = end;
-            slots[n] = slot;
-            n++;
+        Lane() {
+            super(16);
         }
 
-        void sort() {
-            if (sorted) {
-                return;
-            }
-            Integer[] order = new Integer[n];
+        void add(long start, long end, int slot) {
+            // append may grow slots, so take the index before naming the array.
+            int i = append(start, end);
+            slots[i] = slot;
+        }
+
+        @Override
+        void resizePayload(int length) {
+            slots = Arrays.copyOf(slots, length);
+        }
+
+        @Override
+        void reorderPayload(Integer[] order) {
+            int[] r = new int[slots.length];
             for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (a, b) -> Long.compare(starts[a], starts[b]));
-            long[] s = new long[n];
-            long[] e = new long[n];
-            int[] r = new int[n];
-            for (int i = 0; i < n; i++) {
-                s[i] = starts[order[i]];
-                e[i] = ends[order[i]];
                 r[i] = slots[order[i]];
             }
-            starts = s;
-            ends = e;
             slots = r;
-            sorted = true;
         }
     }
 
@@ -82,25 +65,11 @@ public final class SegmentIndex {
     /** The request slot whose segment on that thread overlaps [start, end] the most (contains it, for a point), or -1. */
     public int find(long javaThreadId, long startEpochNanos, long endEpochNanos) {
         Lane lane = lanes.get(javaThreadId);
-        if (lane == null || lane.n == 0) {
+        if (lane == null) {
             return -1;
         }
-        int best = -1;
-        long bestOverlap = Long.MIN_VALUE;
-        // Segments of one thread do not overlap, so only the few that start before the end and still
-        // reach the start can match; the walk is capped in case a recording breaks that rule.
-        int i = lastStartAtOrBefore(lane, endEpochNanos);
-        for (int steps = 0; i >= 0 && steps < 64; i--, steps++) {
-            if (lane.ends[i] < startEpochNanos) {
-                break;
-            }
-            long overlap = Math.min(endEpochNanos, lane.ends[i]) - Math.max(startEpochNanos, lane.starts[i]);
-            if (overlap > bestOverlap) {
-                bestOverlap = overlap;
-                best = lane.slots[i];
-            }
-        }
-        return best;
+        int i = lane.mostOverlapping(startEpochNanos, endEpochNanos);
+        return i < 0 ? -1 : lane.slots[i];
     }
 
     /** Overlap in nanoseconds between [start, end] and that request's segments on that thread. */
@@ -109,29 +78,6 @@ public final class SegmentIndex {
         if (lane == null) {
             return 0;
         }
-        long sum = 0;
-        int i = lastStartAtOrBefore(lane, endEpochNanos);
-        for (int steps = 0; i >= 0 && steps < 64 && lane.ends[i] >= startEpochNanos; i--, steps++) {
-            if (lane.slots[i] == slot) {
-                sum += Math.max(0, Math.min(endEpochNanos, lane.ends[i]) - Math.max(startEpochNanos, lane.starts[i]));
-            }
-        }
-        return sum;
-    }
-
-    private static int lastStartAtOrBefore(Lane lane, long t) {
-        int lo = 0;
-        int hi = lane.n - 1;
-        int ans = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (lane.starts[mid] <= t) {
-                ans = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return ans;
+        return lane.overlapNanos(startEpochNanos, endEpochNanos, i -> lane.slots[i] == slot);
     }
 }

@@ -11,53 +11,32 @@ import java.util.Map;
  */
 final class SegmentWindow {
 
-    private static final class Lane {
-        long[] starts = new long[8];
-        long[] ends = new long[8];
+    /** One thread's segments with the request each belongs to. */
+    private static final class Lane extends SegmentLane {
         RequestAcc[] owners = new RequestAcc[8];
-        int n;
 
-        boolean sorted = true;
-
-        void add(long start, long end, RequestAcc owner) {
-            if (n == starts.length) {
-                starts = Arrays.copyOf(starts, n * 2);
-                ends = Arrays.copyOf(ends, n * 2);
-                owners = Arrays.copyOf(owners, n * 2);
-            }
-            // The file gives one thread's segments mostly in order, but whole buffers can come late
-            // (about one segment in eight on the benchmark's file): append, sort before lookups.
-            if (n > 0 && start < starts[n - 1]) {
-                sorted = false;
-            }
-            starts[n] = start;
-            ends[n] = end;
-            owners[n] = owner;
-            n++;
+        Lane() {
+            super(8);
         }
 
-        void sort() {
-            if (sorted) {
-                return;
-            }
-            Integer[] order = new Integer[n];
+        void add(long start, long end, RequestAcc owner) {
+            // append may grow owners, so take the index before naming the array.
+            int i = append(start, end);
+            owners[i] = owner;
+        }
+
+        @Override
+        void resizePayload(int length) {
+            owners = Arrays.copyOf(owners, length);
+        }
+
+        @Override
+        void reorderPayload(Integer[] order) {
+            RequestAcc[] o = new RequestAcc[owners.length];
             for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            // TimSort: linear on the long ordered runs this gets.
-            Arrays.sort(order, (a, b) -> Long.compare(starts[a], starts[b]));
-            long[] s = new long[starts.length];
-            long[] e = new long[starts.length];
-            RequestAcc[] o = new RequestAcc[starts.length];
-            for (int i = 0; i < n; i++) {
-                s[i] = starts[order[i]];
-                e[i] = ends[order[i]];
                 o[i] = owners[order[i]];
             }
-            starts = s;
-            ends = e;
             owners = o;
-            sorted = true;
         }
 
         void prune() {
@@ -76,22 +55,6 @@ final class SegmentWindow {
                 ends = Arrays.copyOf(ends, ends.length / 2);
                 owners = Arrays.copyOf(owners, owners.length / 2);
             }
-        }
-
-        int lastStartAtOrBefore(long t) {
-            int lo = 0;
-            int hi = n - 1;
-            int ans = -1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (starts[mid] <= t) {
-                    ans = mid;
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return ans;
         }
     }
 
@@ -120,22 +83,8 @@ final class SegmentWindow {
         if (lane == null) {
             return null;
         }
-        RequestAcc best = null;
-        long bestOverlap = Long.MIN_VALUE;
-        // Segments of one thread do not overlap, so only the few that start before the end and still
-        // reach the start can match; the walk is capped in case a recording breaks that rule.
-        int i = lane.lastStartAtOrBefore(endEpochNanos);
-        for (int steps = 0; i >= 0 && steps < 64; i--, steps++) {
-            if (lane.ends[i] < startEpochNanos) {
-                break;
-            }
-            long overlap = Math.min(endEpochNanos, lane.ends[i]) - Math.max(startEpochNanos, lane.starts[i]);
-            if (overlap > bestOverlap) {
-                bestOverlap = overlap;
-                best = lane.owners[i];
-            }
-        }
-        return best;
+        int i = lane.mostOverlapping(startEpochNanos, endEpochNanos);
+        return i < 0 ? null : lane.owners[i];
     }
 
     /** Overlap in nanoseconds between [start, end] and that request's segments on that thread. */
@@ -144,13 +93,6 @@ final class SegmentWindow {
         if (lane == null) {
             return 0;
         }
-        long sum = 0;
-        int i = lane.lastStartAtOrBefore(endEpochNanos);
-        for (int steps = 0; i >= 0 && steps < 64 && lane.ends[i] >= startEpochNanos; i--, steps++) {
-            if (lane.owners[i] == owner) {
-                sum += Math.max(0, Math.min(endEpochNanos, lane.ends[i]) - Math.max(startEpochNanos, lane.starts[i]));
-            }
-        }
-        return sum;
+        return lane.overlapNanos(startEpochNanos, endEpochNanos, i -> lane.owners[i] == owner);
     }
 }

@@ -1,5 +1,6 @@
 package io.hopscope.samples.jdkhttp;
 
+import io.hopscope.samples.common.ClosedLoopOptions;
 import io.hopscope.samples.common.Options;
 import io.hopscope.samples.common.ResponseCheckException;
 import io.hopscope.samples.common.RunFigures;
@@ -22,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -49,26 +51,8 @@ public final class JdkHttpCommand implements Callable<Integer> {
     @Option(names = "--in-flight", defaultValue = "16", description = "Outstanding requests per producer in async mode (default ${DEFAULT-VALUE}).")
     int inFlight;
 
-    @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
-    int uploadBytes;
-
-    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
-    int responseBytes;
-
-    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
-    long delayMs;
-
-    @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
-    double warmupS;
-
-    @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")
-    Double durationS;
-
-    @Option(names = "--count", description = "Measured requests instead of --duration.")
-    Long count;
-
-    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
-    URI uri;
+    @Mixin
+    ClosedLoopOptions loop;
 
     @Override
     public Integer call() throws Exception {
@@ -77,13 +61,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
         Options.check(spec, ioThreads >= 1, "--io-threads must be >= 1, got " + ioThreads);
         Options.check(spec, producers >= 1, "--producers must be >= 1, got " + producers);
         Options.check(spec, inFlight >= 1, "--in-flight must be >= 1, got " + inFlight);
-        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
-        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
-        Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
-        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
-        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
+        loop.check(spec);
 
         boolean async = "async".equals(mode);
         AtomicInteger ioIndex = new AtomicInteger();
@@ -97,14 +75,14 @@ public final class JdkHttpCommand implements Callable<Integer> {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
-        byte[] payload = new byte[uploadBytes];
+        byte[] payload = new byte[loop.uploadBytes];
         RunFigures figures = new RunFigures();
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong tickets = new AtomicLong();
-        long measuredCount = count == null ? 0 : count;
-        try (Target target = Target.open(spec, uri)) {
-            HttpRequest request = request(target.requestUri(uploadBytes > 0, responseBytes, delayMs), payload);
-            if (warmupS <= 0) {
+        long measuredCount = loop.measuredCount();
+        try (Target target = Target.open(spec, loop.uri)) {
+            HttpRequest request = request(target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs), payload);
+            if (loop.warmupS <= 0) {
                 figures.startMeasuring();
             }
             List<Thread> threads = new ArrayList<>();
@@ -124,12 +102,12 @@ public final class JdkHttpCommand implements Callable<Integer> {
                 threads.add(t);
                 t.start();
             }
-            if (warmupS > 0) {
-                sleep(warmupS, failure);
+            if (loop.warmupS > 0) {
+                sleep(loop.warmupS, failure);
                 figures.startMeasuring();
             }
             if (measuredCount == 0) {
-                sleep(durationS == null ? 10 : durationS, failure);
+                sleep(loop.measuredSeconds(), failure);
                 figures.stopMeasuring();
                 failure.compareAndSet(null, Stop.INSTANCE);
             }
@@ -155,14 +133,13 @@ public final class JdkHttpCommand implements Callable<Integer> {
         settings.put("io_threads", ioThreads);
         settings.put("producers", producers);
         settings.put("in_flight", async ? inFlight : 1);
-        settings.put("upload_bytes", uploadBytes);
-        settings.put("response_bytes", responseBytes);
+        loop.putSettings(settings);
         figures.print(System.out, settings);
         return 0;
     }
 
     private HttpRequest request(URI target, byte[] payload) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + delayMs / 1000));
+        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + loop.delayMs / 1000));
         return payload.length > 0
                 ? b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build()
                 : b.GET().build();
@@ -201,7 +178,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
             });
         }
         // Wait for this producer's outstanding requests, so the count is complete when we report.
-        permits.tryAcquire(inFlight, 30 + delayMs / 1000, TimeUnit.SECONDS);
+        permits.tryAcquire(inFlight, 30 + loop.delayMs / 1000, TimeUnit.SECONDS);
     }
 
     private void produceSync(HttpClient client, HttpRequest request, RunFigures figures,
@@ -227,11 +204,11 @@ public final class JdkHttpCommand implements Callable<Integer> {
     }
 
     private void check(HttpResponse<byte[]> response) {
-        Target.validate(response.statusCode(), response.body().length, responseBytes);
-        if (uploadBytes > 0) {
+        Target.validate(response.statusCode(), response.body().length, loop.responseBytes);
+        if (loop.uploadBytes > 0) {
             String received = response.headers().firstValue("X-Received-Bytes").orElse(null);
-            if (!Integer.toString(uploadBytes).equals(received)) {
-                throw new ResponseCheckException("server received " + received + " upload bytes, sent " + uploadBytes);
+            if (!Integer.toString(loop.uploadBytes).equals(received)) {
+                throw new ResponseCheckException("server received " + received + " upload bytes, sent " + loop.uploadBytes);
             }
         }
     }

@@ -17,6 +17,7 @@ import com.azure.core.http.policy.UserAgentPolicy;
 import com.azure.core.util.BinaryData;
 import com.azure.core.util.Context;
 import io.hopscope.samples.common.ClosedLoop;
+import io.hopscope.samples.common.ClosedLoopOptions;
 import io.hopscope.samples.common.Options;
 import io.hopscope.samples.common.ResponseCheckException;
 import io.hopscope.samples.common.RunFigures;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -51,26 +53,8 @@ public final class PipelineCommand implements Callable<Integer> {
     @Option(names = "--parallel", defaultValue = "1", description = "Caller threads, closed loop (default ${DEFAULT-VALUE}).")
     int parallel;
 
-    @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
-    int uploadBytes;
-
-    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
-    int responseBytes;
-
-    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
-    long delayMs;
-
-    @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
-    double warmupS;
-
-    @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")
-    Double durationS;
-
-    @Option(names = "--count", description = "Measured requests instead of --duration.")
-    Long count;
-
-    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
-    URI uri;
+    @Mixin
+    ClosedLoopOptions loop;
 
     @Override
     public Integer call() throws Exception {
@@ -79,13 +63,7 @@ public final class PipelineCommand implements Callable<Integer> {
         Options.check(spec, "okhttp".equals(httpClient) || "netty".equals(httpClient) || "jdk".equals(httpClient),
                 "--http-client must be okhttp, netty or jdk, got '" + httpClient + "'");
         Options.check(spec, parallel >= 1, "--parallel must be >= 1, got " + parallel);
-        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
-        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
-        Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
-        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
-        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
+        loop.check(spec);
 
         boolean sync = "sync".equals(mode);
         HttpClient client = buildClient(httpClient);
@@ -97,15 +75,15 @@ public final class PipelineCommand implements Callable<Integer> {
                         new ClientTagPolicy(httpClient),
                         new AsyncOnlyPolicy())
                 .build();
-        byte[] payload = new byte[uploadBytes];
+        byte[] payload = new byte[loop.uploadBytes];
         RunFigures figures = new RunFigures();
-        try (Target target = Target.open(spec, uri)) {
-            URI requestUri = target.requestUri(uploadBytes > 0, responseBytes, delayMs);
+        try (Target target = Target.open(spec, loop.uri)) {
+            URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs);
             ClosedLoop.Operation op = () -> {
-                HttpRequest request = new HttpRequest(uploadBytes > 0 ? HttpMethod.POST : HttpMethod.GET,
+                HttpRequest request = new HttpRequest(loop.uploadBytes > 0 ? HttpMethod.POST : HttpMethod.GET,
                         requestUri.toURL());
-                if (uploadBytes > 0) {
-                    request.setHeader(HttpHeaderName.CONTENT_LENGTH, Integer.toString(uploadBytes));
+                if (loop.uploadBytes > 0) {
+                    request.setHeader(HttpHeaderName.CONTENT_LENGTH, Integer.toString(loop.uploadBytes));
                     request.setBody(BinaryData.fromBytes(payload));
                 }
                 if (sync) {
@@ -128,26 +106,24 @@ public final class PipelineCommand implements Callable<Integer> {
                     }
                 }
             };
-            ClosedLoop.run("pipeline-caller-", parallel, warmupS, durationS == null ? (count == null ? 10 : 0) : durationS,
-                    count == null ? 0 : count, figures, op);
+            ClosedLoop.run("pipeline-caller-", parallel, loop.warmupS, loop.measuredSeconds(), loop.measuredCount(), figures, op);
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("scenario", "pipeline");
         settings.put("mode", mode);
         settings.put("http_client", httpClient);
         settings.put("parallel", parallel);
-        settings.put("upload_bytes", uploadBytes);
-        settings.put("response_bytes", responseBytes);
+        loop.putSettings(settings);
         figures.print(System.out, settings);
         return 0;
     }
 
     private void check(HttpResponse response, long bodyBytes) {
-        Target.validate(response.getStatusCode(), bodyBytes, responseBytes);
-        if (uploadBytes > 0) {
+        Target.validate(response.getStatusCode(), bodyBytes, loop.responseBytes);
+        if (loop.uploadBytes > 0) {
             String received = response.getHeaderValue(HttpHeaderName.fromString("X-Received-Bytes"));
-            if (!Integer.toString(uploadBytes).equals(received)) {
-                throw new ResponseCheckException("server received " + received + " upload bytes, sent " + uploadBytes);
+            if (!Integer.toString(loop.uploadBytes).equals(received)) {
+                throw new ResponseCheckException("server received " + received + " upload bytes, sent " + loop.uploadBytes);
             }
         }
     }

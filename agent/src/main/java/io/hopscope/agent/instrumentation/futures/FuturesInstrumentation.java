@@ -31,8 +31,7 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
         return builder
                 .type(named("java.util.concurrent.CompletableFuture"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(GetAdvice.class).on(named("get").and(takesArguments(0))))
-                        .visit(Advice.to(TimedGetAdvice.class).on(named("get").and(takesArguments(2))))
+                        .visit(Advice.to(GetAdvice.class).on(named("get").and(takesArguments(0).or(takesArguments(2)))))
                         .visit(Advice.to(JoinAdvice.class).on(named("join").and(takesArguments(0)))))
                 .type(named("java.util.concurrent.FutureTask"))
                 .transform((b, type, loader, module, domain) -> b
@@ -42,21 +41,8 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
                         .visit(Advice.to(UnparkAdvice.class).on(named("unpark").and(isStatic()))));
     }
 
-    /** CompletableFuture#get(). */
+    /** CompletableFuture#get() and #get(long, TimeUnit): the same wait, with or without a timeout. */
     static final class GetAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object future) {
-            return Bridge.waitEnter("CompletableFuture.get", future);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** CompletableFuture#get(long, TimeUnit). */
-    static final class TimedGetAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static Object enter(@Advice.This Object future) {
             return Bridge.waitEnter("CompletableFuture.get", future);

@@ -1,0 +1,61 @@
+package io.hopscope.samples.common;
+
+import java.net.URI;
+import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every closed-loop scenario shares (request shape, server delay, warmup, measured window,
+ * target), as a picocli mixin, with their checks and the figures' settings they add.
+ */
+public final class ClosedLoopOptions {
+
+    @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
+    public int uploadBytes;
+
+    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
+    public int responseBytes;
+
+    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
+    public long delayMs;
+
+    @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
+    public double warmupS;
+
+    @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")
+    Double durationS;
+
+    @Option(names = "--count", description = "Measured requests instead of --duration.")
+    Long count;
+
+    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
+    public URI uri;
+
+    /** Checks these options after the command's own, so the first bad option is the one reported. */
+    public void check(CommandSpec spec) {
+        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
+        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
+        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
+        Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
+        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
+        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
+    }
+
+    /** Measured requests, or 0 when the window is bounded by time. */
+    public long measuredCount() {
+        return count == null ? 0 : count;
+    }
+
+    /** Measured seconds: --duration, else 10 when no --count bounds the window, else 0 (unused). */
+    public double measuredSeconds() {
+        return durationS != null ? durationS : count == null ? 10 : 0;
+    }
+
+    /** Adds the request shape to a run's settings, after the scenario's own. */
+    public void putSettings(Map<String, Object> settings) {
+        settings.put("upload_bytes", uploadBytes);
+        settings.put("response_bytes", responseBytes);
+    }
+}
