@@ -68,11 +68,19 @@ class FlameCpuIT {
         burn(millis);
     }
 
+    /**
+     * Burns CPU in code the JDK's sampler can walk: a bare counted loop of arithmetic gave the
+     * sampler 0 to 5 samples in 400 ms (its stack walks fail there and are dropped), so the test
+     * failed about one run in six; with a real call in each round it gets 30 to 40.
+     */
     private static void burn(long millis) {
         long end = System.nanoTime() + millis * 1_000_000L;
         double x = 0;
         while (System.nanoTime() < end) {
-            x += Math.sqrt(x + 1);
+            for (int i = 0; i < 1000; i++) {
+                x += Math.sqrt(x + i);
+            }
+            x = Double.toString(x).length() + x * 0.5;
         }
         sink = x;
     }
