@@ -97,19 +97,7 @@ public final class KernelJoin {
         }
 
         int lastStartAtOrBefore(long t) {
-            int lo = 0;
-            int hi = n - 1;
-            int ans = -1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (starts[mid] <= t) {
-                    ans = mid;
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return ans;
+            return SegmentLane.lastStartAtOrBefore(starts, n, t);
         }
     }
 

@@ -101,6 +101,11 @@ abstract class SegmentLane {
     }
 
     final int lastStartAtOrBefore(long t) {
+        return lastStartAtOrBefore(starts, n, t);
+    }
+
+    /** Index of the last of the first {@code n} sorted {@code starts} that is at or before t, or -1. */
+    static int lastStartAtOrBefore(long[] starts, int n, long t) {
         int lo = 0;
         int hi = n - 1;
         int ans = -1;
