@@ -53,6 +53,7 @@ class ScenarioRunsTest {
         assertThat(Double.parseDouble(run.figure("latency_p99_us")))
                 .isGreaterThanOrEqualTo(Double.parseDouble(run.figure("latency_p50_us")));
         assertThat(Long.parseLong(run.figure("allocated_bytes"))).isPositive();
+        assertThat(Double.parseDouble(run.figure("cpu_us_per_op"))).isPositive();
         assertThat(Integer.parseInt(run.figure("peak_threads"))).isGreaterThanOrEqualTo(2);
     }
 

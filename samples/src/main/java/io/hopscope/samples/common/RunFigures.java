@@ -11,8 +11,9 @@ import org.HdrHistogram.ConcurrentHistogram;
 
 /**
  * The end-of-run figures of a closed-loop scenario: ops/s, latency percentiles (HdrHistogram), the
- * process's allocated bytes, GC count and time, and the peak live thread count, printed one
- * {@code key: value} per line so benchmarks and the analyzer's demo can parse them.
+ * process's allocated bytes and CPU time (all threads, JIT and GC included), GC count and time, and
+ * the peak live thread count, printed one {@code key: value} per line so benchmarks and the
+ * analyzer's demo can parse them.
  *
  * <p>Allocated bytes: on JDK 21+ {@code com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes}
  * (which includes threads that have ended); on older JDKs the sum of
@@ -31,6 +32,8 @@ public final class RunFigures {
     private long endNanos;
     private long startAllocated;
     private long endAllocated;
+    private long startCpuNanos;
+    private long endCpuNanos;
     private long startGcCount;
     private long startGcMillis;
     private long endGcCount;
@@ -45,6 +48,7 @@ public final class RunFigures {
         startGcCount = gcCount();
         startGcMillis = gcMillis();
         startAllocated = allocatedBytes();
+        startCpuNanos = processCpuNanos();
         startNanos = System.nanoTime();
         measuring = true;
     }
@@ -73,6 +77,7 @@ public final class RunFigures {
         measuring = false;
         endNanos = System.nanoTime();
         endAllocated = allocatedBytes();
+        endCpuNanos = processCpuNanos();
         endGcCount = gcCount();
         endGcMillis = gcMillis();
         peakThreads = threads.getPeakThreadCount();
@@ -96,6 +101,9 @@ public final class RunFigures {
         out.println("allocated_bytes: " + allocated);
         out.println("allocated_bytes_per_op: " + (n > 0 ? allocated / n : 0));
         out.println("allocated_bytes_method: " + (totalAllocatedMethod() != null ? "total" : "live-threads-sum"));
+        long cpu = endCpuNanos - startCpuNanos;
+        out.printf("cpu_s: %.3f%n", startCpuNanos < 0 ? -1.0 : cpu / 1e9);
+        out.printf("cpu_us_per_op: %.1f%n", startCpuNanos < 0 || n == 0 ? -1.0 : cpu / 1e3 / n);
         out.println("gc_count: " + (endGcCount - startGcCount));
         out.println("gc_time_ms: " + (endGcMillis - startGcMillis));
         out.println("peak_threads: " + peakThreads);
@@ -128,6 +136,14 @@ public final class RunFigures {
         } catch (NoSuchMethodException e) {
             return null;
         }
+    }
+
+    /** CPU time of the whole process (every thread: JIT, GC, JFR included), or -1 where unknown. */
+    private static long processCpuNanos() {
+        java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean
+                ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime()
+                : -1L;
     }
 
     private static long gcCount() {
