@@ -24,6 +24,16 @@ class AgentOptionsTest {
     }
 
     @Test
+    void cpuTimeIsOffUnlessAskedFor() {
+        List<String> problems = new ArrayList<>();
+        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).cpuTime).isFalse();
+        assertThat(AgentOptions.parse("cputime=true", problems::add).cpuTime).isTrue();
+        assertThat(problems).isEmpty();
+        assertThat(AgentOptions.parse("cputime=yes", problems::add).cpuTime).isFalse();
+        assertThat(problems).singleElement().asString().contains("cputime=").contains("'yes'");
+    }
+
+    @Test
     void eachBadOptionIsOneLineNamingIt() {
         List<String> problems = new ArrayList<>();
         AgentOptions o = AgentOptions.parse("speed=11,requests=a.B#c;broken;x#y#z,oops,policies=a.B#m", problems::add);

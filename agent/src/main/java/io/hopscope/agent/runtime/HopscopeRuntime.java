@@ -37,8 +37,9 @@ public final class HopscopeRuntime implements Hooks {
     private final UrlRedactor redactor;
     private volatile int selfCheckHits;
 
-    public HopscopeRuntime(UrlRedactor redactor) {
+    public HopscopeRuntime(UrlRedactor redactor, boolean cpuTime) {
         this.redactor = redactor;
+        ThreadMeter.wantCpuTime(cpuTime);
     }
 
     public void addDescriber(RequestDescriber describer) {
