@@ -62,14 +62,24 @@ public final class UrlRedactor {
         String path = pathEnd > authorityEnd ? url.substring(authorityEnd, pathEnd) : "";
         StringBuilder out = new StringBuilder(url.length());
         out.append(url, 0, authorityStart).append(url, hostStart, authorityEnd).append(path);
-        if (pathEnd < queryEnd && url.charAt(pathEnd) == '?' && !allowedParameters.isEmpty()) {
-            appendKeptParameters(out, url, pathEnd + 1, queryEnd);
+        if (pathEnd < queryEnd && url.charAt(pathEnd) == '?') {
+            String kept = keptQuery(url, pathEnd + 1, queryEnd);
+            if (kept != null) {
+                out.append(kept);
+            }
         }
         return new Parts(host + (path.isEmpty() ? "/" : path), out.toString());
     }
 
-    private void appendKeptParameters(StringBuilder out, String url, int from, int to) {
-        boolean first = true;
+    /**
+     * The allow-listed parameters of the query {@code url[from, to)}, in their order, as
+     * {@code ?a=1&b=2}; null when none is kept.
+     */
+    String keptQuery(String url, int from, int to) {
+        if (allowedParameters.isEmpty()) {
+            return null;
+        }
+        StringBuilder kept = null;
         for (int start = from; start < to; ) {
             int end = url.indexOf('&', start);
             if (end < 0 || end > to) {
@@ -77,12 +87,27 @@ public final class UrlRedactor {
             }
             int eq = url.indexOf('=', start);
             int keyEnd = eq >= 0 && eq < end ? eq : end;
-            if (keyEnd > start && allowedParameters.contains(url.substring(start, keyEnd))) {
-                out.append(first ? '?' : '&').append(url, start, end);
-                first = false;
+            if (keyEnd > start && isAllowed(url, start, keyEnd)) {
+                if (kept == null) {
+                    kept = new StringBuilder().append('?');
+                } else {
+                    kept.append('&');
+                }
+                kept.append(url, start, end);
             }
             start = end + 1;
         }
+        return kept == null ? null : kept.toString();
+    }
+
+    /** Whether {@code url[start, end)} is an allowed parameter name, without a substring per test. */
+    private boolean isAllowed(String url, int start, int end) {
+        for (String allowed : allowedParameters) {
+            if (allowed.length() == end - start && url.startsWith(allowed, start)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isScheme(String url, int end) {

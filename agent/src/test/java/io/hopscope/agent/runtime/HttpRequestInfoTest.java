@@ -68,4 +68,14 @@ class HttpRequestInfoTest {
         assertThat(HttpRequestInfo.of("GET", url, keepComp).name).isEqualTo("GET cache.example/same");
         assertThat(HttpRequestInfo.of("GET", url, keepComp)).isSameAs(HttpRequestInfo.of("GET", url, keepComp));
     }
+
+    @Test
+    void aCachedBaseStillRedactsEachQueryOnItsOwn() {
+        String base = "http://cache.example/q";
+        assertThat(HttpRequestInfo.of("GET", base + "?sig=A&comp=list", keepComp).url).isEqualTo(base + "?comp=list");
+        assertThat(HttpRequestInfo.of("GET", base + "?sig=B", keepComp).url).isEqualTo(base);
+        assertThat(HttpRequestInfo.of("GET", base + "?restype=c#comp=x", keepComp).url).isEqualTo(base + "?restype=c");
+        assertThat(HttpRequestInfo.of("GET", base + "#frag?comp=x", keepComp).url).isEqualTo(base);
+        assertThat(HttpRequestInfo.of("GET", base + "?sig=C", keepComp).name).isEqualTo("GET cache.example/q");
+    }
 }
