@@ -57,7 +57,7 @@ final class AgentInstaller {
                 new NettyInstrumentation(),
                 new ReactorPoolInstrumentation(),
                 new AzureCoreInstrumentation(),
-                new OkHttpInstrumentation(),
+                new OkHttpInstrumentation(options.okhttpInternal),
                 new JdkHttpInstrumentation());
         boolean debug = Boolean.getBoolean("hopscope.debug");
         TypePoolCache poolCache = new TypePoolCache();

@@ -25,6 +25,8 @@ public final class AgentOptions {
     final Set<String> keptQueryParameters = new LinkedHashSet<>(DEFAULT_REDACT_ALLOW_LIST);
     /** cputime=true: read the thread's CPU time at every segment boundary (a system call each). */
     boolean cpuTime;
+    /** okhttp-internal=true: OkHttp's own interceptors (okhttp3.internal) are spans too. */
+    boolean okhttpInternal;
 
     private AgentOptions(String raw) {
         this.raw = raw == null ? "" : raw;
@@ -44,7 +46,7 @@ public final class AgentOptions {
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
                         + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., cputime=true|false,"
-                        + " asprof=EVENT;interval=N)");
+                        + " okhttp-internal=true|false, asprof=EVENT;interval=N)");
                 continue;
             }
             String key = pair.substring(0, eq).trim();
@@ -83,11 +85,10 @@ public final class AgentOptions {
                     options.asprof = io.hopscope.agent.asprof.AsyncProfilerRecording.parse(value, problems);
                     break;
                 case "cputime":
-                    if (value.equals("true") || value.equals("false")) {
-                        options.cpuTime = Boolean.parseBoolean(value);
-                    } else {
-                        problems.accept("hopscope: option cputime= takes true or false, not '" + value + "'; ignored");
-                    }
+                    options.cpuTime = flag(key, value, problems);
+                    break;
+                case "okhttp-internal":
+                    options.okhttpInternal = flag(key, value, problems);
                     break;
                 case "redact":
                     // redact= lists the query parameters to keep; an empty value keeps none.
@@ -96,10 +97,18 @@ public final class AgentOptions {
                     break;
                 default:
                     problems.accept("hopscope: unknown option '" + key
-                            + "'; ignored (options: jfr, requests, policies, redact, cputime, asprof)");
+                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, asprof)");
             }
         }
         return options;
+    }
+
+    /** A true|false option; anything else is reported and taken as false. */
+    private static boolean flag(String key, String value, Consumer<String> problems) {
+        if (!value.equals("true") && !value.equals("false")) {
+            problems.accept("hopscope: option " + key + "= takes true or false, not '" + value + "'; ignored");
+        }
+        return value.equals("true");
     }
 
     private static List<String> list(String value) {

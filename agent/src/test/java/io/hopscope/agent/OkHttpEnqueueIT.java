@@ -46,9 +46,29 @@ class OkHttpEnqueueIT {
                 assertThat(Requests.threadName(h, "fromThread")).isEqualTo("main");
                 assertThat(h.getThread().getJavaName()).isEqualTo(dispatcher);
             });
+            // The application's interceptor is a span; OkHttp's own chain is not, by default.
             assertThat(r.spans).filteredOn(s -> s.getString("kind").equals("interceptor"))
                     .extracting(s -> s.getString("name"))
-                    .contains("okhttp3.internal.http.CallServerInterceptor");
+                    .containsExactly("io.hopscope.testapps.OkHttpEnqueueApp$TagInterceptor");
         }
+    }
+
+    @Test
+    void okHttpsOwnInterceptorsAreSpansWhenAskedFor() throws Exception {
+        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
+                jarOf(okhttp3.OkHttpClient.class), jarOf(okio.Buffer.class), jarOf(kotlin.Unit.class));
+        AgentRun run = AgentRun.run("jfr=%JFR%,okhttp-internal=true",
+                List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp", "1"));
+        assertThat(run.exitCode).as(run.stderr).isZero();
+        assertThat(run.stderr).doesNotContain("hopscope:");
+        Map<Long, Requests.Request> requests = Requests.byId(run.events());
+        assertThat(requests).hasSize(1);
+        assertThat(requests.values().iterator().next().spans)
+                .filteredOn(s -> s.getString("kind").equals("interceptor"))
+                .extracting(s -> s.getString("name"))
+                .containsExactly("io.hopscope.testapps.OkHttpEnqueueApp$TagInterceptor",
+                        "okhttp3.internal.http.RetryAndFollowUpInterceptor", "okhttp3.internal.http.BridgeInterceptor",
+                        "okhttp3.internal.cache.CacheInterceptor", "okhttp3.internal.connection.ConnectInterceptor",
+                        "okhttp3.internal.http.CallServerInterceptor");
     }
 }

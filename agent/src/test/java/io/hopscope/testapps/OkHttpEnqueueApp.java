@@ -10,15 +10,25 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Call;
 import okhttp3.Callback;
+import okhttp3.Interceptor;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 
 /**
  * OkHttp's asynchronous call (Call#enqueue) against the JDK's HTTP server on 127.0.0.1: the request
- * hands over to OkHttp's dispatcher thread and ends in the callback. Argument: request count.
+ * hands over to OkHttp's dispatcher thread and ends in the callback, through one application
+ * interceptor. Argument: request count.
  */
 public final class OkHttpEnqueueApp {
+
+    /** The application's own interceptor: a span, unlike OkHttp's internal ones by default. */
+    static final class TagInterceptor implements Interceptor {
+        @Override
+        public Response intercept(Chain chain) throws IOException {
+            return chain.proceed(chain.request().newBuilder().header("x-app", "enqueue-test").build());
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         int count = Integer.parseInt(args[0]);
@@ -31,7 +41,7 @@ public final class OkHttpEnqueueApp {
             }
         });
         server.start();
-        OkHttpClient client = new OkHttpClient();
+        OkHttpClient client = new OkHttpClient.Builder().addInterceptor(new TagInterceptor()).build();
         AtomicInteger ok = new AtomicInteger();
         try {
             for (int i = 0; i < count; i++) {

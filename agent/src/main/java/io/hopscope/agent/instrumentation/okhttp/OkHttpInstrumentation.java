@@ -1,5 +1,6 @@
 package io.hopscope.agent.instrumentation.okhttp;
 
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -26,10 +27,19 @@ import okhttp3.Response;
 
 /**
  * OkHttp: RealCall#execute is a request boundary (a synchronous call runs on the caller's thread
- * end to end), RealCall#enqueue one that ends when its Callback is called, and every Interceptor
- * implementation's intercept is an interceptor span.
+ * end to end), RealCall#enqueue one that ends when its Callback is called, and the application's
+ * Interceptor implementations' intercept is an interceptor span. OkHttp's own chain (retry and
+ * follow-up, bridge, cache, connect, call-server: package okhttp3.internal) are spans only with the
+ * option okhttp-internal=true: five spans per call, each wrapping the whole exchange, cost more
+ * than everything else the agent records for a synchronous call.
  */
 public final class OkHttpInstrumentation implements HopscopeInstrumentation {
+
+    private final boolean internalInterceptors;
+
+    public OkHttpInstrumentation(boolean internalInterceptors) {
+        this.internalInterceptors = internalInterceptors;
+    }
 
     @Override
     public String name() {
@@ -49,7 +59,8 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteAdvice.class).on(named("execute").and(takesArguments(0))))
                         .visit(Advice.to(EnqueueAdvice.class).on(named("enqueue").and(takesArguments(1)))))
-                .type(Matchers.implementationsOf("okhttp3.Interceptor"))
+                .type(internalInterceptors ? Matchers.implementationsOf("okhttp3.Interceptor")
+                        : Matchers.implementationsOf("okhttp3.Interceptor").and(not(nameStartsWith("okhttp3.internal."))))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
                         .on(named("intercept").and(takesArguments(1)))));
     }
