@@ -179,7 +179,7 @@ final class RequestAcc {
             }
         }
         if (finishedSpanIds == null || finishedCount == finishedSpanIds.length) {
-            int n = finishedSpanIds == null ? 2 : finishedCount * 2;
+            int n = finishedSpanIds == null ? 4 : finishedCount * 2;
             finishedSpanIds = finishedSpanIds == null ? new long[n] : Arrays.copyOf(finishedSpanIds, n);
             finishedSpanPolicy = finishedSpanPolicy == null ? new int[n] : Arrays.copyOf(finishedSpanPolicy, n);
         }
@@ -192,7 +192,7 @@ final class RequestAcc {
 
     private int threadIndex(ThreadRef t) {
         for (int i = 0; i < threadCount; i++) {
-            if (threadRefs[i].equals(t)) {
+            if (threadRefs[i] == t || threadRefs[i].equals(t)) {
                 return i;
             }
         }
@@ -207,12 +207,13 @@ final class RequestAcc {
 
     private int policyIndex(String name, String kind) {
         for (int i = 0; i < policyCount; i++) {
-            if (policyNames[i].equals(name)) {
+            // Names are interned by the analyzer: identity first, equals for the rest.
+            if (policyNames[i] == name || policyNames[i].equals(name)) {
                 return i;
             }
         }
         if (policyNames == null || policyCount == policyNames.length) {
-            int n = policyNames == null ? 2 : policyCount * 2;
+            int n = policyNames == null ? 4 : policyCount * 2;
             policyNames = policyNames == null ? new String[n] : Arrays.copyOf(policyNames, n);
             policyKinds = policyKinds == null ? new String[n] : Arrays.copyOf(policyKinds, n);
             policyFigures = policyFigures == null ? new long[3 * n] : Arrays.copyOf(policyFigures, 3 * n);
