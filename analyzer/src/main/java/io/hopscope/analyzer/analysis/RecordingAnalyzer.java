@@ -357,6 +357,26 @@ public final class RecordingAnalyzer {
         r.startThread = st != null ? st : jfr.eventThread(e);
         r.startEpochNanos = eventStart;
         r.durationNanos = eventEnd - eventStart;
+        if (r.detail && cannotBeShown(r)) {
+            r.dropDetail();
+        }
+    }
+
+    // A request already known never to be shown drops its event lists at its end, while they are still
+    // young garbage: kept until it is finished, two flush points later, every request's lists were
+    // promoted to the old generation, and collecting them was a fifth of the CPU time on big files.
+    // Only for sort keys that are final at the request's end (duration, start): from then on, the
+    // N-th worst request finished so far can only get worse.
+    private boolean cannotBeShown(RequestAcc r) {
+        if (glob != null && !glob.matches(r.name == null ? "?" : r.name)) {
+            return true;
+        }
+        if (worst == null) {
+            return all == null; // --top 0: none is shown
+        }
+        SortField sort = options.sort();
+        return (sort == SortField.duration || sort == SortField.start) && worst.size() >= options.top()
+                && order.compare(r, worst.peek()) > 0;
     }
 
     private void onSegment(RecordedEvent e) {
@@ -450,11 +470,12 @@ public final class RecordingAnalyzer {
     }
 
     private RequestAcc newRequest(long id) {
-        boolean detail = live.size() < options.detailLimit();
-        if (!detail) {
+        boolean withinLimit = live.size() < options.detailLimit();
+        if (!withinLimit) {
             detailDropped++;
         }
-        RequestAcc r = new RequestAcc(id, detail);
+        // --top 0 shows no request: no event lists at all.
+        RequestAcc r = new RequestAcc(id, withinLimit && (worst != null || all != null));
         live.put(id, r);
         requestsSeen++;
         peakInFlight = Math.max(peakInFlight, live.size());

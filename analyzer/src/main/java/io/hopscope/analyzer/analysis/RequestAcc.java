@@ -29,7 +29,8 @@ import java.util.function.Supplier;
 final class RequestAcc {
 
     final long id;
-    final boolean detail;
+    /** Whether it keeps its event lists; turned off for good by {@link #dropDetail()}. */
+    boolean detail;
     /** Index of this request in the full segment index kept only for extra joins, or -1. */
     int joinSlot = -1;
 
@@ -109,6 +110,16 @@ final class RequestAcc {
             waits = new ArrayList<>(1);
             spans = new ArrayList<>(2);
         }
+    }
+
+    /** Forgets the event lists of a request that can no longer be shown; its totals stay exact. */
+    void dropDetail() {
+        detail = false;
+        segments = null;
+        hopList = null;
+        waits = null;
+        spans = null;
+        gcPauses = null;
     }
 
     void addSegment(Segment s) {
