@@ -55,7 +55,7 @@ fi
 events=$("$JFR_TOOL" summary "$FILE" | awk '$2 ~ /^[0-9]+$/ && $1 !~ /^jdk\.(Metadata|CheckPoint)$/ {n += $2} END {print n}')
 chunks=$("$JFR_TOOL" summary "$FILE" | awk '/Chunks:/ {print $2}')
 echo "file: $FILE, $(du -m "$FILE" | cut -f1) MB, $events events, $chunks chunks; report heap -Xmx$HEAP; $RUNS runs each, alternating"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); cpus this shell may use: $(nproc) of $(nproc --all)"
 summary_wall=()
 report_wall=()
 summary_cpu=()
