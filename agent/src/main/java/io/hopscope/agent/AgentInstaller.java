@@ -47,7 +47,7 @@ final class AgentInstaller {
 
     static void install(String rawOptions, Instrumentation instrumentation) throws Exception {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
-        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters));
+        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters), options.cpuTime);
 
         List<HopscopeInstrumentation> all = List.of(
                 new ExecutorsInstrumentation(),

@@ -23,6 +23,8 @@ public final class AgentOptions {
     final List<String> requests = new ArrayList<>();
     final List<String> policies = new ArrayList<>();
     final Set<String> keptQueryParameters = new LinkedHashSet<>(DEFAULT_REDACT_ALLOW_LIST);
+    /** cputime=true: read the thread's CPU time at every segment boundary (a system call each). */
+    boolean cpuTime;
 
     private AgentOptions(String raw) {
         this.raw = raw == null ? "" : raw;
@@ -41,7 +43,8 @@ public final class AgentOptions {
             int eq = pair.indexOf('=');
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
-                        + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., asprof=EVENT;interval=N)");
+                        + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., cputime=true|false,"
+                        + " asprof=EVENT;interval=N)");
                 continue;
             }
             String key = pair.substring(0, eq).trim();
@@ -79,6 +82,13 @@ public final class AgentOptions {
                     // The value keeps its ';' parts: they are async-profiler's, not a list.
                     options.asprof = io.hopscope.agent.asprof.AsyncProfilerRecording.parse(value, problems);
                     break;
+                case "cputime":
+                    if (value.equals("true") || value.equals("false")) {
+                        options.cpuTime = Boolean.parseBoolean(value);
+                    } else {
+                        problems.accept("hopscope: option cputime= takes true or false, not '" + value + "'; ignored");
+                    }
+                    break;
                 case "redact":
                     // redact= lists the query parameters to keep; an empty value keeps none.
                     options.keptQueryParameters.clear();
@@ -86,7 +96,7 @@ public final class AgentOptions {
                     break;
                 default:
                     problems.accept("hopscope: unknown option '" + key
-                            + "'; ignored (options: jfr, requests, policies, redact, asprof)");
+                            + "'; ignored (options: jfr, requests, policies, redact, cputime, asprof)");
             }
         }
         return options;

@@ -3,7 +3,6 @@ package io.hopscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.runtime.UrlRedactor;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,6 +24,16 @@ class AgentOptionsTest {
     }
 
     @Test
+    void cpuTimeIsOffUnlessAskedFor() {
+        List<String> problems = new ArrayList<>();
+        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).cpuTime).isFalse();
+        assertThat(AgentOptions.parse("cputime=true", problems::add).cpuTime).isTrue();
+        assertThat(problems).isEmpty();
+        assertThat(AgentOptions.parse("cputime=yes", problems::add).cpuTime).isFalse();
+        assertThat(problems).singleElement().asString().contains("cputime=").contains("'yes'");
+    }
+
+    @Test
     void eachBadOptionIsOneLineNamingIt() {
         List<String> problems = new ArrayList<>();
         AgentOptions o = AgentOptions.parse("speed=11,requests=a.B#c;broken;x#y#z,oops,policies=a.B#m", problems::add);
@@ -40,9 +49,9 @@ class AgentOptionsTest {
     @Test
     void theQueryIsDroppedExceptTheAllowList() {
         UrlRedactor redactor = new UrlRedactor(Set.of("comp"));
-        assertThat(redactor.redact(URI.create("https://u:p@acct.blob.example/c/b?comp=list&sig=SECRET&sv=1#frag")))
+        assertThat(redactor.redact("https://u:p@acct.blob.example/c/b?comp=list&sig=SECRET&sv=1#frag"))
                 .isEqualTo("https://acct.blob.example/c/b?comp=list");
-        assertThat(new UrlRedactor(Set.of()).redact(URI.create("http://127.0.0.1:8080/x?sig=SECRET")))
+        assertThat(new UrlRedactor(Set.of()).redact("http://127.0.0.1:8080/x?sig=SECRET"))
                 .isEqualTo("http://127.0.0.1:8080/x");
     }
 }

@@ -32,7 +32,9 @@ class NonBlockingWaitIT {
             assertThat(w.getThread().getJavaName()).startsWith("parallel-");
             assertThat(Requests.threadName(w, "wakerThread")).isEqualTo("slow-worker");
             assertThat(w.getString("outcome")).isEqualTo("value");
-            assertThat(w.getDuration().toMillis()).isGreaterThanOrEqualTo(20);
+            // The worker sleeps 200 ms; the margin is for a loaded machine, where the waiter may
+            // reach get() late (the first wait of a run also loads the agent's event classes).
+            assertThat(w.getDuration().toMillis()).isGreaterThanOrEqualTo(100);
         });
         RecordedEvent flagged = events.stream()
                 .filter(e -> e.getEventType().getName().equals("hopscope.NonBlockingWait")).findFirst().orElseThrow();

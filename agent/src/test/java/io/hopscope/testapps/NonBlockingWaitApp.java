@@ -27,7 +27,7 @@ public final class NonBlockingWaitApp {
     static String blockOnNonBlockingThread() throws Exception {
         CompletableFuture<String> slow = CompletableFuture.supplyAsync(() -> {
             try {
-                Thread.sleep(30);
+                Thread.sleep(200);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

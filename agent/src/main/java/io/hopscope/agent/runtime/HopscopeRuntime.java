@@ -26,7 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class HopscopeRuntime implements Hooks {
 
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
-    private static final AtomicLong SPAN_IDS = new AtomicLong();
+    /** Span ids are handed to threads in blocks: one shared counter update per this many spans. */
+    private static final long SPAN_ID_BLOCK = 1024;
+    private static final AtomicLong SPAN_ID_BLOCKS = new AtomicLong();
     private static final Object NESTED_WAIT = new Object();
 
     private final ThreadLocal<ThreadState> states = new ThreadLocal<>();
@@ -37,8 +39,9 @@ public final class HopscopeRuntime implements Hooks {
     private final UrlRedactor redactor;
     private volatile int selfCheckHits;
 
-    public HopscopeRuntime(UrlRedactor redactor) {
+    public HopscopeRuntime(UrlRedactor redactor, boolean cpuTime) {
         this.redactor = redactor;
+        ThreadMeter.wantCpuTime(cpuTime);
     }
 
     public void addDescriber(RequestDescriber describer) {
@@ -231,7 +234,8 @@ public final class HopscopeRuntime implements Hooks {
         ThreadState s = state();
         if (s.request != null) {
             // A boundary inside a request (HttpClient.send inside a requests= method): a span.
-            return openSyncSpan(s, "boundary", boundary, null);
+            SpanEvent e = new SpanEvent();
+            return e.isEnabled() ? openSyncSpan(s, e, "boundary", boundary, null) : null;
         }
         HttpRequestInfo info = describe(request);
         RequestState r = new RequestState(REQUEST_IDS.incrementAndGet(), info == null ? boundary : info.name,
@@ -380,10 +384,22 @@ public final class HopscopeRuntime implements Hooks {
         }
     }
 
-    private static SpanScope openSyncSpan(ThreadState s, String kind, String name, Object owner) {
-        SpanEvent e = new SpanEvent();
+    /**
+     * A span id unique in the JVM run, from this thread's block: eight threads opening a dozen spans
+     * per request each would otherwise contend on one counter's cache line.
+     */
+    private static long nextSpanId(ThreadState s) {
+        if (s.nextSpanId == s.spanIdLimit) {
+            long block = SPAN_ID_BLOCKS.getAndIncrement();
+            s.nextSpanId = block * SPAN_ID_BLOCK + 1;
+            s.spanIdLimit = s.nextSpanId + SPAN_ID_BLOCK;
+        }
+        return s.nextSpanId++;
+    }
+
+    private static SpanScope openSyncSpan(ThreadState s, SpanEvent e, String kind, String name, Object owner) {
         e.requestId = s.request.id;
-        e.spanId = SPAN_IDS.incrementAndGet();
+        e.spanId = nextSpanId(s);
         e.parentSpanId = s.spanId;
         e.depth = s.childDepth;
         e.kind = kind;
@@ -411,11 +427,16 @@ public final class HopscopeRuntime implements Hooks {
         if (s == null || s.request == null || self == null || s.spanOwner == self) {
             return null;
         }
+        // With no recording of spans there is nothing to time; the allocation folds away.
+        SpanEvent e = new SpanEvent();
+        if (!e.isEnabled()) {
+            return null;
+        }
         String name = self.getClass().getName();
         if (async) {
             return new AsyncSpan(s.request, kind, name, s.spanId, s.childDepth);
         }
-        return openSyncSpan(s, kind, name, self);
+        return openSyncSpan(s, e, kind, name, self);
     }
 
     @Override
@@ -459,7 +480,7 @@ public final class HopscopeRuntime implements Hooks {
         ThreadState s = state();
         SpanEvent e = new SpanEvent();
         e.requestId = span.request.id;
-        e.spanId = SPAN_IDS.incrementAndGet();
+        e.spanId = nextSpanId(s);
         boolean sameRequest = s.request == span.request;
         e.parentSpanId = sameRequest ? s.spanId : span.assemblyParentSpanId;
         e.depth = sameRequest ? s.childDepth : span.assemblyDepth;

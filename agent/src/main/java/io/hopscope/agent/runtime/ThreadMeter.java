@@ -6,6 +6,12 @@ import java.lang.management.ManagementFactory;
 final class ThreadMeter {
 
     private static volatile ThreadMeter instance;
+    /**
+     * Whether segments record CPU time (option cputime=true). Off by default: on Linux,
+     * getCurrentThreadCpuTime is a clock_gettime(CLOCK_THREAD_CPUTIME_ID) system call, not a vDSO
+     * read, and two per segment cost more than the rest of the segment's bookkeeping.
+     */
+    private static volatile boolean cpuTimeWanted;
 
     private final com.sun.management.ThreadMXBean threads;
     private final boolean allocation;
@@ -16,12 +22,17 @@ final class ThreadMeter {
         if (bean instanceof com.sun.management.ThreadMXBean) {
             threads = (com.sun.management.ThreadMXBean) bean;
             allocation = threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled();
-            cpu = threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+            cpu = cpuTimeWanted && threads.isCurrentThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
         } else {
             threads = null;
             allocation = false;
             cpu = false;
         }
+    }
+
+    /** Set from the options before the first segment; a later call has no effect. */
+    static void wantCpuTime(boolean wanted) {
+        cpuTimeWanted = wanted;
     }
 
     /**
@@ -46,7 +57,7 @@ final class ThreadMeter {
         return allocation ? threads.getCurrentThreadAllocatedBytes() : 0L;
     }
 
-    /** CPU time of the current thread, or -1 when the JVM does not give it. */
+    /** CPU time of the current thread, or -1 when not wanted or the JVM does not give it. */
     long cpuNanos() {
         return cpu ? threads.getCurrentThreadCpuTime() : -1L;
     }

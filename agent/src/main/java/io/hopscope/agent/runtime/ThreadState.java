@@ -33,6 +33,10 @@ final class ThreadState {
     int blockDepth;
     RequestState blockJoin;
 
+    /** The next span id this thread hands out, and the end of its block (see HopscopeRuntime#nextSpanId). */
+    long nextSpanId;
+    long spanIdLimit;
+
     /** Set while the agent's self-check runs on this thread. */
     boolean selfCheck;
 

@@ -6,7 +6,7 @@ import io.hopscope.agent.runtime.AsyncSpan;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.RequestCarrier;
 import io.hopscope.agent.runtime.RequestState;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
 import reactor.core.publisher.Mono;
@@ -126,8 +126,13 @@ final class ReactorAdapter implements AsyncAdapter {
      * reported too (with outcome "ok"): a block() waiter wakes on onNext, before onComplete.
      */
     abstract static class Terminal<T> implements CoreSubscriber<T>, Subscription {
+        @SuppressWarnings("rawtypes")
+        private static final AtomicIntegerFieldUpdater<Terminal> DONE =
+                AtomicIntegerFieldUpdater.newUpdater(Terminal.class, "done");
+
         private final CoreSubscriber<? super T> actual;
-        private final AtomicBoolean done = new AtomicBoolean();
+        /** 1 once the terminal signal has been reported (a field, not an AtomicBoolean per subscription). */
+        private volatile int done;
         private Subscription upstream;
 
         Terminal(CoreSubscriber<? super T> actual) {
@@ -137,7 +142,7 @@ final class ReactorAdapter implements AsyncAdapter {
         abstract void terminated(String outcome, Throwable error, Object value);
 
         private void report(String outcome, Throwable error, Object value) {
-            if (done.compareAndSet(false, true)) {
+            if (DONE.compareAndSet(this, 0, 1)) {
                 try {
                     terminated(outcome, error, value);
                 } catch (Throwable t) {
