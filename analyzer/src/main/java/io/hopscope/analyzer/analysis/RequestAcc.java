@@ -29,7 +29,8 @@ import java.util.function.Supplier;
 final class RequestAcc {
 
     final long id;
-    final boolean detail;
+    /** Whether it keeps its event lists; turned off for good by {@link #dropDetail()}. */
+    boolean detail;
     /** Index of this request in the full segment index kept only for extra joins, or -1. */
     int joinSlot = -1;
 
@@ -111,6 +112,16 @@ final class RequestAcc {
         }
     }
 
+    /** Forgets the event lists of a request that can no longer be shown; its totals stay exact. */
+    void dropDetail() {
+        detail = false;
+        segments = null;
+        hopList = null;
+        waits = null;
+        spans = null;
+        gcPauses = null;
+    }
+
     void addSegment(Segment s) {
         int t = threadIndex(s.thread());
         threadFigures[3 * t]++;
@@ -179,7 +190,7 @@ final class RequestAcc {
             }
         }
         if (finishedSpanIds == null || finishedCount == finishedSpanIds.length) {
-            int n = finishedSpanIds == null ? 2 : finishedCount * 2;
+            int n = finishedSpanIds == null ? 4 : finishedCount * 2;
             finishedSpanIds = finishedSpanIds == null ? new long[n] : Arrays.copyOf(finishedSpanIds, n);
             finishedSpanPolicy = finishedSpanPolicy == null ? new int[n] : Arrays.copyOf(finishedSpanPolicy, n);
         }
@@ -192,7 +203,7 @@ final class RequestAcc {
 
     private int threadIndex(ThreadRef t) {
         for (int i = 0; i < threadCount; i++) {
-            if (threadRefs[i].equals(t)) {
+            if (threadRefs[i] == t || threadRefs[i].equals(t)) {
                 return i;
             }
         }
@@ -207,12 +218,13 @@ final class RequestAcc {
 
     private int policyIndex(String name, String kind) {
         for (int i = 0; i < policyCount; i++) {
-            if (policyNames[i].equals(name)) {
+            // Names are interned by the analyzer: identity first, equals for the rest.
+            if (policyNames[i] == name || policyNames[i].equals(name)) {
                 return i;
             }
         }
         if (policyNames == null || policyCount == policyNames.length) {
-            int n = policyNames == null ? 2 : policyCount * 2;
+            int n = policyNames == null ? 4 : policyCount * 2;
             policyNames = policyNames == null ? new String[n] : Arrays.copyOf(policyNames, n);
             policyKinds = policyKinds == null ? new String[n] : Arrays.copyOf(policyKinds, n);
             policyFigures = policyFigures == null ? new long[3 * n] : Arrays.copyOf(policyFigures, 3 * n);

@@ -1,32 +1,69 @@
 package io.hopscope.analyzer.bench;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import jdk.jfr.consumer.EventStream;
 
 /**
  * The floor under any analyzer built on {@code jdk.jfr.consumer}: one filtered pass over the agent's
- * request events reading the four values every event needs (request id, start, duration, thread),
- * nothing else. The benchmark prints it beside {@code jfr summary}, which decodes no event at all.
+ * request events, the way the analyzer opens the stream (unordered, reused event objects), doing
+ * nothing with them ({@code bare}: what the JDK's parser alone costs) or reading the four values every
+ * event needs ({@code fields}: request id, start, duration, thread). The benchmark prints both beside
+ * {@code jfr summary}, which decodes no event at all (it reads each event's size and type and skips).
+ *
+ * <p>{@code index} reads the same values without the lookup by name that is the only way
+ * {@code jdk.jfr.consumer} offers: by position, out of the JDK's private array of parsed values
+ * (needs {@code --add-opens jdk.jfr/jdk.jfr.consumer=ALL-UNNAMED}). Not something the analyzer does:
+ * it measures what the public API's lookup by name costs.
+ *
+ * <p>Usage: {@code ParseFloor RECORDING.jfr bare|fields|index}.
  */
 public final class ParseFloor {
+
+    private static final String[] REQUEST_EVENTS = {"hopscope.Request", "hopscope.Segment", "hopscope.Hop",
+        "hopscope.Span", "hopscope.Wait"};
 
     private ParseFloor() {
     }
 
     public static void main(String[] args) throws Exception {
+        String mode = args.length > 1 ? args[1] : "fields";
+        // RecordedObject.objects holds an event's values after its start time and (when it has one)
+        // its duration, in the order of getFields(); JDK 17 to 25 alike.
+        java.lang.invoke.VarHandle values = mode.equals("index")
+                ? java.lang.invoke.MethodHandles.privateLookupIn(jdk.jfr.consumer.RecordedObject.class,
+                        java.lang.invoke.MethodHandles.lookup()).findVarHandle(jdk.jfr.consumer.RecordedObject.class,
+                        "objects", Object[].class)
+                : null;
+        java.util.Map<jdk.jfr.EventType, int[]> positions = new java.util.IdentityHashMap<>();
         long t0 = System.nanoTime();
         long[] n = new long[2];
         try (EventStream es = EventStream.openFile(Path.of(args[0]))) {
             es.setOrdered(false);
             es.setReuse(true);
-            for (String type : new String[] {"hopscope.Request", "hopscope.Segment", "hopscope.Hop", "hopscope.Span",
-                    "hopscope.Wait"}) {
-                es.onEvent(type, e -> {
-                    n[0]++;
-                    n[1] += e.getLong("requestId") + e.getStartTime().getNano() + e.getDuration().getNano()
-                            + e.getThread().getJavaThreadId();
-                });
+            for (String type : REQUEST_EVENTS) {
+                if (mode.equals("bare")) {
+                    es.onEvent(type, e -> n[0]++);
+                } else if (mode.equals("index")) {
+                    es.onEvent(type, e -> {
+                        int[] at = positions.computeIfAbsent(e.getEventType(), t -> {
+                            List<String> names = t.getFields().stream().map(jdk.jfr.ValueDescriptor::getName).toList();
+                            int skipped = names.contains("duration") ? 2 : 1;
+                            return new int[] {names.indexOf("requestId") - skipped, names.indexOf("eventThread") - skipped};
+                        });
+                        Object[] v = (Object[]) values.get(e);
+                        n[0]++;
+                        n[1] += (Long) v[at[0]] + e.getStartTime().getNano() + e.getDuration().getNano()
+                                + ((jdk.jfr.consumer.RecordedThread) v[at[1]]).getJavaThreadId();
+                    });
+                } else {
+                    es.onEvent(type, e -> {
+                        n[0]++;
+                        n[1] += e.getLong("requestId") + e.getStartTime().getNano() + e.getDuration().getNano()
+                                + e.getThread().getJavaThreadId();
+                    });
+                }
             }
             es.start();
         }

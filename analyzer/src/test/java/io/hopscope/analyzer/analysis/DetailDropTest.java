@@ -1,0 +1,132 @@
+package io.hopscope.analyzer.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.testing.ContractEvents;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import jdk.jfr.Recording;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * With {@code --top N} sorted by duration or start, a request that ends already worse placed than the
+ * N-th finished one drops its event lists at once; the requests that are shown must still come out
+ * exactly as when every request is kept. Chunk rotations put flush points between the requests, so
+ * that most of them end after others were finished (without flush points nothing is finished before
+ * the end of the file, and nothing would be dropped).
+ */
+class DetailDropTest {
+
+    static final int REQUESTS = 40;
+
+    @TempDir
+    static Path dir;
+    static Path jfr;
+    static List<Request> all;
+
+    @BeforeAll
+    static void record() throws Exception {
+        jfr = dir.resolve("drops.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable(ContractEvents.Request.class);
+            recording.enable(ContractEvents.Segment.class);
+            recording.enable(ContractEvents.Span.class);
+            recording.enable(ContractEvents.Hop.class);
+            recording.start();
+            for (int id = 1; id <= REQUESTS; id++) {
+                // durations in a scrambled order: 0.2 to 2.2 ms
+                request(id, 200_000L + (id * 7919L % REQUESTS) * 50_000L);
+                if (id % 4 == 0) {
+                    try (Recording other = new Recording()) { // two chunk ends: two flush points
+                        other.start();
+                        other.stop();
+                    }
+                }
+            }
+            recording.stop();
+            recording.dump(jfr);
+        }
+        all = new ArrayList<>(new RecordingAnalyzer(jfr, AnalysisOptions.all()).analyze().requests());
+        assertThat(all).hasSize(REQUESTS).allSatisfy(r -> {
+            assertThat(r.segments()).hasSize(2);
+            assertThat(r.spans()).hasSize(1);
+            assertThat(r.hopList()).hasSize(1);
+        });
+    }
+
+    @Test
+    void theWorstByDurationComeOutAsWhenAllAreKept() throws Exception {
+        assertSameAsAll(SortField.duration, 3);
+    }
+
+    @Test
+    void theEarliestComeOutAsWhenAllAreKept() throws Exception {
+        assertSameAsAll(SortField.start, 5);
+    }
+
+    @Test
+    void topZeroKeepsTheTotals() throws Exception {
+        Report none = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 0, SortField.duration, 5,
+                AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+        Report every = new RecordingAnalyzer(jfr, AnalysisOptions.all()).analyze();
+        assertThat(none.requests()).isEmpty();
+        assertThat(none.summary()).isEqualTo(every.summary());
+        assertThat(none.recording().warnings()).isEqualTo(every.recording().warnings());
+    }
+
+    private static void assertSameAsAll(SortField sort, int top) throws Exception {
+        Report shown = new RecordingAnalyzer(jfr, new AnalysisOptions(null, top, sort, 5,
+                AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+        List<Request> expected = all.stream().sorted(sort.order()).limit(top).toList();
+        assertThat(shown.requests()).containsExactlyElementsOf(expected);
+        assertThat(shown.requests()).allSatisfy(r -> assertThat(r.segments()).hasSize(2));
+    }
+
+    private static void request(long id, long durationNanos) {
+        ContractEvents.Request r = new ContractEvents.Request();
+        r.begin();
+        long t0 = System.nanoTime();
+        segment(id);
+        ContractEvents.Hop h = new ContractEvents.Hop();
+        h.requestId = id;
+        h.kind = "handoff";
+        h.fromThread = Thread.currentThread();
+        h.toThread = Thread.currentThread();
+        h.delayNanos = 1_000;
+        h.commit();
+        ContractEvents.Span s = new ContractEvents.Span();
+        s.begin();
+        s.requestId = id;
+        s.spanId = id * 10;
+        s.kind = "policy";
+        s.name = "com.example.Policy";
+        s.mode = "sync";
+        s.commit();
+        while (System.nanoTime() - t0 < durationNanos) {
+            LockSupport.parkNanos(50_000);
+        }
+        segment(id);
+        r.requestId = id;
+        r.name = "GET /drops";
+        r.outcome = "ok";
+        r.statusCode = 200;
+        r.startThread = Thread.currentThread();
+        r.commit();
+    }
+
+    private static void segment(long id) {
+        ContractEvents.Segment s = new ContractEvents.Segment();
+        s.begin();
+        s.requestId = id;
+        s.kind = "run";
+        s.allocatedBytes = 64;
+        s.cpuNanos = -1;
+        s.commit();
+    }
+}
