@@ -49,16 +49,7 @@ final class AgentInstaller {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
         HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters), options.cpuTime);
 
-        List<HopscopeInstrumentation> all = List.of(
-                new ExecutorsInstrumentation(),
-                new FuturesInstrumentation(),
-                new RequestsInstrumentation(options.requests, options.policies),
-                new ReactorInstrumentation(),
-                new NettyInstrumentation(),
-                new ReactorPoolInstrumentation(),
-                new AzureCoreInstrumentation(),
-                new OkHttpInstrumentation(options.okhttpInternal),
-                new JdkHttpInstrumentation());
+        List<HopscopeInstrumentation> all = instrumentations(options);
         boolean debug = Boolean.getBoolean("hopscope.debug");
         TypePoolCache poolCache = new TypePoolCache();
         AgentBuilder builder = new AgentBuilder.Default()
@@ -83,6 +74,9 @@ final class AgentInstaller {
         List<String> applied = new ArrayList<>();
         ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
         for (HopscopeInstrumentation each : all) {
+            if (options.disabled.contains(each.name())) {
+                continue; // turned off by the user (disable=)
+            }
             String required = each.requiredClass();
             if (required != null && agentLoader.getResource(required.replace('.', '/') + ".class") == null) {
                 continue; // the library is absent: nothing to instrument
@@ -146,6 +140,20 @@ final class AgentInstaller {
         if (debug) {
             System.err.println("hopscope: agent " + VERSION + " installed: " + instrumentations);
         }
+    }
+
+    /** Every instrumentation, configured by the options, in the order they are applied. */
+    static List<HopscopeInstrumentation> instrumentations(AgentOptions options) {
+        return List.of(
+                new ExecutorsInstrumentation(),
+                new FuturesInstrumentation(),
+                new RequestsInstrumentation(options.requests, options.policies),
+                new ReactorInstrumentation(),
+                new NettyInstrumentation(),
+                new ReactorPoolInstrumentation(),
+                new AzureCoreInstrumentation(),
+                new OkHttpInstrumentation(options.okhttpInternal),
+                new JdkHttpInstrumentation());
     }
 
     private static void clockSync() {

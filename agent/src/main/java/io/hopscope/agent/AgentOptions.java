@@ -16,6 +16,10 @@ public final class AgentOptions {
     /** Query parameters kept by default: Azure Storage's operation selectors, never a credential. */
     static final List<String> DEFAULT_REDACT_ALLOW_LIST = List.of("comp", "restype", "api-version", "timeout");
 
+    /** The instrumentations' names, in the order they are applied (see AgentInstaller). */
+    static final List<String> INSTRUMENTATIONS = List.of("executors", "futures", "requests", "reactor", "netty",
+            "reactor-pool", "azure-core", "okhttp", "jdk-http");
+
     final String raw;
     String jfrPath;
     /** asprof=EVENT[;interval=N]: async-profiler writes the recording (null: the JDK alone). */
@@ -27,6 +31,8 @@ public final class AgentOptions {
     boolean cpuTime;
     /** okhttp-internal=true: OkHttp's own interceptors (okhttp3.internal) are spans too. */
     boolean okhttpInternal;
+    /** disable=NAME;...: instrumentations not applied (names as AgentInfo.instrumentations lists them). */
+    final Set<String> disabled = new LinkedHashSet<>();
 
     private AgentOptions(String raw) {
         this.raw = raw == null ? "" : raw;
@@ -46,7 +52,8 @@ public final class AgentOptions {
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
                         + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., cputime=true|false,"
-                        + " okhttp-internal=true|false, asprof=EVENT;interval=N)");
+                        + " okhttp-internal=true|false, disable=NAME;...,"
+                        + " asprof=EVENT;interval=N)");
                 continue;
             }
             String key = pair.substring(0, eq).trim();
@@ -90,6 +97,16 @@ public final class AgentOptions {
                 case "okhttp-internal":
                     options.okhttpInternal = flag(key, value, problems);
                     break;
+                case "disable":
+                    for (String item : list(value)) {
+                        if (INSTRUMENTATIONS.contains(item)) {
+                            options.disabled.add(item);
+                        } else {
+                            problems.accept("hopscope: disable= entry '" + item + "' is not an instrumentation; ignored"
+                                    + " (one of " + String.join(", ", INSTRUMENTATIONS) + ")");
+                        }
+                    }
+                    break;
                 case "redact":
                     // redact= lists the query parameters to keep; an empty value keeps none.
                     options.keptQueryParameters.clear();
@@ -97,7 +114,8 @@ public final class AgentOptions {
                     break;
                 default:
                     problems.accept("hopscope: unknown option '" + key
-                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, asprof)");
+                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, disable,"
+                            + " asprof)");
             }
         }
         return options;

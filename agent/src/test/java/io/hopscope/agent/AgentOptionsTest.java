@@ -34,6 +34,16 @@ class AgentOptionsTest {
     }
 
     @Test
+    void disableTakesTheInstrumentationsNames() {
+        List<String> problems = new ArrayList<>();
+        AgentOptions o = AgentOptions.parse("disable=okhttp;reactor-pool;nonsense", problems::add);
+        assertThat(o.disabled).containsExactly("okhttp", "reactor-pool");
+        assertThat(problems).singleElement().asString().contains("'nonsense'").contains("jdk-http");
+        assertThat(AgentInstaller.instrumentations(o)).extracting(i -> i.name())
+                .containsExactlyElementsOf(AgentOptions.INSTRUMENTATIONS);
+    }
+
+    @Test
     void eachBadOptionIsOneLineNamingIt() {
         List<String> problems = new ArrayList<>();
         AgentOptions o = AgentOptions.parse("speed=11,requests=a.B#c;broken;x#y#z,oops,policies=a.B#m", problems::add);
