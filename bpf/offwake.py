@@ -95,6 +95,7 @@ struct event_t {
     s32 waker_ustack;
     u32 futex_op;
     u32 waker_futex_op;
+    u32 waker_in_task;      // 1: the waker woke us from its own futex() call (task context)
     char comm[TASK_COMM_LEN];
     char waker_comm[TASK_COMM_LEN];
 };
@@ -116,6 +117,7 @@ struct off_t {
     s32 waker_ustack;
     u32 futex_op;
     u32 waker_futex_op;
+    u32 waker_in_task;
     char waker_comm[TASK_COMM_LEN];
 };
 
@@ -123,22 +125,100 @@ struct off_t {
 struct futex_t {
     u64 uaddr;
     u64 enter_ns;
+    u64 stack_page;         // the thread's kernel stack (sp >> 14) in this call
     u32 op;
     u32 blocked;            // an off-CPU interval inside this call was sent
 };
 
+// A thread's kernel stack id for one futex command, reused (see kernel_stack()).
+struct kkey_t {
+    u32 tid;
+    u32 slot;               // futex command, plus 256 on the waker's side
+};
+
+struct kval_t {
+    s32 id;
+    u32 uses;
+};
+
 BPF_HASH(offstart, u32, struct off_t, MAX_THREADS);
 BPF_HASH(inflight, u32, struct futex_t, MAX_THREADS);
+// The futex_t being built in sys_enter_futex: kept off the BPF stack, which
+// must stay small there (see stack_page()).
+BPF_PERCPU_ARRAY(scratch, struct futex_t, 1);
+BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
 BPF_STACK_TRACE(stack_traces, STACK_STORAGE);
 BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 // 0: records lost to a full ring buffer, 1: intervals lost to a full
-// offstart map, 2: futex calls lost to a full inflight map.
-BPF_ARRAY(counters, u64, 3);
+// offstart map, 2: futex calls lost to a full inflight map, 3: kernel stacks
+// reused, 4: reused stacks walked again to check them, 5: of those, ones that
+// differed, 6: futex calls whose kernel stack page changed (the stack check's
+// assumption broken).
+BPF_ARRAY(counters, u64, 7);
 
 static inline void count(int index) {
     u64 *c = counters.lookup(&index);
     if (c)
         __sync_fetch_and_add(c, 1);
+}
+
+// Which kernel stack the program runs on: BPF programs run on the stack of the
+// context they were called from, a task's own (16 KiB, THREAD_SIZE-aligned on
+// x86-64) or, in a hardirq or softirq, the CPU's interrupt stack. Comparing it
+// with the page seen in the same thread's futex() entry tells whether a wakeup
+// came from that futex() call or from an interrupt that landed on the thread.
+// Linux 6.13+ moves a program whose BPF stack is 64 bytes or more to a per-CPU
+// private stack, so the programs that call this keep their locals small; the
+// page check in sys_exit_futex counts it if that ever stops holding.
+static __always_inline u64 stack_page(void) {
+    u64 anchor = 0;
+    void *p = &anchor;
+    u64 sp = 0;
+    // Copied, not cast: the verifier forbids shifting a stack pointer.
+    bpf_probe_read_kernel(&sp, sizeof(sp), &p);
+    return sp >> 14;
+}
+
+static __always_inline int futex_wait_cmd(u32 op) {
+    u32 cmd = op & 127;
+    return cmd == 0 || cmd == 9;            // FUTEX_WAIT, FUTEX_WAIT_BITSET
+}
+
+static __always_inline int futex_wake_cmd(u32 op) {
+    u32 cmd = op & 127;
+    return cmd == 1 || cmd == 5 || cmd == 10; // FUTEX_WAKE, _WAKE_OP, _WAKE_BITSET
+}
+
+// A thread asleep in a futex wait, or waking another from a futex wake, is in
+// the same kernel code path every time: its kernel stack is walked once per
+// thread and futex command and then reused, which saves a walk (3-5 us here)
+// per switch. Every CHECK_EVERY-th reuse walks it again and counts a
+// difference, so the summary can say whether the reuse held.
+static __always_inline s32 kernel_stack(void *args, u32 tid, u32 slot) {
+    struct kkey_t k = {};
+    k.tid = tid;
+    k.slot = slot;
+    struct kval_t *c = kstacks.lookup(&k);
+    if (c && c->id >= 0) {
+        c->uses++;
+        if (c->uses % CHECK_EVERY != 0) {
+            count(3);
+            return c->id;
+        }
+    }
+    s32 id = stack_traces.get_stackid(args, 0);
+    if (c && c->id >= 0) {
+        count(4);
+        if (id >= 0 && id != c->id) {
+            count(5);
+            c->id = id;
+        }
+    } else if (id >= 0) {
+        struct kval_t v = {};
+        v.id = id;
+        kstacks.update(&k, &v);
+    }
+    return id;
 }
 
 TRACEPOINT_PROBE(sched, sched_switch) {
@@ -151,14 +231,19 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         struct off_t o = {};
         o.off_ns = now;
         o.state = args->prev_state;
-        o.kstack = KERNEL_STACK_GET;
-        o.ustack = USER_STACK_GET;
         struct futex_t *fx = inflight.lookup(&prev);
         if (fx) {
             o.futex_uaddr = fx->uaddr;
             o.futex_op = fx->op;
             o.futex_enter_ns = fx->enter_ns;
         }
+        // Asleep (S) in a futex wait: the reusable path. A preemption or a
+        // page fault inside futex() (R, D) takes other paths: walked.
+        if (REUSE_KSTACKS && fx && o.state == 1 && futex_wait_cmd(o.futex_op))
+            o.kstack = kernel_stack(args, prev, o.futex_op & 127);
+        else
+            o.kstack = KERNEL_STACK_GET;
+        o.ustack = USER_STACK_GET;
         if (offstart.update(&prev, &o) != 0)
             count(1);
     }
@@ -190,6 +275,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     e->futex_op = op->futex_op;
     e->waker_futex_uaddr = op->waker_futex_uaddr;
     e->waker_futex_op = op->waker_futex_op;
+    e->waker_in_task = op->waker_in_task;
     e->futex_ret = 0;
     e->tid = next;
     e->tgid = TGID;
@@ -227,13 +313,21 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     o->waker_tid = waker;
     o->waker_tgid = pid_tgid >> 32;
     bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
-    o->waker_kstack = KERNEL_STACK_GET;
-    o->waker_ustack = USER_STACK_GET;
+    // Only threads of the traced process are in inflight. The waker's futex
+    // call counts only when the wakeup runs on the waker's own stack: an
+    // interrupt that lands on a thread inside futex() runs on the interrupt
+    // stack, and its wakeups are not that call's.
     struct futex_t *fx = inflight.lookup(&waker);
-    if (fx) {
+    if (fx && fx->stack_page == stack_page()) {
+        o->waker_in_task = 1;
         o->waker_futex_uaddr = fx->uaddr;
         o->waker_futex_op = fx->op;
     }
+    if (REUSE_KSTACKS && o->waker_in_task && futex_wake_cmd(o->waker_futex_op))
+        o->waker_kstack = kernel_stack(args, waker, 256 | (o->waker_futex_op & 127));
+    else
+        o->waker_kstack = KERNEL_STACK_GET;
+    o->waker_ustack = USER_STACK_GET;
     return 0;
 }
 
@@ -251,11 +345,16 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
-    struct futex_t fx = {};
-    fx.uaddr = (u64)args->uaddr;
-    fx.op = args->op;
-    fx.enter_ns = bpf_ktime_get_ns();
-    if (inflight.update(&tid, &fx) != 0)
+    int zero = 0;
+    struct futex_t *fx = scratch.lookup(&zero);
+    if (fx == 0)
+        return 0;
+    fx->uaddr = (u64)args->uaddr;
+    fx->op = args->op;
+    fx->enter_ns = bpf_ktime_get_ns();
+    fx->stack_page = stack_page();
+    fx->blocked = 0;
+    if (inflight.update(&tid, fx) != 0)
         count(2);
     return 0;
 }
@@ -268,6 +367,10 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     struct futex_t *fx = inflight.lookup(&tid);
     if (fx == 0)
         return 0;
+    // Both ends of a syscall run on the thread's own stack: a different page
+    // here means the stack check in sched_waking cannot be trusted.
+    if (fx->stack_page != stack_page())
+        count(6);
     if (fx->blocked) {
         struct event_t *e = events.ringbuf_reserve(sizeof(struct event_t));
         if (e == 0) {
@@ -292,6 +395,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 
 TASK_COMM_LEN = 16
 POLL_S = 0.05  # how often user space drains the ring buffer
+CHECK_EVERY = 16  # every so many reuses of a futex kernel stack walk it again
 
 
 class Event(ct.Structure):
@@ -317,6 +421,7 @@ class Event(ct.Structure):
         ("waker_ustack", ct.c_int32),
         ("futex_op", ct.c_uint32),
         ("waker_futex_op", ct.c_uint32),
+        ("waker_in_task", ct.c_uint32),
         ("comm", ct.c_char * TASK_COMM_LEN),
         ("waker_comm", ct.c_char * TASK_COMM_LEN),
     ]
@@ -543,7 +648,8 @@ def interval_record(ev, stacks, comm_of):
             "pid": ev["waker_tgid"],
             "tid": ev["waker_tid"],
             "comm": comm_of(ev["waker_comm"]),
-            "context": waker_context(waker_kernel),
+            # A wake from the waker's own futex() call, seen on its own stack, is a task's.
+            "context": "task" if ev.get("waker_in_task") else waker_context(waker_kernel),
         } if woken else None,
         "futex": futex,
         "waker_futex": waker_futex,
@@ -633,6 +739,12 @@ def build_parser():
     parser.add_argument("--stacks", choices=("both", "kernel", "user", "none"), default="both",
                         help="stacks to record for wakee and waker (default both; "
                              "each walk costs CPU at every switch)")
+    parser.add_argument("--no-stack-reuse", action="store_true",
+                        help="walk every kernel stack; by default a thread's "
+                             "kernel stack asleep in a futex wait, or waking "
+                             "another from a futex wake, is walked once per "
+                             "futex command and reused (every %dth use "
+                             "checked)" % CHECK_EVERY)
     parser.add_argument("--buffer-pages", type=power_of_two, default=512, metavar="N",
                         help="ring buffer size in pages, a power of two "
                              "(default 512)")
@@ -804,6 +916,9 @@ class Tracer:
                              if args.stacks in ("both", "kernel") else no_stack),
                             ("USER_STACK_GET", "stack_traces.get_stackid(args, BPF_F_USER_STACK)"
                              if args.stacks in ("both", "user") else no_stack),
+                            ("REUSE_KSTACKS", 0 if args.no_stack_reuse
+                             or args.stacks not in ("both", "kernel") else 1),
+                            ("CHECK_EVERY", CHECK_EVERY),
                             ("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
                             ("STACK_STORAGE", args.stack_storage),
                             ("BUFFER_PAGES", args.buffer_pages),
@@ -919,14 +1034,23 @@ class Tracer:
                 for line in folded_lines(records):
                     f.write(line + "\n")
         counters = self.bpf["counters"]
-        lost = counters[ct.c_int(0)].value
-        lost_threads = counters[ct.c_int(1)].value
-        lost_futex = counters[ct.c_int(2)].value
+        lost, lost_threads, lost_futex, reused, checked, differed, page_changed = (
+            counters[ct.c_int(i)].value for i in range(7))
         print("%s: %d off-CPU intervals, %d futex waits, %d missed stacks; "
               "lost %d events (ring buffer full), %d intervals (thread map full), "
               "%d futex calls (futex map full)"
               % (PROG, len(records), sum(1 for r in records if r["futex"]),
                  self.missing_stacks, lost, lost_threads, lost_futex), file=sys.stderr)
+        if reused or checked:
+            print("%s: futex kernel stacks reused %d times; %d walked again to check, %d differed"
+                  % (PROG, reused, checked, differed), file=sys.stderr)
+        if differed:
+            print("%s: warning: %d reused futex kernel stacks differed from a fresh walk; "
+                  "--no-stack-reuse walks every one" % (PROG, differed), file=sys.stderr)
+        if page_changed:
+            print("%s: warning: %d futex calls ended on another kernel stack page than they "
+                  "began on; waker contexts and waker futex calls may be wrong"
+                  % (PROG, page_changed), file=sys.stderr)
         stats = self.bpf_run_stats()
         if stats:
             print("%s: BPF run time (kernel.bpf_stats_enabled=1): %s" % (PROG, ", ".join(

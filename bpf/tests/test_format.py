@@ -140,3 +140,14 @@ def test_waker_context_from_kernel_stack(offwake):
                                   "sysvec_apic_timer_interrupt"]) == "softirq"
     assert offwake.waker_context(STACKS[(3, False)]) == "task"
     assert offwake.waker_context(None) is None
+
+
+
+def test_waker_in_its_own_futex_call_is_a_task_whatever_its_stack(offwake):
+    # The kernel saw the wake on the waker's own stack inside its futex() call: a task's wake, even
+    # when the waker's kernel stack is missing (a stack map collision, or --stacks user).
+    r = record(offwake, waker_in_task=1, waker_kstack=-17)
+    assert r["waker"]["context"] == "task"
+    assert r["waker_stack"]["kernel"] is None
+    r = record(offwake, waker_in_task=0, waker_kstack=-17)
+    assert r["waker"]["context"] is None
