@@ -237,13 +237,21 @@ TRACEPOINT_PROBE(sched, sched_switch) {
             o.futex_op = fx->op;
             o.futex_enter_ns = fx->enter_ns;
         }
-        // Asleep (S) in a futex wait: the reusable path. A preemption or a
-        // page fault inside futex() (R, D) takes other paths: walked.
-        if (REUSE_KSTACKS && fx && o.state == 1 && futex_wait_cmd(o.futex_op))
-            o.kstack = kernel_stack(args, prev, o.futex_op & 127);
-        else
-            o.kstack = KERNEL_STACK_GET;
-        o.ustack = USER_STACK_GET;
+        if (!PREEMPTED_STACKS && (o.state & 0xff) == 0) {
+            // Preempted (R, R+): nothing woke it, the whole interval is
+            // run-queue time, and where it was preempted is a CPU profile's
+            // question; its two walks would be a third of the cost.
+            o.kstack = NO_STACK;
+            o.ustack = NO_STACK;
+        } else {
+            // Asleep (S) in a futex wait: the reusable path. A preemption or
+            // a page fault inside futex() (R, D) takes other paths: walked.
+            if (REUSE_KSTACKS && fx && o.state == 1 && futex_wait_cmd(o.futex_op))
+                o.kstack = kernel_stack(args, prev, o.futex_op & 127);
+            else
+                o.kstack = KERNEL_STACK_GET;
+            o.ustack = USER_STACK_GET;
+        }
         if (offstart.update(&prev, &o) != 0)
             count(1);
     }
@@ -395,7 +403,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 
 TASK_COMM_LEN = 16
 POLL_S = 0.05  # how often user space drains the ring buffer
-CHECK_EVERY = 16  # every so many reuses of a futex kernel stack walk it again
+CHECK_EVERY = 64  # every so many reuses of a futex kernel stack walk it again
 
 
 class Event(ct.Structure):
@@ -739,6 +747,11 @@ def build_parser():
     parser.add_argument("--stacks", choices=("both", "kernel", "user", "none"), default="both",
                         help="stacks to record for wakee and waker (default both; "
                              "each walk costs CPU at every switch)")
+    parser.add_argument("--preempted-stacks", action="store_true",
+                        help="also record stacks of intervals in which the "
+                             "thread was preempted (state R, R+: no waker, "
+                             "all run-queue time); without it they are "
+                             "recorded with empty stacks")
     parser.add_argument("--no-stack-reuse", action="store_true",
                         help="walk every kernel stack; by default a thread's "
                              "kernel stack asleep in a futex wait, or waking "
@@ -916,6 +929,8 @@ class Tracer:
                              if args.stacks in ("both", "kernel") else no_stack),
                             ("USER_STACK_GET", "stack_traces.get_stackid(args, BPF_F_USER_STACK)"
                              if args.stacks in ("both", "user") else no_stack),
+                            ("PREEMPTED_STACKS", 1 if args.preempted_stacks else 0),
+                            ("NO_STACK", no_stack),
                             ("REUSE_KSTACKS", 0 if args.no_stack_reuse
                              or args.stacks not in ("both", "kernel") else 1),
                             ("CHECK_EVERY", CHECK_EVERY),
