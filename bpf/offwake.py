@@ -20,6 +20,7 @@
 #
 # USAGE: offwake.py -p PID [--duration S] [--min-us US] [--folded FILE]
 #                   [--events FILE] [--stacks {both,kernel,user,none}]
+#                   [--preempted-stacks] [--no-stack-reuse]
 #                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
 #
 # Outputs: --folded FILE, the format of bcc's "offwaketime -f" (wakee stack,
@@ -28,14 +29,20 @@
 # "eBPF tracers"), timestamps from bpf_ktime_get_ns(), i.e. CLOCK_MONOTONIC,
 # the clock of Java's System.nanoTime() on Linux.
 #
-# Overhead: every context switch on the machine runs a short BPF program (a
-# hash lookup for threads of other processes); each switch-out of a traced
-# thread takes two stack walks (kernel and user), each wakeup of one two more,
-# and each switch-in one ring buffer record, so the cost grows with the
-# target's context-switch rate. Measured on the netty sync-over-async pipeline
-# sample at ~5000 traced switches/s: the BPF programs used ~5% of one CPU
-# (~3.7 us per traced switch-out); user space only copies records every 50 ms
-# and decodes them when tracing ends. bpf/bench/overhead.py measures it.
+# Overhead: every context switch and wakeup on the machine runs a short BPF
+# program (a hash lookup for threads of other processes); a traced thread's
+# switch out and its wakeup each take a kernel and a user stack walk, and its
+# switch in one ring buffer record, so the cost grows with the target's
+# context-switch rate. Kernel walks cost most (3-7 us each here, a user walk
+# 1-2 us), so by default: a thread's kernel stack asleep in a futex wait, and
+# a waker's inside a futex wake, is walked once per thread and futex command
+# and then reused (they are the same code path every time; every 64th reuse
+# is walked again to check, and the summary counts differences;
+# --no-stack-reuse walks all); and an interval in which the thread was
+# preempted (state R, R+: nothing woke it) gets no stacks
+# (--preempted-stacks records them). User space only copies records every
+# 50 ms and decodes them when tracing ends. bpf/bench/overhead.py measures it;
+# the figures are in README.md, section "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
 #
 # Events lost to a full ring buffer are counted in the kernel and reported at
