@@ -234,6 +234,8 @@ def run_rounds(jar, workload, rounds):
         for i in range(rounds):
             order = (False, True) if i % 2 == 0 else (True, False)
             for with_tracer in order:
+                # The machine's other load when the run starts: ratios from a loaded machine are noise.
+                load = os.getloadavg()[0]
                 f = run(jar, workload, with_tracer, tmpdir, i)
                 if with_tracer:
                     traced.append(f["ops_per_s"])
@@ -246,17 +248,17 @@ def run_rounds(jar, workload, rounds):
                     tracer_shares.append(f["tracer_cpu_share"])
                     print("round %d  traced    %8.1f ops/s  %6.3f CPU ms/op  (%d intervals, ~%.0f/s "
                           "over the measured time, %d lost, BPF programs %s of one CPU, "
-                          "offwake.py %.1f%%)"
+                          "offwake.py %.1f%%; load %.1f)"
                           % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"], f["intervals"], rate,
                              f["lost"],
                              "%.1f%%" % (100 * f["bpf_cpu_share"])
                              if f["bpf_cpu_share"] is not None else "n/a",
-                             100 * f["tracer_cpu_share"]))
+                             100 * f["tracer_cpu_share"], load))
                 else:
                     base.append(f["ops_per_s"])
                     base_cpu.append(f["cpu_ms_per_op"])
-                    print("round %d  untraced  %8.1f ops/s  %6.3f CPU ms/op"
-                          % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"]))
+                    print("round %d  untraced  %8.1f ops/s  %6.3f CPU ms/op  (load %.1f)"
+                          % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"], load))
                 sys.stdout.flush()
     return base, traced, lost, intervals, bpf_shares, tracer_shares, base_cpu, traced_cpu
 
