@@ -229,12 +229,15 @@ static __always_inline s32 kernel_stack(void *args, u32 tid, u32 slot) {
 }
 
 TRACEPOINT_PROBE(sched, sched_switch) {
-    u64 now = bpf_ktime_get_ns();
+    // Every switch on the machine runs this: the clock is read only when a
+    // traced thread is involved.
+    u64 now = 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     u32 prev = args->prev_pid;
 
     // The tracepoint runs on the outgoing task, so current's tgid is prev's.
     if ((pid_tgid >> 32) == TGID && prev != 0) {
+        now = bpf_ktime_get_ns();
         struct off_t o = {};
         o.off_ns = now;
         o.state = args->prev_state;
@@ -269,6 +272,8 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     struct off_t *op = offstart.lookup(&next);
     if (op == 0)
         return 0;
+    if (now == 0)
+        now = bpf_ktime_get_ns();
     if (now - op->off_ns < MIN_NS) {
         offstart.delete(&next);
         return 0;
