@@ -20,7 +20,8 @@
 #
 # USAGE: offwake.py -p PID [--duration S] [--min-us US] [--folded FILE]
 #                   [--events FILE] [--stacks {both,kernel,user,none}]
-#                   [--preempted-stacks] [--no-stack-reuse]
+#                   [--all-waker-stacks] [--preempted-stacks]
+#                   [--no-stack-reuse]
 #                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
 #
 # Outputs: --folded FILE, the format of bcc's "offwaketime -f" (wakee stack,
@@ -38,7 +39,9 @@
 # a waker's inside a futex wake, is walked once per thread and futex command
 # and then reused (they are the same code path every time; every 64th reuse
 # is walked again to check, and the summary counts differences;
-# --no-stack-reuse walks all); and an interval in which the thread was
+# --no-stack-reuse walks all); a wake of a thread not in a futex wait gets
+# the waker's stacks only as far as needed to tell an interrupt from a task
+# (--all-waker-stacks records them); and an interval in which the thread was
 # preempted (state R, R+: nothing woke it) gets no stacks
 # (--preempted-stacks records them). User space only copies records every
 # 50 ms and decodes them when tracing ends. bpf/bench/overhead.py measures it;
@@ -102,7 +105,7 @@ struct event_t {
     s32 waker_ustack;
     u32 futex_op;
     u32 waker_futex_op;
-    u32 waker_in_task;      // 1: the waker woke us from its own futex() call (task context)
+    u32 waker_ctx;          // told from the stack it ran on: 1 task, 2 interrupt, 0 unknown
     char comm[TASK_COMM_LEN];
     char waker_comm[TASK_COMM_LEN];
 };
@@ -124,7 +127,7 @@ struct off_t {
     s32 waker_ustack;
     u32 futex_op;
     u32 waker_futex_op;
-    u32 waker_in_task;
+    u32 waker_ctx;
     char waker_comm[TASK_COMM_LEN];
 };
 
@@ -154,6 +157,9 @@ BPF_HASH(inflight, u32, struct futex_t, MAX_THREADS);
 // must stay small there (see stack_page()).
 BPF_PERCPU_ARRAY(scratch, struct futex_t, 1);
 BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
+// Each traced thread's own kernel stack page, seen in its futex() entries:
+// tells a wakeup its code made from one an interrupt made on top of it.
+BPF_HASH(taskpage, u32, u64, MAX_THREADS);
 BPF_STACK_TRACE(stack_traces, STACK_STORAGE);
 BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 // 0: records lost to a full ring buffer, 1: intervals lost to a full
@@ -295,7 +301,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     e->futex_op = op->futex_op;
     e->waker_futex_uaddr = op->waker_futex_uaddr;
     e->waker_futex_op = op->waker_futex_op;
-    e->waker_in_task = op->waker_in_task;
+    e->waker_ctx = op->waker_ctx;
     e->futex_ret = 0;
     e->tid = next;
     e->tgid = TGID;
@@ -337,17 +343,36 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     // call counts only when the wakeup runs on the waker's own stack: an
     // interrupt that lands on a thread inside futex() runs on the interrupt
     // stack, and its wakeups are not that call's.
+    u64 page = stack_page();
     struct futex_t *fx = inflight.lookup(&waker);
-    if (fx && fx->stack_page == stack_page()) {
-        o->waker_in_task = 1;
+    if (fx && fx->stack_page == page) {
+        o->waker_ctx = 1;
         o->waker_futex_uaddr = fx->uaddr;
         o->waker_futex_op = fx->op;
+    } else if ((pid_tgid >> 32) == TGID) {
+        u64 *own = taskpage.lookup(&waker);
+        if (own)
+            o->waker_ctx = *own == page ? 1 : 2;
     }
-    if (REUSE_KSTACKS && o->waker_in_task && futex_wake_cmd(o->waker_futex_op))
-        o->waker_kstack = kernel_stack(args, waker, 256 | (o->waker_futex_op & 127));
-    else
+    if (ALL_WAKER_STACKS || (o->futex_enter_ns != 0 && futex_wait_cmd(o->futex_op))) {
+        // The wakes this tool is for: of a thread in a futex wait.
+        if (REUSE_KSTACKS && fx && o->waker_ctx == 1 && futex_wake_cmd(o->waker_futex_op))
+            o->waker_kstack = kernel_stack(args, waker, 256 | (o->waker_futex_op & 127));
+        else
+            o->waker_kstack = KERNEL_STACK_GET;
+        o->waker_ustack = USER_STACK_GET;
+    } else if (o->waker_ctx != 0) {
+        // Any other wake (epoll, sockets, sleeps), when the stack it ran on
+        // already says whether the waker or an interrupt did it: no walks.
+        // Interrupt wakes, the costliest walks, are most of these.
+        o->waker_kstack = NO_STACK;
+        o->waker_ustack = NO_STACK;
+    } else {
+        // A waker of another process, a kernel thread or the idle task: its
+        // kernel stack is what tells an interrupt from a task.
         o->waker_kstack = KERNEL_STACK_GET;
-    o->waker_ustack = USER_STACK_GET;
+        o->waker_ustack = NO_STACK;
+    }
     return 0;
 }
 
@@ -376,6 +401,20 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     fx->blocked = 0;
     if (inflight.update(&tid, fx) != 0)
         count(2);
+    // A thread's kernel stack never moves: learning it from one call in 16
+    // (by the clock's low bits) is enough and keeps the map off most calls.
+    if ((fx->enter_ns & 0xf0) == 0)
+        taskpage.update(&tid, &fx->stack_page);
+    return 0;
+}
+
+// A thread's id can be reused once it exits: its stack page goes with it.
+TRACEPOINT_PROBE(sched, sched_process_exit) {
+    u64 pid_tgid = bpf_get_current_pid_tgid();
+    if ((pid_tgid >> 32) != TGID)
+        return 0;
+    u32 tid = pid_tgid;
+    taskpage.delete(&tid);
     return 0;
 }
 
@@ -441,7 +480,7 @@ class Event(ct.Structure):
         ("waker_ustack", ct.c_int32),
         ("futex_op", ct.c_uint32),
         ("waker_futex_op", ct.c_uint32),
-        ("waker_in_task", ct.c_uint32),
+        ("waker_ctx", ct.c_uint32),
         ("comm", ct.c_char * TASK_COMM_LEN),
         ("waker_comm", ct.c_char * TASK_COMM_LEN),
     ]
@@ -497,6 +536,17 @@ def waker_context(kernel_frames):
             if frame.startswith(prefixes):
                 return context
     return "task"
+
+
+def wake_context(stack_said, kernel_frames):
+    """The waker's context: from the kernel stack page the wakeup ran on when the BPF program could
+    tell it (1 task, 2 interrupt), else, and to name the interrupt, from the waker's kernel frames."""
+    if stack_said == 1:
+        return "task"
+    if stack_said == 2:
+        named = waker_context(kernel_frames) if kernel_frames else None
+        return named if named not in (None, "task") else "irq"
+    return waker_context(kernel_frames)
 
 
 # sched_switch reports a preempted task as TASK_REPORT_MAX (one bit above the state bits), "R+".
@@ -668,8 +718,7 @@ def interval_record(ev, stacks, comm_of):
             "pid": ev["waker_tgid"],
             "tid": ev["waker_tid"],
             "comm": comm_of(ev["waker_comm"]),
-            # A wake from the waker's own futex() call, seen on its own stack, is a task's.
-            "context": "task" if ev.get("waker_in_task") else waker_context(waker_kernel),
+            "context": wake_context(ev.get("waker_ctx", 0), waker_kernel),
         } if woken else None,
         "futex": futex,
         "waker_futex": waker_futex,
@@ -764,6 +813,12 @@ def build_parser():
                              "thread was preempted (state R, R+: no waker, "
                              "all run-queue time); without it they are "
                              "recorded with empty stacks")
+    parser.add_argument("--all-waker-stacks", action="store_true",
+                        help="record the waker's stacks for every wake; by "
+                             "default only for wakes of a thread in a futex "
+                             "wait (other wakes: none when the stack the "
+                             "wakeup ran on tells task from interrupt, else "
+                             "the kernel stack)")
     parser.add_argument("--no-stack-reuse", action="store_true",
                         help="walk every kernel stack; by default a thread's "
                              "kernel stack asleep in a futex wait, or waking "
@@ -805,6 +860,7 @@ def check_args(args):
 
 TRACEFS_DIRS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
 TRACEPOINTS = ("sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
+               "sched/sched_process_exit",
                "syscalls/sys_enter_futex", "syscalls/sys_exit_futex")
 
 
@@ -942,6 +998,7 @@ class Tracer:
                             ("USER_STACK_GET", "stack_traces.get_stackid(args, BPF_F_USER_STACK)"
                              if args.stacks in ("both", "user") else no_stack),
                             ("PREEMPTED_STACKS", 1 if args.preempted_stacks else 0),
+                            ("ALL_WAKER_STACKS", 1 if args.all_waker_stacks else 0),
                             ("NO_STACK", no_stack),
                             ("REUSE_KSTACKS", 0 if args.no_stack_reuse
                              or args.stacks not in ("both", "kernel") else 1),

@@ -123,6 +123,13 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
     for r in records:
         if r["state"] in ("R", "R+"):
             assert r["stack"] == {"kernel": [], "user": []}, r
+    # Wakes of a thread not in a futex wait (hop-waker has some) carry no waker user stack
+    # unless --all-waker-stacks asks for it.
+    others = [r for r in records if r["waker"] and not (r["futex"] and "WAIT" in r["futex"]["cmd"])]
+    assert any(r["comm"] == "hop-waker" for r in others)
+    for r in others:
+        assert r["waker_stack"]["user"] == [], r
+        assert r["waker"]["context"] in ("task", "irq", "hardirq", "softirq", "nmi", None), r
 
     # Java frames come from the perf map the tool had the JVM write.
     perf_map = load_tool().PerfMap.load("/tmp/perf-%d.map" % hopwake)
@@ -149,11 +156,17 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
 def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
     result, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
                                                 "--min-us", "10000", "--stacks", "kernel",
-                                                "--no-stack-reuse", "--preempted-stacks")
+                                                "--no-stack-reuse", "--preempted-stacks",
+                                                "--all-waker-stacks")
     assert records
     assert all(r["offcpu_ns"] >= 10_000_000 for r in records)
     assert all(r["stack"]["user"] == [] for r in records)
     assert all(r["stack"]["kernel"] for r in records if r["comm"] == "hop-waiter")
+    # Every waker's kernel stack is recorded (or missed, null): hop-waker's sleep timer is named as
+    # the interrupt it is.
+    woken = [r for r in records if r["waker"]]
+    assert woken and all(r["waker_stack"]["kernel"] != [] for r in woken)
+    assert any(r["comm"] == "hop-waker" and r["waker"]["context"] == "hardirq" for r in woken)
     assert "reused" not in result.stderr, result.stderr
     assert folded
 
