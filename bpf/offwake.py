@@ -20,6 +20,8 @@
 #
 # USAGE: offwake.py -p PID [--duration S] [--min-us US] [--folded FILE]
 #                   [--events FILE] [--stacks {both,kernel,user,none}]
+#                   [--all-waker-stacks] [--preempted-stacks]
+#                   [--no-stack-reuse]
 #                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
 #
 # Outputs: --folded FILE, the format of bcc's "offwaketime -f" (wakee stack,
@@ -28,14 +30,22 @@
 # "eBPF tracers"), timestamps from bpf_ktime_get_ns(), i.e. CLOCK_MONOTONIC,
 # the clock of Java's System.nanoTime() on Linux.
 #
-# Overhead: every context switch on the machine runs a short BPF program (a
-# hash lookup for threads of other processes); each switch-out of a traced
-# thread takes two stack walks (kernel and user), each wakeup of one two more,
-# and each switch-in one ring buffer record, so the cost grows with the
-# target's context-switch rate. Measured on the netty sync-over-async pipeline
-# sample at ~5000 traced switches/s: the BPF programs used ~5% of one CPU
-# (~3.7 us per traced switch-out); user space only copies records every 50 ms
-# and decodes them when tracing ends. bpf/bench/overhead.py measures it.
+# Overhead: every context switch and wakeup on the machine runs a short BPF
+# program (a hash lookup for threads of other processes); a traced thread's
+# switch out and its wakeup each take a kernel and a user stack walk, and its
+# switch in one ring buffer record, so the cost grows with the target's
+# context-switch rate. Kernel walks cost most (3-7 us each here, a user walk
+# 1-2 us), so by default: a thread's kernel stack asleep in a futex wait, and
+# a waker's inside a futex wake, is walked once per thread and futex command
+# and then reused (they are the same code path every time; every 64th reuse
+# is walked again to check, and the summary counts differences;
+# --no-stack-reuse walks all); a wake of a thread not in a futex wait gets
+# the waker's stacks only as far as needed to tell an interrupt from a task
+# (--all-waker-stacks records them); and an interval in which the thread was
+# preempted (state R, R+: nothing woke it) gets no stacks
+# (--preempted-stacks records them). User space only copies records every
+# 50 ms and decodes them when tracing ends. bpf/bench/overhead.py measures it;
+# the figures are in README.md, section "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
 #
 # Events lost to a full ring buffer are counted in the kernel and reported at
@@ -95,6 +105,7 @@ struct event_t {
     s32 waker_ustack;
     u32 futex_op;
     u32 waker_futex_op;
+    u32 waker_ctx;          // told from the stack it ran on: 1 task, 2 interrupt, 0 unknown
     char comm[TASK_COMM_LEN];
     char waker_comm[TASK_COMM_LEN];
 };
@@ -116,6 +127,7 @@ struct off_t {
     s32 waker_ustack;
     u32 futex_op;
     u32 waker_futex_op;
+    u32 waker_ctx;
     char waker_comm[TASK_COMM_LEN];
 };
 
@@ -123,17 +135,39 @@ struct off_t {
 struct futex_t {
     u64 uaddr;
     u64 enter_ns;
+    u64 stack_page;         // the thread's kernel stack (sp >> 14) in this call
     u32 op;
     u32 blocked;            // an off-CPU interval inside this call was sent
 };
 
+// A thread's kernel stack id for one futex command, reused (see kernel_stack()).
+struct kkey_t {
+    u32 tid;
+    u32 slot;               // futex command, plus 256 on the waker's side
+};
+
+struct kval_t {
+    s32 id;
+    u32 uses;
+};
+
 BPF_HASH(offstart, u32, struct off_t, MAX_THREADS);
 BPF_HASH(inflight, u32, struct futex_t, MAX_THREADS);
+// The futex_t being built in sys_enter_futex: kept off the BPF stack, which
+// must stay small there (see stack_page()).
+BPF_PERCPU_ARRAY(scratch, struct futex_t, 1);
+BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
+// Each traced thread's own kernel stack page, seen in its futex() entries:
+// tells a wakeup its code made from one an interrupt made on top of it.
+BPF_HASH(taskpage, u32, u64, MAX_THREADS);
 BPF_STACK_TRACE(stack_traces, STACK_STORAGE);
 BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 // 0: records lost to a full ring buffer, 1: intervals lost to a full
-// offstart map, 2: futex calls lost to a full inflight map.
-BPF_ARRAY(counters, u64, 3);
+// offstart map, 2: futex calls lost to a full inflight map, 3: kernel stacks
+// reused, 4: reused stacks walked again to check them, 5: of those, ones that
+// differed, 6: futex calls whose kernel stack page changed (the stack check's
+// assumption broken).
+BPF_ARRAY(counters, u64, 7);
 
 static inline void count(int index) {
     u64 *c = counters.lookup(&index);
@@ -141,23 +175,98 @@ static inline void count(int index) {
         __sync_fetch_and_add(c, 1);
 }
 
+// Which kernel stack the program runs on: BPF programs run on the stack of the
+// context they were called from, a task's own (16 KiB, THREAD_SIZE-aligned on
+// x86-64) or, in a hardirq or softirq, the CPU's interrupt stack. Comparing it
+// with the page seen in the same thread's futex() entry tells whether a wakeup
+// came from that futex() call or from an interrupt that landed on the thread.
+// Linux 6.13+ moves a program whose BPF stack is 64 bytes or more to a per-CPU
+// private stack, so the programs that call this keep their locals small; the
+// page check in sys_exit_futex counts it if that ever stops holding.
+static __always_inline u64 stack_page(void) {
+    u64 anchor = 0;
+    void *p = &anchor;
+    u64 sp = 0;
+    // Copied, not cast: the verifier forbids shifting a stack pointer.
+    bpf_probe_read_kernel(&sp, sizeof(sp), &p);
+    return sp >> 14;
+}
+
+static __always_inline int futex_wait_cmd(u32 op) {
+    u32 cmd = op & 127;
+    return cmd == 0 || cmd == 9;            // FUTEX_WAIT, FUTEX_WAIT_BITSET
+}
+
+static __always_inline int futex_wake_cmd(u32 op) {
+    u32 cmd = op & 127;
+    return cmd == 1 || cmd == 5 || cmd == 10; // FUTEX_WAKE, _WAKE_OP, _WAKE_BITSET
+}
+
+// A thread asleep in a futex wait, or waking another from a futex wake, is in
+// the same kernel code path every time: its kernel stack is walked once per
+// thread and futex command and then reused, which saves a walk (3-5 us here)
+// per switch. Every CHECK_EVERY-th reuse walks it again and counts a
+// difference, so the summary can say whether the reuse held.
+static __always_inline s32 kernel_stack(void *args, u32 tid, u32 slot) {
+    struct kkey_t k = {};
+    k.tid = tid;
+    k.slot = slot;
+    struct kval_t *c = kstacks.lookup(&k);
+    if (c && c->id >= 0) {
+        c->uses++;
+        if (c->uses % CHECK_EVERY != 0) {
+            count(3);
+            return c->id;
+        }
+    }
+    s32 id = stack_traces.get_stackid(args, 0);
+    if (c && c->id >= 0) {
+        count(4);
+        if (id >= 0 && id != c->id) {
+            count(5);
+            c->id = id;
+        }
+    } else if (id >= 0) {
+        struct kval_t v = {};
+        v.id = id;
+        kstacks.update(&k, &v);
+    }
+    return id;
+}
+
 TRACEPOINT_PROBE(sched, sched_switch) {
-    u64 now = bpf_ktime_get_ns();
+    // Every switch on the machine runs this: the clock is read only when a
+    // traced thread is involved.
+    u64 now = 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     u32 prev = args->prev_pid;
 
     // The tracepoint runs on the outgoing task, so current's tgid is prev's.
     if ((pid_tgid >> 32) == TGID && prev != 0) {
+        now = bpf_ktime_get_ns();
         struct off_t o = {};
         o.off_ns = now;
         o.state = args->prev_state;
-        o.kstack = KERNEL_STACK_GET;
-        o.ustack = USER_STACK_GET;
         struct futex_t *fx = inflight.lookup(&prev);
         if (fx) {
             o.futex_uaddr = fx->uaddr;
             o.futex_op = fx->op;
             o.futex_enter_ns = fx->enter_ns;
+        }
+        if (!PREEMPTED_STACKS && (o.state & 0xff) == 0) {
+            // Preempted (R, R+): nothing woke it, the whole interval is
+            // run-queue time, and where it was preempted is a CPU profile's
+            // question; its two walks would be a third of the cost.
+            o.kstack = NO_STACK;
+            o.ustack = NO_STACK;
+        } else {
+            // Asleep (S) in a futex wait: the reusable path. A preemption or
+            // a page fault inside futex() (R, D) takes other paths: walked.
+            if (REUSE_KSTACKS && fx && o.state == 1 && futex_wait_cmd(o.futex_op))
+                o.kstack = kernel_stack(args, prev, o.futex_op & 127);
+            else
+                o.kstack = KERNEL_STACK_GET;
+            o.ustack = USER_STACK_GET;
         }
         if (offstart.update(&prev, &o) != 0)
             count(1);
@@ -169,6 +278,8 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     struct off_t *op = offstart.lookup(&next);
     if (op == 0)
         return 0;
+    if (now == 0)
+        now = bpf_ktime_get_ns();
     if (now - op->off_ns < MIN_NS) {
         offstart.delete(&next);
         return 0;
@@ -190,6 +301,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     e->futex_op = op->futex_op;
     e->waker_futex_uaddr = op->waker_futex_uaddr;
     e->waker_futex_op = op->waker_futex_op;
+    e->waker_ctx = op->waker_ctx;
     e->futex_ret = 0;
     e->tid = next;
     e->tgid = TGID;
@@ -227,12 +339,39 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     o->waker_tid = waker;
     o->waker_tgid = pid_tgid >> 32;
     bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
-    o->waker_kstack = KERNEL_STACK_GET;
-    o->waker_ustack = USER_STACK_GET;
+    // Only threads of the traced process are in inflight. The waker's futex
+    // call counts only when the wakeup runs on the waker's own stack: an
+    // interrupt that lands on a thread inside futex() runs on the interrupt
+    // stack, and its wakeups are not that call's.
+    u64 page = stack_page();
     struct futex_t *fx = inflight.lookup(&waker);
-    if (fx) {
+    if (fx && fx->stack_page == page) {
+        o->waker_ctx = 1;
         o->waker_futex_uaddr = fx->uaddr;
         o->waker_futex_op = fx->op;
+    } else if ((pid_tgid >> 32) == TGID) {
+        u64 *own = taskpage.lookup(&waker);
+        if (own)
+            o->waker_ctx = *own == page ? 1 : 2;
+    }
+    if (ALL_WAKER_STACKS || (o->futex_enter_ns != 0 && futex_wait_cmd(o->futex_op))) {
+        // The wakes this tool is for: of a thread in a futex wait.
+        if (REUSE_KSTACKS && fx && o->waker_ctx == 1 && futex_wake_cmd(o->waker_futex_op))
+            o->waker_kstack = kernel_stack(args, waker, 256 | (o->waker_futex_op & 127));
+        else
+            o->waker_kstack = KERNEL_STACK_GET;
+        o->waker_ustack = USER_STACK_GET;
+    } else if (o->waker_ctx != 0) {
+        // Any other wake (epoll, sockets, sleeps), when the stack it ran on
+        // already says whether the waker or an interrupt did it: no walks.
+        // Interrupt wakes, the costliest walks, are most of these.
+        o->waker_kstack = NO_STACK;
+        o->waker_ustack = NO_STACK;
+    } else {
+        // A waker of another process, a kernel thread or the idle task: its
+        // kernel stack is what tells an interrupt from a task.
+        o->waker_kstack = KERNEL_STACK_GET;
+        o->waker_ustack = NO_STACK;
     }
     return 0;
 }
@@ -251,12 +390,31 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
-    struct futex_t fx = {};
-    fx.uaddr = (u64)args->uaddr;
-    fx.op = args->op;
-    fx.enter_ns = bpf_ktime_get_ns();
-    if (inflight.update(&tid, &fx) != 0)
+    int zero = 0;
+    struct futex_t *fx = scratch.lookup(&zero);
+    if (fx == 0)
+        return 0;
+    fx->uaddr = (u64)args->uaddr;
+    fx->op = args->op;
+    fx->enter_ns = bpf_ktime_get_ns();
+    fx->stack_page = stack_page();
+    fx->blocked = 0;
+    if (inflight.update(&tid, fx) != 0)
         count(2);
+    // A thread's kernel stack never moves: learning it from one call in 16
+    // (by the clock's low bits) is enough and keeps the map off most calls.
+    if ((fx->enter_ns & 0xf0) == 0)
+        taskpage.update(&tid, &fx->stack_page);
+    return 0;
+}
+
+// A thread's id can be reused once it exits: its stack page goes with it.
+TRACEPOINT_PROBE(sched, sched_process_exit) {
+    u64 pid_tgid = bpf_get_current_pid_tgid();
+    if ((pid_tgid >> 32) != TGID)
+        return 0;
+    u32 tid = pid_tgid;
+    taskpage.delete(&tid);
     return 0;
 }
 
@@ -268,6 +426,10 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     struct futex_t *fx = inflight.lookup(&tid);
     if (fx == 0)
         return 0;
+    // Both ends of a syscall run on the thread's own stack: a different page
+    // here means the stack check in sched_waking cannot be trusted.
+    if (fx->stack_page != stack_page())
+        count(6);
     if (fx->blocked) {
         struct event_t *e = events.ringbuf_reserve(sizeof(struct event_t));
         if (e == 0) {
@@ -292,6 +454,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 
 TASK_COMM_LEN = 16
 POLL_S = 0.05  # how often user space drains the ring buffer
+CHECK_EVERY = 64  # every so many reuses of a futex kernel stack walk it again
 
 
 class Event(ct.Structure):
@@ -317,6 +480,7 @@ class Event(ct.Structure):
         ("waker_ustack", ct.c_int32),
         ("futex_op", ct.c_uint32),
         ("waker_futex_op", ct.c_uint32),
+        ("waker_ctx", ct.c_uint32),
         ("comm", ct.c_char * TASK_COMM_LEN),
         ("waker_comm", ct.c_char * TASK_COMM_LEN),
     ]
@@ -372,6 +536,17 @@ def waker_context(kernel_frames):
             if frame.startswith(prefixes):
                 return context
     return "task"
+
+
+def wake_context(stack_said, kernel_frames):
+    """The waker's context: from the kernel stack page the wakeup ran on when the BPF program could
+    tell it (1 task, 2 interrupt), else, and to name the interrupt, from the waker's kernel frames."""
+    if stack_said == 1:
+        return "task"
+    if stack_said == 2:
+        named = waker_context(kernel_frames) if kernel_frames else None
+        return named if named not in (None, "task") else "irq"
+    return waker_context(kernel_frames)
 
 
 # sched_switch reports a preempted task as TASK_REPORT_MAX (one bit above the state bits), "R+".
@@ -543,7 +718,7 @@ def interval_record(ev, stacks, comm_of):
             "pid": ev["waker_tgid"],
             "tid": ev["waker_tid"],
             "comm": comm_of(ev["waker_comm"]),
-            "context": waker_context(waker_kernel),
+            "context": wake_context(ev.get("waker_ctx", 0), waker_kernel),
         } if woken else None,
         "futex": futex,
         "waker_futex": waker_futex,
@@ -633,6 +808,23 @@ def build_parser():
     parser.add_argument("--stacks", choices=("both", "kernel", "user", "none"), default="both",
                         help="stacks to record for wakee and waker (default both; "
                              "each walk costs CPU at every switch)")
+    parser.add_argument("--preempted-stacks", action="store_true",
+                        help="also record stacks of intervals in which the "
+                             "thread was preempted (state R, R+: no waker, "
+                             "all run-queue time); without it they are "
+                             "recorded with empty stacks")
+    parser.add_argument("--all-waker-stacks", action="store_true",
+                        help="record the waker's stacks for every wake; by "
+                             "default only for wakes of a thread in a futex "
+                             "wait (other wakes: none when the stack the "
+                             "wakeup ran on tells task from interrupt, else "
+                             "the kernel stack)")
+    parser.add_argument("--no-stack-reuse", action="store_true",
+                        help="walk every kernel stack; by default a thread's "
+                             "kernel stack asleep in a futex wait, or waking "
+                             "another from a futex wake, is walked once per "
+                             "futex command and reused (every %dth use "
+                             "checked)" % CHECK_EVERY)
     parser.add_argument("--buffer-pages", type=power_of_two, default=512, metavar="N",
                         help="ring buffer size in pages, a power of two "
                              "(default 512)")
@@ -668,6 +860,7 @@ def check_args(args):
 
 TRACEFS_DIRS = ("/sys/kernel/tracing", "/sys/kernel/debug/tracing")
 TRACEPOINTS = ("sched/sched_switch", "sched/sched_waking", "sched/sched_wakeup",
+               "sched/sched_process_exit",
                "syscalls/sys_enter_futex", "syscalls/sys_exit_futex")
 
 
@@ -804,6 +997,12 @@ class Tracer:
                              if args.stacks in ("both", "kernel") else no_stack),
                             ("USER_STACK_GET", "stack_traces.get_stackid(args, BPF_F_USER_STACK)"
                              if args.stacks in ("both", "user") else no_stack),
+                            ("PREEMPTED_STACKS", 1 if args.preempted_stacks else 0),
+                            ("ALL_WAKER_STACKS", 1 if args.all_waker_stacks else 0),
+                            ("NO_STACK", no_stack),
+                            ("REUSE_KSTACKS", 0 if args.no_stack_reuse
+                             or args.stacks not in ("both", "kernel") else 1),
+                            ("CHECK_EVERY", CHECK_EVERY),
                             ("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
                             ("STACK_STORAGE", args.stack_storage),
                             ("BUFFER_PAGES", args.buffer_pages),
@@ -919,14 +1118,23 @@ class Tracer:
                 for line in folded_lines(records):
                     f.write(line + "\n")
         counters = self.bpf["counters"]
-        lost = counters[ct.c_int(0)].value
-        lost_threads = counters[ct.c_int(1)].value
-        lost_futex = counters[ct.c_int(2)].value
+        lost, lost_threads, lost_futex, reused, checked, differed, page_changed = (
+            counters[ct.c_int(i)].value for i in range(7))
         print("%s: %d off-CPU intervals, %d futex waits, %d missed stacks; "
               "lost %d events (ring buffer full), %d intervals (thread map full), "
               "%d futex calls (futex map full)"
               % (PROG, len(records), sum(1 for r in records if r["futex"]),
                  self.missing_stacks, lost, lost_threads, lost_futex), file=sys.stderr)
+        if reused or checked:
+            print("%s: futex kernel stacks reused %d times; %d walked again to check, %d differed"
+                  % (PROG, reused, checked, differed), file=sys.stderr)
+        if differed:
+            print("%s: warning: %d reused futex kernel stacks differed from a fresh walk; "
+                  "--no-stack-reuse walks every one" % (PROG, differed), file=sys.stderr)
+        if page_changed:
+            print("%s: warning: %d futex calls ended on another kernel stack page than they "
+                  "began on; waker contexts and waker futex calls may be wrong"
+                  % (PROG, page_changed), file=sys.stderr)
         stats = self.bpf_run_stats()
         if stats:
             print("%s: BPF run time (kernel.bpf_stats_enabled=1): %s" % (PROG, ", ".join(

@@ -55,6 +55,13 @@ def ops_per_s(output):
     return float(m.group(1))
 
 
+def process_cpu_s(pid):
+    """User plus system CPU seconds of a running process so far, from /proc/PID/stat."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run(jar, workload, traced, tmpdir, index):
     proc = start_workload(jar, workload)
     tracer = None
@@ -68,10 +75,14 @@ def run(jar, workload, traced, tmpdir, index):
             proc.kill()
             fail("offwake did not start: " + first + tracer.stderr.read())
     started = time.monotonic()
+    tracer_cpu_before = process_cpu_s(tracer.pid) if tracer else None
     proc.stdin.write("go\n")
     proc.stdin.close()
     output = proc.stdout.read()
     elapsed_s = time.monotonic() - started
+    # The tracer's own CPU while the workload ran (its compile before and decode after excluded):
+    # on a machine of two cores it competes with the workload for them.
+    tracer_cpu_s = process_cpu_s(tracer.pid) - tracer_cpu_before if tracer else None
     # wait4 gives the JVM's own CPU time, which includes the BPF programs run in its threads'
     # context (their switches and wakeups), and not the tracer's compile and decode.
     _, status, usage = os.wait4(proc.pid, 0)
@@ -98,10 +109,16 @@ def run(jar, workload, traced, tmpdir, index):
         m = re.search(r"BPF run time \(kernel.bpf_stats_enabled=1\): (.*)", err)
         bpf_ms = sum(float(x) for x in re.findall(r" ([0-9.]+) ms /", m.group(1))) if m else None
         figures["bpf_cpu_share"] = bpf_ms / 1000 / elapsed_s if bpf_ms is not None else None
+        figures["tracer_cpu_share"] = tracer_cpu_s / elapsed_s
     # The JVM's CPU time per measured request: less exposed than throughput to other tenants of the
-    # machine, which take CPUs away but do not add to this figure. It includes the JVM's start and
-    # warmup, the same on both sides.
-    figures["cpu_ms_per_op"] = 1000 * jvm_cpu_s / ops if ops else None
+    # machine, which take CPUs away but do not add to this figure. The sample's own figure covers the
+    # measured window only (its process CPU time, BPF programs run in its threads' context included);
+    # without it, the JVM's whole life, start and warmup included.
+    m = re.search(r"^cpu_us_per_op: ([0-9.]+)$", output, re.M)
+    if m:
+        figures["cpu_ms_per_op"] = float(m.group(1)) / 1000
+    else:
+        figures["cpu_ms_per_op"] = 1000 * jvm_cpu_s / ops if ops else None
     return figures
 
 
@@ -184,7 +201,7 @@ def main():
     with open(STATS, "w") as f:
         f.write("1")
     try:
-        base, traced, lost, intervals, bpf_shares, base_cpu, traced_cpu = run_rounds(
+        base, traced, lost, intervals, bpf_shares, tracer_shares, base_cpu, traced_cpu = run_rounds(
             args.jar, workload, args.rounds)
     finally:
         with open(STATS, "w") as f:
@@ -198,23 +215,27 @@ def main():
     print("ratio traced/untraced: %.3f of the means, %.3f median of the rounds' ratios "
           "(target >= 0.95)" % (ratio, paired))
     print("CPU per request: untraced mean %.3f ms, traced mean %.3f ms, ratio untraced/traced "
-          "%.3f (the JVM's CPU time per request, BPF included)"
+          "%.3f (the JVM's CPU time per measured request, BPF in its threads included)"
           % (statistics.mean(base_cpu), statistics.mean(traced_cpu),
              statistics.mean(base_cpu) / statistics.mean(traced_cpu)))
     print("lost events: %d (target 0), intervals recorded: %d" % (lost, intervals))
     if bpf_shares:
         print("BPF programs' run time: mean %.1f%% of one CPU while the traced JVM ran"
               % (100 * statistics.mean(bpf_shares)))
+    print("offwake.py's own CPU (user space) while the workload ran: mean %.1f%% of one CPU"
+          % (100 * statistics.mean(tracer_shares)))
     return 0
 
 
 def run_rounds(jar, workload, rounds):
-    base, traced, lost, intervals, bpf_shares = [], [], 0, 0, []
+    base, traced, lost, intervals, bpf_shares, tracer_shares = [], [], 0, 0, [], []
     base_cpu, traced_cpu = [], []
     with tempfile.TemporaryDirectory(prefix="offwake-bench-") as tmpdir:
         for i in range(rounds):
             order = (False, True) if i % 2 == 0 else (True, False)
             for with_tracer in order:
+                # The machine's other load when the run starts: ratios from a loaded machine are noise.
+                load = os.getloadavg()[0]
                 f = run(jar, workload, with_tracer, tmpdir, i)
                 if with_tracer:
                     traced.append(f["ops_per_s"])
@@ -224,19 +245,22 @@ def run_rounds(jar, workload, rounds):
                     if f["bpf_cpu_share"] is not None:
                         bpf_shares.append(f["bpf_cpu_share"])
                     traced_cpu.append(f["cpu_ms_per_op"])
+                    tracer_shares.append(f["tracer_cpu_share"])
                     print("round %d  traced    %8.1f ops/s  %6.3f CPU ms/op  (%d intervals, ~%.0f/s "
-                          "over the measured time, %d lost, BPF programs %s of one CPU)"
+                          "over the measured time, %d lost, BPF programs %s of one CPU, "
+                          "offwake.py %.1f%%; load %.1f)"
                           % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"], f["intervals"], rate,
                              f["lost"],
                              "%.1f%%" % (100 * f["bpf_cpu_share"])
-                             if f["bpf_cpu_share"] is not None else "n/a"))
+                             if f["bpf_cpu_share"] is not None else "n/a",
+                             100 * f["tracer_cpu_share"], load))
                 else:
                     base.append(f["ops_per_s"])
                     base_cpu.append(f["cpu_ms_per_op"])
-                    print("round %d  untraced  %8.1f ops/s  %6.3f CPU ms/op"
-                          % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"]))
+                    print("round %d  untraced  %8.1f ops/s  %6.3f CPU ms/op  (load %.1f)"
+                          % (i + 1, f["ops_per_s"], f["cpu_ms_per_op"], load))
                 sys.stdout.flush()
-    return base, traced, lost, intervals, bpf_shares, base_cpu, traced_cpu
+    return base, traced, lost, intervals, bpf_shares, tracer_shares, base_cpu, traced_cpu
 
 
 if __name__ == "__main__":

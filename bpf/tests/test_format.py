@@ -140,3 +140,20 @@ def test_waker_context_from_kernel_stack(offwake):
                                   "sysvec_apic_timer_interrupt"]) == "softirq"
     assert offwake.waker_context(STACKS[(3, False)]) == "task"
     assert offwake.waker_context(None) is None
+
+
+
+
+def test_waker_context_from_the_stack_the_wakeup_ran_on(offwake):
+    # 1: the wake ran on the waker's own kernel stack (its own code), whatever its kernel stack.
+    r = record(offwake, waker_ctx=1, waker_kstack=-17)
+    assert r["waker"]["context"] == "task"
+    assert r["waker_stack"]["kernel"] is None
+    # 2: it ran on another stack, an interrupt's; the kernel frames name it when they were walked.
+    assert record(offwake, waker_ctx=2, waker_kstack=-17)["waker"]["context"] == "irq"
+    assert offwake.wake_context(2, []) == "irq"
+    assert offwake.wake_context(2, ["try_to_wake_up", "handle_softirqs"]) == "softirq"
+    assert offwake.wake_context(2, ["try_to_wake_up", "wake_up_q"]) == "irq"
+    # 0: not told by the stack: the kernel frames decide, as before.
+    assert record(offwake, waker_ctx=0, waker_kstack=-17)["waker"]["context"] is None
+    assert record(offwake, waker_ctx=0)["waker"]["context"] == "task"

@@ -112,6 +112,23 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
     assert all(r["stack"]["kernel"] for r in woken), "wakee kernel stacks missing"
     assert any("futex" in f for r in woken for f in r["stack"]["kernel"])
     assert any("try_to_wake_up" in f for r in woken for f in (r["waker_stack"]["kernel"] or []))
+    # The futex wait and wake kernel stacks were reused, and a fresh walk never differed from them.
+    m = re.search(r"futex kernel stacks reused (\d+) times; (\d+) walked again to check, (\d+) differed",
+                  result.stderr)
+    assert m and int(m.group(1)) >= len(futex_woken) and m.group(3) == "0", result.stderr
+    assert "warning" not in result.stderr, result.stderr
+    waits = {tuple(r["stack"]["kernel"]) for r in futex_woken if r["state"] == "S"}
+    assert len(waits) == 1 and "futex_wait" in waits.pop(), "one futex wait path expected"
+    # Preempted intervals carry no stacks unless --preempted-stacks asks for them.
+    for r in records:
+        if r["state"] in ("R", "R+"):
+            assert r["stack"] == {"kernel": [], "user": []}, r
+    # Wakes of a thread not in a futex wait (a JVM's background threads have some, not always in 3 s)
+    # carry no waker user stack unless --all-waker-stacks asks for it.
+    others = [r for r in records if r["waker"] and not (r["futex"] and "WAIT" in r["futex"]["cmd"])]
+    for r in others:
+        assert r["waker_stack"]["user"] == [], r
+        assert r["waker"]["context"] in ("task", "irq", "hardirq", "softirq", "nmi", None), r
 
     # Java frames come from the perf map the tool had the JVM write.
     perf_map = load_tool().PerfMap.load("/tmp/perf-%d.map" % hopwake)
@@ -136,12 +153,20 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
 
 
 def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
-    _, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
-                                           "--min-us", "10000", "--stacks", "kernel")
+    result, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
+                                                "--min-us", "10000", "--stacks", "kernel",
+                                                "--no-stack-reuse", "--preempted-stacks",
+                                                "--all-waker-stacks")
     assert records
     assert all(r["offcpu_ns"] >= 10_000_000 for r in records)
     assert all(r["stack"]["user"] == [] for r in records)
-    assert any(r["stack"]["kernel"] for r in records)
+    assert all(r["stack"]["kernel"] for r in records if r["comm"] == "hop-waiter")
+    # Every waker's kernel stack is recorded (or missed, null): hop-waker's sleep timer is named as
+    # the interrupt it is.
+    woken = [r for r in records if r["waker"]]
+    assert woken and all(r["waker_stack"]["kernel"] != [] for r in woken)
+    assert any(r["comm"] == "hop-waker" and r["waker"]["context"] == "hardirq" for r in woken)
+    assert "reused" not in result.stderr, result.stderr
     assert folded
 
 
