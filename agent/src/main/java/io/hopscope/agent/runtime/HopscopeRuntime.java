@@ -64,7 +64,11 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     private static void beginSegment(ThreadState s, String kind) {
-        SegmentEvent e = new SegmentEvent();
+        SegmentEvent e = s.segmentEvent;
+        if (e == null) {
+            e = new SegmentEvent();
+            s.segmentEvent = e;
+        }
         if (!e.isEnabled()) {
             return;
         }
@@ -234,8 +238,7 @@ public final class HopscopeRuntime implements Hooks {
         ThreadState s = state();
         if (s.request != null) {
             // A boundary inside a request (HttpClient.send inside a requests= method): a span.
-            SpanEvent e = new SpanEvent();
-            return e.isEnabled() ? openSyncSpan(s, e, "boundary", boundary, null) : null;
+            return SPAN_PROBE.isEnabled() ? openSyncSpan(s, "boundary", boundary, null) : null;
         }
         HttpRequestInfo info = describe(request);
         RequestState r = new RequestState(REQUEST_IDS.incrementAndGet(), info == null ? boundary : info.name,
@@ -248,8 +251,8 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public Object boundaryExit(Object token, Object result, Throwable thrown) {
-        if (token instanceof SpanScope) {
-            closeSyncSpan((SpanScope) token);
+        if (token instanceof ThreadState.SpanFrame) {
+            closeSyncSpan((ThreadState.SpanFrame) token);
             return result;
         }
         RequestState r = (RequestState) token;
@@ -367,22 +370,13 @@ public final class HopscopeRuntime implements Hooks {
 
     // ---------------------------------------------------------------- spans
 
-    /** An open synchronous span: what to write when it closes and what to restore. */
-    private static final class SpanScope {
-        final ThreadState state;
-        final SpanEvent event;
-        final long previousSpanId;
-        final int previousChildDepth;
-        final Object previousSpanOwner;
-
-        SpanScope(ThreadState s, SpanEvent event) {
-            this.state = s;
-            this.event = event;
-            previousSpanId = s.spanId;
-            previousChildDepth = s.childDepth;
-            previousSpanOwner = s.spanOwner;
-        }
-    }
+    /**
+     * Asks whether span events are recorded at all (JFR's enabled flag is per event class, so any
+     * instance answers for all); never committed.
+     */
+    private static final SpanEvent SPAN_PROBE = new SpanEvent();
+    /** Frames past this depth are not kept for reuse (a runaway recursion must not grow a thread's pool). */
+    private static final int POOLED_SPAN_FRAMES = 64;
 
     /**
      * A span id unique in the JVM run, from this thread's block: eight threads opening a dozen spans
@@ -397,7 +391,29 @@ public final class HopscopeRuntime implements Hooks {
         return s.nextSpanId++;
     }
 
-    private static SpanScope openSyncSpan(ThreadState s, SpanEvent e, String kind, String name, Object owner) {
+    /** The next free frame of this thread's span stack, made on first use of that depth. */
+    private static ThreadState.SpanFrame pushSpanFrame(ThreadState s) {
+        int i = s.openSyncSpans;
+        ThreadState.SpanFrame f;
+        if (i < POOLED_SPAN_FRAMES) {
+            if (i == s.spanFrames.length) {
+                s.spanFrames = java.util.Arrays.copyOf(s.spanFrames, i * 2);
+            }
+            f = s.spanFrames[i];
+            if (f == null) {
+                f = new ThreadState.SpanFrame(s, i);
+                s.spanFrames[i] = f;
+            }
+        } else {
+            f = new ThreadState.SpanFrame(s, i);
+        }
+        s.openSyncSpans = i + 1;
+        return f;
+    }
+
+    private static ThreadState.SpanFrame openSyncSpan(ThreadState s, String kind, String name, Object owner) {
+        ThreadState.SpanFrame f = pushSpanFrame(s);
+        SpanEvent e = f.event;
         e.requestId = s.request.id;
         e.spanId = nextSpanId(s);
         e.parentSpanId = s.spanId;
@@ -405,20 +421,32 @@ public final class HopscopeRuntime implements Hooks {
         e.kind = kind;
         e.name = name;
         e.mode = "sync";
-        SpanScope scope = new SpanScope(s, e);
+        f.previousSpanId = s.spanId;
+        f.previousChildDepth = s.childDepth;
+        f.previousSpanOwner = s.spanOwner;
         s.spanId = e.spanId;
         s.childDepth = e.depth + 1;
         s.spanOwner = owner;
         e.begin();
-        return scope;
+        return f;
     }
 
-    private static void closeSyncSpan(SpanScope scope) {
-        scope.event.commit();
-        ThreadState s = scope.state;
-        s.spanId = scope.previousSpanId;
-        s.childDepth = scope.previousChildDepth;
-        s.spanOwner = scope.previousSpanOwner;
+    private static void closeSyncSpan(ThreadState.SpanFrame f) {
+        ThreadState s = f.state;
+        if (s.openSyncSpans <= f.index) {
+            return; // closed already (an exit seen twice); its event may belong to a newer span now
+        }
+        SpanEvent e = f.event;
+        // end() sets the duration outright: a reused event still holds the last one it committed.
+        e.end();
+        e.commit();
+        s.openSyncSpans = f.index;
+        s.spanId = f.previousSpanId;
+        s.childDepth = f.previousChildDepth;
+        s.spanOwner = f.previousSpanOwner;
+        // A pooled frame must not keep the application's objects alive.
+        f.previousSpanOwner = null;
+        e.name = null;
     }
 
     @Override
@@ -427,22 +455,21 @@ public final class HopscopeRuntime implements Hooks {
         if (s == null || s.request == null || self == null || s.spanOwner == self) {
             return null;
         }
-        // With no recording of spans there is nothing to time; the allocation folds away.
-        SpanEvent e = new SpanEvent();
-        if (!e.isEnabled()) {
+        // With no recording of spans there is nothing to time.
+        if (!SPAN_PROBE.isEnabled()) {
             return null;
         }
         String name = self.getClass().getName();
         if (async) {
             return new AsyncSpan(s.request, kind, name, s.spanId, s.childDepth);
         }
-        return openSyncSpan(s, e, kind, name, self);
+        return openSyncSpan(s, kind, name, self);
     }
 
     @Override
     public Object spanExit(Object token, Object result, Throwable thrown) {
-        if (token instanceof SpanScope) {
-            closeSyncSpan((SpanScope) token);
+        if (token instanceof ThreadState.SpanFrame) {
+            closeSyncSpan((ThreadState.SpanFrame) token);
             return result;
         }
         if (thrown != null || result == null) {
@@ -622,15 +649,15 @@ public final class HopscopeRuntime implements Hooks {
         if (s.request == null && !nonBlocking) {
             return null;
         }
-        if (kind == null) {
-            kind = reactorWaitKind(waitedOn);
-        }
-        // A result already there at the call is no wait.
+        // A result already there at the call is no wait (Reactor's blocking subscribers are latches).
         if (waitedOn instanceof Future && ((Future<?>) waitedOn).isDone()) {
             return null;
         }
         if (waitedOn instanceof CountDownLatch && ((CountDownLatch) waitedOn).getCount() == 0) {
             return null;
+        }
+        if (kind == null) {
+            kind = reactorWaitKind(waitedOn);
         }
         WaitScope w = new WaitScope(s, kind, waitedOn == null ? "?" : waitedOn.getClass().getName(), s.request,
                 nonBlocking);

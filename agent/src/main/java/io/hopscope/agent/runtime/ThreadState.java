@@ -1,6 +1,7 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.events.SegmentEvent;
+import io.hopscope.agent.events.SpanEvent;
 
 /** What the agent knows about one thread: its current request, span, open segment and wait. */
 final class ThreadState {
@@ -17,6 +18,11 @@ final class ThreadState {
 
     /** The open segment, or null; the counters read when it began. */
     SegmentEvent segment;
+    /**
+     * The segment event this thread reuses: a segment begins and ends on its own thread, so one
+     * event object per thread serves them all (a request's segments allocate nothing).
+     */
+    SegmentEvent segmentEvent;
     long segmentAllocatedBytesAtStart;
     long segmentCpuNanosAtStart;
 
@@ -37,10 +43,33 @@ final class ThreadState {
     long nextSpanId;
     long spanIdLimit;
 
+    /**
+     * The synchronous spans open on this thread, innermost last. A synchronous span opens and
+     * closes on its own thread, strictly nested, so its frame (event and what to restore) is reused
+     * by depth: opening and closing one allocates nothing once the thread has seen that depth.
+     */
+    SpanFrame[] spanFrames = new SpanFrame[4];
+    int openSyncSpans;
+
     /** Set while the agent's self-check runs on this thread. */
     boolean selfCheck;
 
     ThreadState(Thread thread) {
         this.thread = thread;
+    }
+
+    /** One open synchronous span: its event and the thread's span context to restore when it closes. */
+    static final class SpanFrame {
+        final ThreadState state;
+        final int index;
+        final SpanEvent event = new SpanEvent();
+        long previousSpanId;
+        int previousChildDepth;
+        Object previousSpanOwner;
+
+        SpanFrame(ThreadState state, int index) {
+            this.state = state;
+            this.index = index;
+        }
     }
 }
