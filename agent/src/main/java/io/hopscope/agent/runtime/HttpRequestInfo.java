@@ -1,5 +1,7 @@
 package io.hopscope.agent.runtime;
 
+import java.net.URL;
+
 /** The parts of an HTTP request a Request event records: never a header, never a raw query. */
 public final class HttpRequestInfo {
 
@@ -12,6 +14,9 @@ public final class HttpRequestInfo {
     private static final int CACHED_BASES = 16;
     private static final Cached[] CACHE = new Cached[CACHED_BASES];
     private static int nextSlot;
+    /** The same bases by the parts of a {@link URL} that make them up (see {@link #of(String, URL, UrlRedactor)}). */
+    private static final UrlKey[] URL_KEYS = new UrlKey[CACHED_BASES];
+    private static int nextUrlSlot;
 
     private final String method;
     final String name;
@@ -28,20 +33,10 @@ public final class HttpRequestInfo {
         int query = url.indexOf('?');
         int fragment = url.indexOf('#');
         int baseEnd = query >= 0 && (fragment < 0 || query < fragment) ? query : fragment >= 0 ? fragment : url.length();
-        Cached cached = lookup(url, baseEnd);
+        Cached cached = cachedBase(url, baseEnd, redactor);
         if (cached == null) {
-            String base = url.substring(0, baseEnd);
-            UrlRedactor.Parts parts = redactor.parse(base);
-            if (parts == null) {
-                // Not a URL we can take apart: keep the method only rather than risk recording a secret.
-                return new HttpRequestInfo(method, method + " ?", null);
-            }
-            cached = new Cached(base, parts);
-            if (base.indexOf('@') < 0) {
-                int slot = nextSlot;
-                CACHE[slot] = cached;
-                nextSlot = (slot + 1) % CACHED_BASES;
-            }
+            // Not a URL we can take apart: keep the method only rather than risk recording a secret.
+            return new HttpRequestInfo(method, method + " ?", null);
         }
         HttpRequestInfo info = cached.infoFor(method);
         if (baseEnd == query) {
@@ -53,6 +48,71 @@ public final class HttpRequestInfo {
         return info;
     }
 
+    /**
+     * The same from a parsed {@link URL} (azure-core's requests carry one): a URL whose scheme, host,
+     * port and path were seen before costs four comparisons, where {@code URL.toString()} would build
+     * the whole string again for every request.
+     */
+    public static HttpRequestInfo of(String method, URL url, UrlRedactor redactor) {
+        if (url.getUserInfo() != null) {
+            return of(method, url.toString(), redactor);
+        }
+        UrlKey key = lookup(url);
+        if (key == null) {
+            String whole = url.toString();
+            int query = whole.indexOf('?');
+            int fragment = whole.indexOf('#');
+            int baseEnd = query >= 0 && (fragment < 0 || query < fragment) ? query
+                    : fragment >= 0 ? fragment : whole.length();
+            Cached cached = cachedBase(whole, baseEnd, redactor);
+            if (cached == null) {
+                return new HttpRequestInfo(method, method + " ?", null);
+            }
+            key = new UrlKey(url, cached);
+            int slot = nextUrlSlot;
+            URL_KEYS[slot] = key;
+            nextUrlSlot = (slot + 1) % CACHED_BASES;
+        }
+        HttpRequestInfo info = key.cached.infoFor(method);
+        String query = url.getQuery();
+        if (query != null) {
+            String kept = redactor.keptQuery(query, 0, query.length());
+            if (kept != null) {
+                return new HttpRequestInfo(method, info.name, info.url + kept);
+            }
+        }
+        return info;
+    }
+
+    private static UrlKey lookup(URL url) {
+        for (UrlKey k : URL_KEYS) {
+            if (k != null && k.port == url.getPort() && k.path.equals(url.getPath()) && k.host.equals(url.getHost())
+                    && k.protocol.equals(url.getProtocol())) {
+                return k;
+            }
+        }
+        return null;
+    }
+
+    /** The cached parts of {@code url[0, baseEnd)}, parsed and cached on a miss; null when it is no URL. */
+    private static Cached cachedBase(String url, int baseEnd, UrlRedactor redactor) {
+        Cached cached = lookup(url, baseEnd);
+        if (cached == null) {
+            String base = url.substring(0, baseEnd);
+            UrlRedactor.Parts parts = redactor.parse(base);
+            if (parts == null) {
+                return null;
+            }
+            cached = new Cached(base, parts);
+            if (base.indexOf('@') < 0) {
+                int slot = nextSlot;
+                CACHE[slot] = cached;
+                nextSlot = (slot + 1) % CACHED_BASES;
+            }
+        }
+        return cached;
+    }
+
     private static Cached lookup(String url, int baseEnd) {
         for (Cached c : CACHE) {
             if (c != null && c.base.length() == baseEnd && url.startsWith(c.base)) {
@@ -60,6 +120,23 @@ public final class HttpRequestInfo {
             }
         }
         return null;
+    }
+
+    /** The parts of a user-info-free {@link URL} that make up one cached base. */
+    private static final class UrlKey {
+        final String protocol;
+        final String host;
+        final int port;
+        final String path;
+        final Cached cached;
+
+        UrlKey(URL url, Cached cached) {
+            this.protocol = url.getProtocol();
+            this.host = url.getHost();
+            this.port = url.getPort();
+            this.path = url.getPath();
+            this.cached = cached;
+        }
     }
 
     /** One URL base's parts and the info of the method it was last called with. */

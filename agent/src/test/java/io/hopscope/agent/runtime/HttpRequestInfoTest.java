@@ -2,6 +2,8 @@ package io.hopscope.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URL;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +79,29 @@ class HttpRequestInfoTest {
         assertThat(HttpRequestInfo.of("GET", base + "?restype=c#comp=x", keepComp).url).isEqualTo(base + "?restype=c");
         assertThat(HttpRequestInfo.of("GET", base + "#frag?comp=x", keepComp).url).isEqualTo(base);
         assertThat(HttpRequestInfo.of("GET", base + "?sig=C", keepComp).name).isEqualTo("GET cache.example/q");
+    }
+
+    @Test
+    void aParsedUrlGivesWhatItsStringGives() throws Exception {
+        List<String> urls = List.of("http://127.0.0.1:8080/blob/a?sig=SECRET&comp=list",
+                "https://u:SECRET@h.example/x?comp=1", "http://h.example?sig=SECRET&comp=x", "http://[::1]:8080/x",
+                "http://h.example/p#frag?comp=x", "http://h.example:81/p?restype=c#comp=x", "http://h.example",
+                "http://h.example/p", "http://h.example:82/p?sig=SECRET");
+        for (int round = 0; round < 2; round++) { // the second round hits the caches
+            for (String url : urls) {
+                HttpRequestInfo fromString = HttpRequestInfo.of("GET", url, keepComp);
+                HttpRequestInfo fromUrl = HttpRequestInfo.of("GET", new URL(url), keepComp);
+                assertThat(fromUrl.name).as(url).isEqualTo(fromString.name);
+                assertThat(fromUrl.url).as(url).isEqualTo(fromString.url).doesNotContain("SECRET");
+            }
+        }
+    }
+
+    @Test
+    void aParsedUrlWithAnotherPortOrPathIsNotTakenFromTheCache() throws Exception {
+        assertThat(HttpRequestInfo.of("GET", new URL("http://k.example:1/a"), keepComp).url).isEqualTo("http://k.example:1/a");
+        assertThat(HttpRequestInfo.of("GET", new URL("http://k.example:2/a"), keepComp).url).isEqualTo("http://k.example:2/a");
+        assertThat(HttpRequestInfo.of("GET", new URL("http://k.example:2/b"), keepComp).name).isEqualTo("GET k.example/b");
+        assertThat(HttpRequestInfo.of("GET", new URL("https://k.example:2/b"), keepComp).url).isEqualTo("https://k.example:2/b");
     }
 }

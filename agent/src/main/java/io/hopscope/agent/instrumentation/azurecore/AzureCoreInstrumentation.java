@@ -129,7 +129,9 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
             if (http == null) {
                 return null;
             }
-            return HttpRequestInfo.of(String.valueOf(http.getHttpMethod()), String.valueOf(http.getUrl()), redactor);
+            java.net.URL url = http.getUrl();
+            String method = String.valueOf(http.getHttpMethod());
+            return url == null ? HttpRequestInfo.of(method, "null", redactor) : HttpRequestInfo.of(method, url, redactor);
         }
 
         @Override
