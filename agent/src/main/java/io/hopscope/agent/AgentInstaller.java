@@ -20,9 +20,8 @@ import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
 import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.UrlRedactor;
-import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.lang.instrument.Instrumentation;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,8 +127,8 @@ final class AgentInstaller {
         if (options.jfrPath != null) {
             try {
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
-                        options.asprof, Path.of(options.jfrPath), "/hopscope.jfc")) {
-                    startRecording(options.jfrPath);
+                        options.asprof, Path.of(options.jfrPath), RecordingSettings.jfc(options.lockStacks))) {
+                    startRecording(options.jfrPath, RecordingSettings.jfc(options.lockStacks));
                 }
             } catch (Exception e) {
                 // The instrumentation stays on: events still go to any recording the user starts.
@@ -193,12 +192,8 @@ final class AgentInstaller {
         }
     }
 
-    private static void startRecording(String path) throws Exception {
-        Configuration configuration;
-        try (InputStreamReader reader = new InputStreamReader(
-                AgentInstaller.class.getResourceAsStream("/hopscope.jfc"), StandardCharsets.UTF_8)) {
-            configuration = Configuration.create(reader);
-        }
+    private static void startRecording(String path, String jfc) throws Exception {
+        Configuration configuration = Configuration.create(new StringReader(jfc));
         Recording recording = new Recording(configuration);
         recording.setName("hopscope");
         recording.setToDisk(true);

@@ -31,6 +31,8 @@ public final class AgentOptions {
     boolean cpuTime;
     /** okhttp-internal=true: OkHttp's own interceptors (okhttp3.internal) are spans too. */
     boolean okhttpInternal;
+    /** lockstacks=true: jdk.JavaMonitorEnter with stack traces (see RecordingSettings for the cost). */
+    boolean lockStacks;
     /** disable=NAME;...: instrumentations not applied (names as AgentInfo.instrumentations lists them). */
     final Set<String> disabled = new LinkedHashSet<>();
 
@@ -52,7 +54,7 @@ public final class AgentOptions {
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
                         + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., cputime=true|false,"
-                        + " okhttp-internal=true|false, disable=NAME;...,"
+                        + " okhttp-internal=true|false, lockstacks=true|false, disable=NAME;...,"
                         + " asprof=EVENT;interval=N)");
                 continue;
             }
@@ -94,6 +96,9 @@ public final class AgentOptions {
                 case "cputime":
                     options.cpuTime = flag(key, value, problems);
                     break;
+                case "lockstacks":
+                    options.lockStacks = flag(key, value, problems);
+                    break;
                 case "okhttp-internal":
                     options.okhttpInternal = flag(key, value, problems);
                     break;
@@ -114,7 +119,8 @@ public final class AgentOptions {
                     break;
                 default:
                     problems.accept("hopscope: unknown option '" + key
-                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, disable,"
+                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, lockstacks,"
+                            + " disable,"
                             + " asprof)");
             }
         }

@@ -34,4 +34,18 @@ class AgentOptionsIT {
         assertThat(run.agentLines()).singleElement().asString()
                 .startsWith("hopscope: cannot record to jfr=/nonexistent-dir/x/y.jfr");
     }
+
+    @Test
+    void lockStacksRecordsTheStackOfAContendedMonitorEnter() throws Exception {
+        AgentRun run = AgentRun.run("jfr=%JFR%,lockstacks=true,requests=io.hopscope.testapps.KnownPathApp#request",
+                List.of("-cp", System.getProperty("hopscope.test.classes"), "io.hopscope.testapps.KnownPathApp", "2",
+                        "1024"));
+        assertThat(run.exitCode).as(run.stderr).isZero();
+        assertThat(run.agentLines()).isEmpty();
+        assertThat(run.events()).filteredOn(e -> e.getEventType().getName().equals("jdk.JavaMonitorEnter")
+                && e.getThread().getJavaName().equals("known-path-B") && e.getDuration().toMillis() >= 10)
+                .isNotEmpty()
+                .allSatisfy(e -> assertThat(e.getStackTrace().getFrames())
+                        .anyMatch(f -> f.getMethod().getType().getName().equals("io.hopscope.testapps.KnownPathApp")));
+    }
 }

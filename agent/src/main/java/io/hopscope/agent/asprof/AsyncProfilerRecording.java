@@ -1,9 +1,7 @@
 package io.hopscope.agent.asprof;
 
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -63,20 +61,15 @@ public final class AsyncProfilerRecording {
     }
 
     /**
-     * Starts async-profiler writing {@code jfrFile} with the JDK events of {@code jfcResource} (a
-     * resource of the agent jar); it writes the file when the JVM exits. Returns false, having
+     * Starts async-profiler writing {@code jfrFile} with the JDK events of the settings {@code jfcText};
+     * it writes the file when the JVM exits. Returns false, having
      * said why once on stderr, when it cannot start; the caller then records without it.
      */
-    public static boolean start(Settings settings, Path jfrFile, String jfcResource) {
+    public static boolean start(Settings settings, Path jfrFile, String jfcText) {
         try {
             Path jfc = Files.createTempFile("hopscope-", ".jfc");
             jfc.toFile().deleteOnExit();
-            try (InputStream in = AsyncProfilerRecording.class.getResourceAsStream(jfcResource)) {
-                if (in == null) {
-                    throw new IllegalStateException("no " + jfcResource + " in the agent jar");
-                }
-                Files.copy(in, jfc, StandardCopyOption.REPLACE_EXISTING);
-            }
+            Files.writeString(jfc, jfcText);
             // No stop of ours at exit: async-profiler finishes the file itself when the VM dies, after
             // the JDK's recording; a shutdown hook runs concurrently with JFR's own and loses its chunks.
             AsyncProfiler.getInstance().execute(settings.command(jfc, jfrFile));
