@@ -29,7 +29,8 @@ class AgentRecordingIT {
 
     @Test
     void knownPathShowsThreeHopsThreeThreadsAllocationOnAAndTheLockOnB() throws Exception {
-        Path jfr = record("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request",
+        // lockstacks=true: the monitor enter's stack is checked below (the default records none).
+        Path jfr = record("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request,lockstacks=true",
                 "known-path", "--count", "6");
         List<JsonNode> requests = requests(jfr);
         assertThat(requests).hasSize(6);
