@@ -9,6 +9,8 @@
 #        lock, about 10 us of CPU per request with or without the agent, which only adds noise. On
 #        a quiet machine the agent's CPU per request is steady from a 20 s warm-up on; a short
 #        one, e.g. `overhead.sh 3 10 10`, measures the start-up cost instead.)
+# AGENT_OPTS=... adds agent options to jfr=, e.g. AGENT_OPTS=spans=1/8; SCENARIOS=okhttp (or netty)
+# runs one scenario only.
 # Costs ROUNDS x 2 scenarios x 2 runs x (SECONDS + WARMUP + start-up).
 # Also prints the process CPU time per measured request (the sample's cpu_us_per_op: all threads,
 # JIT and GC included, over the measured window only), which a machine shared with other work
@@ -33,7 +35,7 @@ scenario() {
   echo "== $name: ${args[*]}"
   for round in $(seq 1 "$ROUNDS"); do
     java -jar "$SAMPLES" pipeline "${args[@]}" --warmup "$WARMUP" --duration "$SECONDS_PER_RUN" >"$OUT/off" 2>&1
-    java -javaagent:"$AGENT"=jfr="$OUT/on.jfr" -jar "$SAMPLES" pipeline "${args[@]}" --warmup "$WARMUP" \
+    java -javaagent:"$AGENT"=jfr="$OUT/on.jfr"${AGENT_OPTS:+,$AGENT_OPTS} -jar "$SAMPLES" pipeline "${args[@]}" --warmup "$WARMUP" \
       --duration "$SECONDS_PER_RUN" >"$OUT/on" 2>&1
     off=$(ops "$OUT/off"); on=$(ops "$OUT/on")
     echo "round $round: without ${off} ops/s, with ${on} ops/s, ratio $(awk -v a="$on" -v b="$off" 'BEGIN{printf "%.3f", a/b}'); cpu/request $(cpu_us "$OUT/off") us without, $(cpu_us "$OUT/on") us with"
@@ -45,6 +47,8 @@ scenario() {
     "CPU per request without / with $(awk -v a="$cpu_off" -v b="$cpu_on" 'BEGIN{printf "%.3f", a/b}')"
 }
 
-scenario "okhttp sync" --mode sync --http-client okhttp --parallel 8 --size 1024
-scenario "netty sync-over-async" --mode sync-over-async --http-client netty --parallel 8 --size 1024
+SCENARIOS=${SCENARIOS:-okhttp netty}
+[ -n "${AGENT_OPTS:-}" ] && echo "agent options: jfr=...,$AGENT_OPTS"
+case " $SCENARIOS " in *" okhttp "*) scenario "okhttp sync" --mode sync --http-client okhttp --parallel 8 --size 1024 ;; esac
+case " $SCENARIOS " in *" netty "*) scenario "netty sync-over-async" --mode sync-over-async --http-client netty --parallel 8 --size 1024 ;; esac
 rm -rf "$OUT"

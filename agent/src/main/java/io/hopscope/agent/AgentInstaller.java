@@ -46,7 +46,8 @@ final class AgentInstaller {
 
     static void install(String rawOptions, Instrumentation instrumentation) throws Exception {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
-        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters), options.cpuTime);
+        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters), options.cpuTime,
+                options.spanEvery);
 
         List<HopscopeInstrumentation> all = instrumentations(options);
         boolean debug = Boolean.getBoolean("hopscope.debug");

@@ -31,6 +31,11 @@ public final class AgentOptions {
     boolean cpuTime;
     /** okhttp-internal=true: OkHttp's own interceptors (okhttp3.internal) are spans too. */
     boolean okhttpInternal;
+    /**
+     * spans=1/N: the spans of one request in N are recorded (1: every request, the default; 0: none).
+     * Requests, segments, hops and waits are recorded for every request whatever N is.
+     */
+    int spanEvery = 1;
     /** lockstacks=true: jdk.JavaMonitorEnter with stack traces (see RecordingSettings for the cost). */
     boolean lockStacks;
     /** disable=NAME;...: instrumentations not applied (names as AgentInfo.instrumentations lists them). */
@@ -54,7 +59,8 @@ public final class AgentOptions {
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
                         + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., cputime=true|false,"
-                        + " okhttp-internal=true|false, lockstacks=true|false, disable=NAME;...,"
+                        + " okhttp-internal=true|false, lockstacks=true|false, spans=all|none|1/N,"
+                        + " disable=NAME;...,"
                         + " asprof=EVENT;interval=N)");
                 continue;
             }
@@ -96,6 +102,9 @@ public final class AgentOptions {
                 case "cputime":
                     options.cpuTime = flag(key, value, problems);
                     break;
+                case "spans":
+                    options.spanEvery = spanEvery(value, problems);
+                    break;
                 case "lockstacks":
                     options.lockStacks = flag(key, value, problems);
                     break;
@@ -119,12 +128,35 @@ public final class AgentOptions {
                     break;
                 default:
                     problems.accept("hopscope: unknown option '" + key
-                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, lockstacks,"
+                            + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, lockstacks, spans,"
                             + " disable,"
                             + " asprof)");
             }
         }
         return options;
+    }
+
+    /** spans=all|none|1/N as the number of requests per request with spans (0: none); bad: all. */
+    private static int spanEvery(String value, Consumer<String> problems) {
+        if (value.equals("all")) {
+            return 1;
+        }
+        if (value.equals("none")) {
+            return 0;
+        }
+        if (value.startsWith("1/")) {
+            try {
+                int n = Integer.parseInt(value.substring(2));
+                if (n >= 1) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+        }
+        problems.accept("hopscope: option spans= takes all, none or 1/N with N >= 1, not '" + value
+                + "'; recording the spans of every request");
+        return 1;
     }
 
     /** A true|false option; anything else is reported and taken as false. */

@@ -64,4 +64,18 @@ class AgentOptionsTest {
         assertThat(new UrlRedactor(Set.of()).redact("http://127.0.0.1:8080/x?sig=SECRET"))
                 .isEqualTo("http://127.0.0.1:8080/x");
     }
+
+    @Test
+    void spansTakesAllNoneOrOneInN() {
+        List<String> problems = new ArrayList<>();
+        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).spanEvery).isEqualTo(1);
+        assertThat(AgentOptions.parse("spans=all", problems::add).spanEvery).isEqualTo(1);
+        assertThat(AgentOptions.parse("spans=none", problems::add).spanEvery).isZero();
+        assertThat(AgentOptions.parse("spans=1/16", problems::add).spanEvery).isEqualTo(16);
+        assertThat(problems).isEmpty();
+        for (String bad : List.of("1/0", "2/3", "half", "1/", "1/-4")) {
+            assertThat(AgentOptions.parse("spans=" + bad, problems::add).spanEvery).as(bad).isEqualTo(1);
+        }
+        assertThat(problems).hasSize(5).allSatisfy(p -> assertThat(p).startsWith("hopscope: option spans= takes"));
+    }
 }

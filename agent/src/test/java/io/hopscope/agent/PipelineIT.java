@@ -34,7 +34,11 @@ class PipelineIT {
     }
 
     private static Map<Long, Requests.Request> run(String mode, String client) throws Exception {
-        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(), "pipeline",
+        return run(mode, client, "jfr=%JFR%");
+    }
+
+    private static Map<Long, Requests.Request> run(String mode, String client, String agentOptions) throws Exception {
+        AgentRun run = AgentRun.run(agentOptions, List.of("-jar", SamplesJar.path().toString(), "pipeline",
                 "--mode", mode, "--http-client", client, "--parallel", "2", "--count", Integer.toString(COUNT)));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.agentLines()).isEmpty();
@@ -94,6 +98,24 @@ class PipelineIT {
             assertAllocation(r);
         }
         assertThat(woken).as("requests woken back to their caller").isGreaterThanOrEqualTo(requests.size() * 8 / 10);
+    }
+
+    @Test
+    void spansOneInThreeRecordsTheSpansOfEveryThirdRequestAndEverythingElseOfAll() throws Exception {
+        Map<Long, Requests.Request> requests = run("sync", "okhttp", "jfr=%JFR%,spans=1/3");
+        int withSpans = 0;
+        for (Requests.Request r : requests.values()) {
+            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
+            assertThat(r.segments).as("segments of request %d", r.id).isNotEmpty();
+            assertAllocation(r);
+            if (r.id % 3 == 0) {
+                assertPoliciesInPipelineOrder(r);
+                withSpans++;
+            } else {
+                assertThat(r.spans).as("spans of request %d", r.id).isEmpty();
+            }
+        }
+        assertThat(withSpans).isGreaterThanOrEqualTo(COUNT / 3);
     }
 
     private static void assertPoliciesInPipelineOrder(Requests.Request r) {

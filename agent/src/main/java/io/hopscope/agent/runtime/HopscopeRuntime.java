@@ -39,8 +39,12 @@ public final class HopscopeRuntime implements Hooks {
     private final UrlRedactor redactor;
     private volatile int selfCheckHits;
 
-    public HopscopeRuntime(UrlRedactor redactor, boolean cpuTime) {
+    /** The spans of one request in this many are recorded; 0: none (agent option spans=). */
+    private final int spanEvery;
+
+    public HopscopeRuntime(UrlRedactor redactor, boolean cpuTime, int spanEvery) {
         this.redactor = redactor;
+        this.spanEvery = spanEvery;
         ThreadMeter.wantCpuTime(cpuTime);
     }
 
@@ -238,11 +242,14 @@ public final class HopscopeRuntime implements Hooks {
         ThreadState s = state();
         if (s.request != null) {
             // A boundary inside a request (HttpClient.send inside a requests= method): a span.
-            return SPAN_PROBE.isEnabled() ? openSyncSpan(s, "boundary", boundary, null) : null;
+            return s.request.spans && SPAN_PROBE.isEnabled() ? openSyncSpan(s, "boundary", boundary, null) : null;
         }
         HttpRequestInfo info = describe(request);
-        RequestState r = new RequestState(REQUEST_IDS.incrementAndGet(), info == null ? boundary : info.name,
-                boundary, info == null ? null : info.url, s.thread);
+        long id = REQUEST_IDS.incrementAndGet();
+        // Ids are consecutive, so one request in spanEvery is picked, evenly and repeatably.
+        boolean spans = spanEvery == 1 || spanEvery > 1 && id % spanEvery == 0;
+        RequestState r = new RequestState(id, info == null ? boundary : info.name,
+                boundary, info == null ? null : info.url, s.thread, spans);
         clearContext(s);
         s.request = r;
         beginSegment(s, "start");
@@ -452,7 +459,7 @@ public final class HopscopeRuntime implements Hooks {
     @Override
     public Object spanEnter(String kind, Object self, boolean async) {
         ThreadState s = states.get();
-        if (s == null || s.request == null || self == null || s.spanOwner == self) {
+        if (s == null || s.request == null || !s.request.spans || self == null || s.spanOwner == self) {
             return null;
         }
         // With no recording of spans there is nothing to time.

@@ -14,6 +14,8 @@ public final class RequestState {
     final String boundary;
     final String url;
     final Thread startThread;
+    /** Whether this request's spans are recorded (agent option spans=1/N picks one request in N). */
+    final boolean spans;
 
     String outcome = "ok";
     String error;
@@ -26,8 +28,9 @@ public final class RequestState {
     /** The Request event has been committed (guarded by this). */
     boolean ended;
 
-    RequestState(long id, String name, String boundary, String url, Thread startThread) {
+    RequestState(long id, String name, String boundary, String url, Thread startThread, boolean spans) {
         this.id = id;
+        this.spans = spans;
         this.name = name;
         this.boundary = boundary;
         this.url = url;
