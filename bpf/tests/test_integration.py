@@ -130,12 +130,8 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
         assert r["waker_stack"]["user"] == [], r
         assert r["waker"]["context"] in ("task", "irq", "hardirq", "softirq", "nmi", None), r
 
-    # Java frames come from the perf map the tool had the JVM write.
-    perf_map = load_tool().PerfMap.load("/tmp/perf-%d.map" % hopwake)
-    names = {e[2] for e in perf_map.entries}
-    user_frames = {f for r in records for s in (r["stack"], r["waker_stack"] or {})
-                   for f in (s.get("user") or [])}
-    assert user_frames & names, "no user frame symbolised from /tmp/perf-%d.map" % hopwake
+    # The perf map the tool had the JVM write is there (its Java frames: test_java_frames_*).
+    assert load_tool().PerfMap.load("/tmp/perf-%d.map" % hopwake).entries
 
     # Folded output: "frames count" lines, wakee and waker split by "--", totals in microseconds.
     assert folded
@@ -150,6 +146,30 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
     pair_us = sum(int(line.rsplit(" ", 1)[1]) for line in pair)
     assert abs(pair_us - sum(r["offcpu_ns"] for r in woken) / 1000) <= len(pair)
     assert abs(total_us - sum(r["offcpu_ns"] for r in records) / 1000) <= len(folded)
+
+
+def test_java_frames_are_symbolised_from_the_perf_map(bpf_ready, tmp_path):
+    # A parked thread's user stack ends in glibc's futex wrappers (frame-pointer walks stop there),
+    # so a Java frame shows only where a thread left the CPU in JIT code: spinning threads, more of
+    # them than CPUs, are preempted there, and --preempted-stacks records those stacks.
+    proc = subprocess.Popen(["java", os.path.join(HERE, "Spin.java"), str(os.cpu_count() + 1)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("ready "), "Spin did not start: %r" % line
+        pid = int(line.split()[1])
+        result, records, _, _, _ = run_offwake(pid, tmp_path, "--duration", "1.5", "--preempted-stacks")
+    finally:
+        proc.kill()
+        proc.wait()
+    perf_map = load_tool().PerfMap.load("/tmp/perf-%d.map" % pid)
+    names = {e[2] for e in perf_map.entries}
+    preempted = [r for r in records if r["comm"].startswith("spin-") and r["state"] in ("R", "R+")]
+    assert preempted, "no spinner was preempted: %s" % result.stderr
+    first_frames = {r["stack"]["user"][0] for r in preempted if r["stack"]["user"]}
+    assert first_frames & names, "no preempted spinner's frame named from /tmp/perf-%d.map: %s" % (
+        pid, sorted(first_frames)[:10])
+    assert any("Spin" in f for f in first_frames & names), sorted(first_frames & names)[:10]
 
 
 def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
