@@ -127,9 +127,10 @@ final class AgentInstaller {
         }
         if (options.jfrPath != null) {
             try {
+                String jfc = RecordingSettings.jfc(options.lockStacks);
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
-                        options.asprof, Path.of(options.jfrPath), RecordingSettings.jfc(options.lockStacks))) {
-                    startRecording(options.jfrPath, RecordingSettings.jfc(options.lockStacks));
+                        options.asprof, Path.of(options.jfrPath), jfc)) {
+                    startRecording(options.jfrPath, jfc);
                 }
             } catch (Exception e) {
                 // The instrumentation stays on: events still go to any recording the user starts.

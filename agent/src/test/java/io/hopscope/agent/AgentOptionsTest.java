@@ -34,6 +34,16 @@ class AgentOptionsTest {
     }
 
     @Test
+    void lockStacksIsOffUnlessAskedFor() {
+        List<String> problems = new ArrayList<>();
+        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).lockStacks).isFalse();
+        assertThat(AgentOptions.parse("lockstacks=true", problems::add).lockStacks).isTrue();
+        assertThat(problems).isEmpty();
+        assertThat(AgentOptions.parse("lockstacks=1", problems::add).lockStacks).isFalse();
+        assertThat(problems).singleElement().asString().contains("lockstacks=").contains("'1'");
+    }
+
+    @Test
     void disableTakesTheInstrumentationsNames() {
         List<String> problems = new ArrayList<>();
         AgentOptions o = AgentOptions.parse("disable=okhttp;reactor-pool;nonsense", problems::add);

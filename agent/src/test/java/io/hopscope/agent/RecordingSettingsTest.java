@@ -24,14 +24,4 @@ class RecordingSettingsTest {
             }
         });
     }
-
-    @Test
-    void lockStacksIsAFlag() {
-        java.util.List<String> problems = new java.util.ArrayList<>();
-        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).lockStacks).isFalse();
-        assertThat(AgentOptions.parse("lockstacks=true", problems::add).lockStacks).isTrue();
-        assertThat(problems).isEmpty();
-        assertThat(AgentOptions.parse("lockstacks=1", problems::add).lockStacks).isFalse();
-        assertThat(problems).singleElement().asString().contains("lockstacks=").contains("'1'");
-    }
 }

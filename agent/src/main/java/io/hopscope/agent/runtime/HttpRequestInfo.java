@@ -32,20 +32,15 @@ public final class HttpRequestInfo {
     public static HttpRequestInfo of(String method, String url, UrlRedactor redactor) {
         int query = url.indexOf('?');
         int fragment = url.indexOf('#');
-        int baseEnd = query >= 0 && (fragment < 0 || query < fragment) ? query : fragment >= 0 ? fragment : url.length();
+        int baseEnd = baseEnd(query, fragment, url.length());
         Cached cached = cachedBase(url, baseEnd, redactor);
         if (cached == null) {
-            // Not a URL we can take apart: keep the method only rather than risk recording a secret.
-            return new HttpRequestInfo(method, method + " ?", null);
+            return unparsed(method);
         }
         HttpRequestInfo info = cached.infoFor(method);
-        if (baseEnd == query) {
-            String kept = redactor.keptQuery(url, query + 1, fragment > query ? fragment : url.length());
-            if (kept != null) {
-                return new HttpRequestInfo(method, info.name, info.url + kept);
-            }
-        }
-        return info;
+        return baseEnd == query
+                ? withKeptQuery(info, redactor.keptQuery(url, query + 1, fragment > query ? fragment : url.length()))
+                : info;
     }
 
     /**
@@ -60,13 +55,9 @@ public final class HttpRequestInfo {
         UrlKey key = lookup(url);
         if (key == null) {
             String whole = url.toString();
-            int query = whole.indexOf('?');
-            int fragment = whole.indexOf('#');
-            int baseEnd = query >= 0 && (fragment < 0 || query < fragment) ? query
-                    : fragment >= 0 ? fragment : whole.length();
-            Cached cached = cachedBase(whole, baseEnd, redactor);
+            Cached cached = cachedBase(whole, baseEnd(whole.indexOf('?'), whole.indexOf('#'), whole.length()), redactor);
             if (cached == null) {
-                return new HttpRequestInfo(method, method + " ?", null);
+                return unparsed(method);
             }
             key = new UrlKey(url, cached);
             int slot = nextUrlSlot;
@@ -75,13 +66,25 @@ public final class HttpRequestInfo {
         }
         HttpRequestInfo info = key.cached.infoFor(method);
         String query = url.getQuery();
-        if (query != null) {
-            String kept = redactor.keptQuery(query, 0, query.length());
-            if (kept != null) {
-                return new HttpRequestInfo(method, info.name, info.url + kept);
-            }
-        }
-        return info;
+        return query == null ? info : withKeptQuery(info, redactor.keptQuery(query, 0, query.length()));
+    }
+
+    /**
+     * Where the part of a URL before its query (or fragment, when that comes first) ends, from the
+     * first '?' and '#' (-1: none) and its length.
+     */
+    private static int baseEnd(int query, int fragment, int length) {
+        return query >= 0 && (fragment < 0 || query < fragment) ? query : fragment >= 0 ? fragment : length;
+    }
+
+    /** Not a URL we can take apart: keep the method only rather than risk recording a secret. */
+    private static HttpRequestInfo unparsed(String method) {
+        return new HttpRequestInfo(method, method + " ?", null);
+    }
+
+    /** {@code info} with the allow-listed query {@code kept} (null: none kept) after its URL. */
+    private static HttpRequestInfo withKeptQuery(HttpRequestInfo info, String kept) {
+        return kept == null ? info : new HttpRequestInfo(info.method, info.name, info.url + kept);
     }
 
     private static UrlKey lookup(URL url) {
