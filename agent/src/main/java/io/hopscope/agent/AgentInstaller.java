@@ -127,7 +127,7 @@ final class AgentInstaller {
         }
         if (options.jfrPath != null) {
             try {
-                String jfc = RecordingSettings.jfc(options.lockStacks);
+                String jfc = RecordingSettings.jfc(options.lockStacks, options.spanThreshold);
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
                         options.asprof, Path.of(options.jfrPath), jfc)) {
                     startRecording(options.jfrPath, jfc);

@@ -36,6 +36,11 @@ public final class AgentOptions {
      * Requests, segments, hops and waits are recorded for every request whatever N is.
      */
     int spanEvery = 1;
+    /**
+     * spanthreshold=DURATION: the shortest span the jfr= recording writes, in JFR's syntax
+     * ({@code 0 ns}: every span); null keeps hopscope.jfc's (1 ms).
+     */
+    String spanThreshold;
     /** lockstacks=true: jdk.JavaMonitorEnter with stack traces (see RecordingSettings for the cost). */
     boolean lockStacks;
     /** disable=NAME;...: instrumentations not applied (names as AgentInfo.instrumentations lists them). */
@@ -59,7 +64,7 @@ public final class AgentOptions {
             if (eq <= 0) {
                 problems.accept("hopscope: option '" + pair + "' is not key=value; ignored (options: jfr=PATH,"
                         + " requests=CLASS#METHOD;..., policies=INTERFACE;..., redact=PARAM;..., cputime=true|false,"
-                        + " okhttp-internal=true|false, lockstacks=true|false, spans=all|none|1/N,"
+                        + " okhttp-internal=true|false, lockstacks=true|false, spans=all|none|1/N, spanthreshold=0|Nns|Nus|Nms|Ns,"
                         + " disable=NAME;...,"
                         + " asprof=EVENT;interval=N)");
                 continue;
@@ -105,6 +110,9 @@ public final class AgentOptions {
                 case "spans":
                     options.spanEvery = spanEvery(value, problems);
                     break;
+                case "spanthreshold":
+                    options.spanThreshold = duration(key, value, problems);
+                    break;
                 case "lockstacks":
                     options.lockStacks = flag(key, value, problems);
                     break;
@@ -129,6 +137,7 @@ public final class AgentOptions {
                 default:
                     problems.accept("hopscope: unknown option '" + key
                             + "'; ignored (options: jfr, requests, policies, redact, cputime, okhttp-internal, lockstacks, spans,"
+                            + " spanthreshold,"
                             + " disable,"
                             + " asprof)");
             }
@@ -157,6 +166,28 @@ public final class AgentOptions {
         problems.accept("hopscope: option spans= takes all, none or 1/N with N >= 1, not '" + value
                 + "'; recording the spans of every request");
         return 1;
+    }
+
+    /**
+     * A duration option ({@code 0}, or a whole number with ns, us, ms or s) in JFR's syntax
+     * ({@code 500 us}); anything else is reported and taken as null (the shipped setting).
+     */
+    private static String duration(String key, String value, Consumer<String> problems) {
+        if (value.equals("0")) {
+            return "0 ns";
+        }
+        int unit = 0;
+        while (unit < value.length() && Character.isDigit(value.charAt(unit))) {
+            unit++;
+        }
+        String number = value.substring(0, unit);
+        String suffix = value.substring(unit).trim();
+        if (unit > 0 && unit <= 12 && List.of("ns", "us", "ms", "s").contains(suffix)) {
+            return Long.parseLong(number) + " " + suffix;
+        }
+        problems.accept("hopscope: option " + key + "= takes 0 or a whole number with ns, us, ms or s (500us), not '"
+                + value + "'; keeping the recording settings' own");
+        return null;
     }
 
     /** A true|false option; anything else is reported and taken as false. */

@@ -88,4 +88,20 @@ class AgentOptionsTest {
         }
         assertThat(problems).hasSize(5).allSatisfy(p -> assertThat(p).startsWith("hopscope: option spans= takes"));
     }
+
+    @Test
+    void spanThresholdTakesZeroOrAWholeNumberWithAUnit() {
+        List<String> problems = new ArrayList<>();
+        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).spanThreshold).isNull();
+        assertThat(AgentOptions.parse("spanthreshold=0", problems::add).spanThreshold).isEqualTo("0 ns");
+        assertThat(AgentOptions.parse("spanthreshold=500us", problems::add).spanThreshold).isEqualTo("500 us");
+        assertThat(AgentOptions.parse("spanthreshold=20ms", problems::add).spanThreshold).isEqualTo("20 ms");
+        assertThat(AgentOptions.parse("spanthreshold=2s", problems::add).spanThreshold).isEqualTo("2 s");
+        assertThat(problems).isEmpty();
+        for (String bad : List.of("", "ms", "1.5ms", "-1ms", "10", "10 min", "1ms;x")) {
+            assertThat(AgentOptions.parse("spanthreshold=" + bad, problems::add).spanThreshold).as(bad).isNull();
+        }
+        assertThat(problems).hasSize(7)
+                .allSatisfy(p -> assertThat(p).startsWith("hopscope: option spanthreshold= takes 0 or a whole number"));
+    }
 }

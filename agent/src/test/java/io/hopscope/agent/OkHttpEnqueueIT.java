@@ -22,7 +22,7 @@ class OkHttpEnqueueIT {
     void anEnqueuedCallIsOneRequestHandedToTheDispatcherAndEndedInItsCallback() throws Exception {
         String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
                 jarOf(okhttp3.OkHttpClient.class), jarOf(okio.Buffer.class), jarOf(kotlin.Unit.class));
-        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp",
+        AgentRun run = AgentRun.run("jfr=%JFR%,spanthreshold=0", List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp",
                 Integer.toString(COUNT)));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stdout).contains("responses ok: " + COUNT);
@@ -57,7 +57,7 @@ class OkHttpEnqueueIT {
     void okHttpsOwnInterceptorsAreSpansWhenAskedFor() throws Exception {
         String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
                 jarOf(okhttp3.OkHttpClient.class), jarOf(okio.Buffer.class), jarOf(kotlin.Unit.class));
-        AgentRun run = AgentRun.run("jfr=%JFR%,okhttp-internal=true",
+        AgentRun run = AgentRun.run("jfr=%JFR%,spanthreshold=0,okhttp-internal=true",
                 List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp", "1"));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stderr).doesNotContain("hopscope:");
