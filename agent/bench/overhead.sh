@@ -2,13 +2,16 @@
 # Overhead of the agent on the pipeline sample: interleaved runs without and with the agent (and its
 # default recording, hopscope.jfc), throughput ratio per pair and overall. Target: >= 0.97.
 # USAGE: agent/bench/overhead.sh [ROUNDS] [SECONDS] [WARMUP_SECONDS]   (from the repository root;
-#        defaults 3, 15 and 30. The measured window ends before second 60 of the run on purpose:
+#        defaults 3, 15 and 40. The measured window starts at second 40: under the agent, C2 was
+#        still compiling the agent's event-writing paths (SpanEvent.commit and
+#        HopscopeRuntime.boundaryExit, about 60 KB of code each, 0.5 s of C2 time apiece) between
+#        seconds 30 and 35, after a deoptimization on a rare value (a JFR varint one byte longer),
+#        where the run without the agent had long settled. It ends before second 60 on purpose:
 #        azure-core-http-okhttp schedules a 60 s timeout task per call on its shared scheduler
 #        (azure-sdk-global-thread, 20 threads) and cancels it when the call returns; from second 60
 #        on, those tasks come due at the request rate and the pool's threads churn on the queue's
-#        lock, about 10 us of CPU per request with or without the agent, which only adds noise. On
-#        a quiet machine the agent's CPU per request is steady from a 20 s warm-up on; a short
-#        one, e.g. `overhead.sh 3 10 10`, measures the start-up cost instead.)
+#        lock, about 10 us of CPU per request with or without the agent, which only adds noise. A
+#        short warm-up, e.g. `overhead.sh 3 10 10`, measures the start-up cost instead.)
 # AGENT_OPTS=... adds agent options to jfr=, e.g. AGENT_OPTS=spans=1/8; SCENARIOS=okhttp (or netty)
 # runs one scenario only.
 # Costs ROUNDS x 2 scenarios x 2 runs x (SECONDS + WARMUP + start-up).
@@ -19,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${1:-3}
 SECONDS_PER_RUN=${2:-15}
-WARMUP=${3:-30}
+WARMUP=${3:-40}
 SAMPLES=${SAMPLES:-samples/target/hopscope-samples.jar}
 AGENT=agent/target/hopscope-agent.jar
 [ -f "$SAMPLES" ] && [ -f "$AGENT" ] || { echo "overhead: build first: make build" >&2; exit 2; }

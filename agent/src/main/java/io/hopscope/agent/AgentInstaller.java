@@ -128,6 +128,13 @@ final class AgentInstaller {
         if (options.jfrPath != null) {
             try {
                 String jfc = RecordingSettings.jfc(options.lockStacks, options.spanThreshold);
+                long trainingStart = System.nanoTime();
+                boolean trained = JitTraining.run();
+                if (debug) {
+                    System.err.println("hopscope: JIT training of the JFR writer " + (trained
+                            ? "took " + (System.nanoTime() - trainingStart) / 1_000_000 + " ms"
+                            : "skipped (a recording is already running)"));
+                }
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
                         options.asprof, Path.of(options.jfrPath), jfc)) {
                     startRecording(options.jfrPath, jfc);
