@@ -2,11 +2,12 @@
 # Overhead of the agent on the pipeline sample: interleaved runs without and with the agent (and its
 # default recording, hopscope.jfc), throughput ratio per pair and overall. Target: >= 0.97.
 # USAGE: agent/bench/overhead.sh [ROUNDS] [SECONDS] [WARMUP_SECONDS]   (from the repository root;
-#        defaults 3, 15 and 40. The measured window starts at second 40: under the agent, C2 was
-#        still compiling the agent's event-writing paths (SpanEvent.commit and
-#        HopscopeRuntime.boundaryExit, about 60 KB of code each, 0.5 s of C2 time apiece) between
-#        seconds 30 and 35, after a deoptimization on a rare value (a JFR varint one byte longer),
-#        where the run without the agent had long settled. It ends before second 60 on purpose:
+#        defaults 3, 15 and 40. The measured window starts at second 40: under the agent C2 is
+#        busy compiling the agent's event-writing paths (SpanEvent.commit and
+#        HopscopeRuntime.boundaryExit, about 60 KB of code each) well after the run without the
+#        agent has settled (4.6 s of C2 time in seconds 10-15 against 0.2 s), and before the agent
+#        trained the JIT (JitTraining) it recompiled them at 34.4 s, when JFR's timestamps first
+#        took a sixth varint byte. It ends before second 60 on purpose:
 #        azure-core-http-okhttp schedules a 60 s timeout task per call on its shared scheduler
 #        (azure-sdk-global-thread, 20 threads) and cancels it when the call returns; from second 60
 #        on, those tasks come due at the request rate and the pool's threads churn on the queue's
