@@ -1,7 +1,10 @@
 package io.hopscope.agent;
 
+import java.util.HashMap;
+import java.util.Map;
 import jdk.jfr.Enabled;
 import jdk.jfr.Event;
+import jdk.jfr.EventType;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Name;
 import jdk.jfr.Recording;
@@ -52,8 +55,19 @@ final class JitTraining {
             return false;
         }
         FlightRecorder.register(TrainingEvent.class);
-        try (Recording recording = new Recording()) {
-            recording.enable(TrainingEvent.class).withoutStackTrace().withThreshold(java.time.Duration.ZERO);
+        // Every other event type off: a recording without settings enables every event whose class
+        // says so by default (all of hopscope's), and a chunk-start event such as AgentInfo would
+        // put its strings into JFR's string pool for this discarded recording only; the real one
+        // would then refer to them without carrying them (read back as null).
+        Map<String, String> settings = new HashMap<>();
+        for (EventType type : FlightRecorder.getFlightRecorder().getEventTypes()) {
+            settings.put(type.getName() + "#enabled", "false");
+        }
+        String training = EventType.getEventType(TrainingEvent.class).getName();
+        settings.put(training + "#enabled", "true");
+        settings.put(training + "#threshold", "0 ns");
+        settings.put(training + "#stackTrace", "false");
+        try (Recording recording = new Recording(settings)) {
             recording.setToDisk(false);
             recording.start();
             for (int i = 0; i < ROUNDS; i++) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JIT training of JFR's writer runs in premain before the jfr= recording starts and leaves
- * nothing in it: no event, no event type.
+ * nothing in it: no event, no event type, no string the recording refers to without carrying.
  */
 class JitTrainingIT {
 
@@ -22,6 +22,12 @@ class JitTrainingIT {
         assertThat(run.agentLines()).anyMatch(l -> l.matches("hopscope: JIT training of the JFR writer took \\d+ ms"));
         // The recording is there and holds the run's requests ...
         assertThat(run.events()).filteredOn(e -> e.getEventType().getName().equals("hopscope.Request")).hasSize(3);
+        // Strings written at the recording's start survive (the training's recording wrote none).
+        assertThat(run.events()).filteredOn(e -> e.getEventType().getName().equals("hopscope.AgentInfo"))
+                .isNotEmpty().allSatisfy(e -> {
+                    assertThat(e.getString("options")).contains("requests=io.hopscope.testapps.SpanThresholdApp#request");
+                    assertThat(e.getString("instrumentations")).contains("executors");
+                });
         // ... and nothing of the training.
         assertThat(run.events()).noneMatch(e -> e.getEventType().getName().contains("JitTraining"));
         try (RecordingFile file = new RecordingFile(run.recording)) {
