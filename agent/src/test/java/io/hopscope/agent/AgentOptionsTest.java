@@ -6,6 +6,7 @@ import io.hopscope.agent.runtime.UrlRedactor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** Option parsing and URL redaction. */
@@ -25,22 +26,22 @@ class AgentOptionsTest {
 
     @Test
     void cpuTimeIsOffUnlessAskedFor() {
-        List<String> problems = new ArrayList<>();
-        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).cpuTime).isFalse();
-        assertThat(AgentOptions.parse("cputime=true", problems::add).cpuTime).isTrue();
-        assertThat(problems).isEmpty();
-        assertThat(AgentOptions.parse("cputime=yes", problems::add).cpuTime).isFalse();
-        assertThat(problems).singleElement().asString().contains("cputime=").contains("'yes'");
+        assertFlagIsOffUnlessAskedFor("cputime", o -> o.cpuTime, "yes");
     }
 
     @Test
     void lockStacksIsOffUnlessAskedFor() {
+        assertFlagIsOffUnlessAskedFor("lockstacks", o -> o.lockStacks, "1");
+    }
+
+    /** A true|false option: false by default, true when asked, a bad value reported and taken as false. */
+    private static void assertFlagIsOffUnlessAskedFor(String key, Predicate<AgentOptions> flag, String bad) {
         List<String> problems = new ArrayList<>();
-        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).lockStacks).isFalse();
-        assertThat(AgentOptions.parse("lockstacks=true", problems::add).lockStacks).isTrue();
+        assertThat(flag.test(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add))).isFalse();
+        assertThat(flag.test(AgentOptions.parse(key + "=true", problems::add))).isTrue();
         assertThat(problems).isEmpty();
-        assertThat(AgentOptions.parse("lockstacks=1", problems::add).lockStacks).isFalse();
-        assertThat(problems).singleElement().asString().contains("lockstacks=").contains("'1'");
+        assertThat(flag.test(AgentOptions.parse(key + "=" + bad, problems::add))).isFalse();
+        assertThat(problems).singleElement().asString().contains(key + "=").contains("'" + bad + "'");
     }
 
     @Test
