@@ -128,13 +128,7 @@ final class AgentInstaller {
         if (options.jfrPath != null) {
             try {
                 String jfc = RecordingSettings.jfc(options.lockStacks, options.spanThreshold);
-                long trainingStart = System.nanoTime();
-                boolean trained = JitTraining.run();
-                if (debug) {
-                    System.err.println("hopscope: JIT training of the JFR writer " + (trained
-                            ? "took " + (System.nanoTime() - trainingStart) / 1_000_000 + " ms"
-                            : "skipped (a recording is already running)"));
-                }
+                trainJit(debug);
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
                         options.asprof, Path.of(options.jfrPath), jfc)) {
                     startRecording(options.jfrPath, jfc);
@@ -198,6 +192,24 @@ final class AgentInstaller {
             System.err.println("hopscope: self-check failed: ThreadPoolExecutor.execute was not instrumented, so no"
                     + " request will be followed across threads; run on a HotSpot JDK 17 or newer, do not disable"
                     + " class retransformation, and add -Dhopscope.debug=true to see why");
+        }
+    }
+
+    /**
+     * Runs {@link JitTraining} before the jfr= recording starts. An optimisation only: if it fails,
+     * the failure is an AgentError and the recording starts all the same.
+     */
+    private static void trainJit(boolean debug) {
+        long start = System.nanoTime();
+        try {
+            boolean trained = JitTraining.run();
+            if (debug) {
+                System.err.println("hopscope: JIT training of the JFR writer " + (trained
+                        ? "took " + (System.nanoTime() - start) / 1_000_000 + " ms"
+                        : "skipped (a recording is already running)"));
+            }
+        } catch (RuntimeException e) {
+            AgentErrors.report("jit-training", e);
         }
     }
 
