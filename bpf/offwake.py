@@ -43,8 +43,10 @@
 # the waker's stacks only as far as needed to tell an interrupt from a task
 # (--all-waker-stacks records them); and an interval in which the thread was
 # preempted (state R, R+: nothing woke it) gets no stacks
-# (--preempted-stacks records them). User space only copies records every
-# 50 ms and decodes them when tracing ends. bpf/bench/overhead.py measures it;
+# (--preempted-stacks records them). User space copies the ring buffer's
+# pages into a temporary file beside the outputs every 25 ms, in bulk (no
+# per-record call), and decodes them one at a time when tracing ends, so its
+# memory does not grow with the trace. bpf/bench/overhead.py measures it;
 # the figures are in README.md, section "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
 #
@@ -52,14 +54,18 @@
 # the end; they are never dropped silently.
 
 import argparse
+import collections
 import ctypes as ct
 import errno
 import json
+import mmap
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import tempfile
 import time
 from bisect import bisect_right
 
@@ -453,7 +459,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 """
 
 TASK_COMM_LEN = 16
-POLL_S = 0.05  # how often user space drains the ring buffer
+POLL_S = 0.025  # how often user space drains the ring buffer
 CHECK_EVERY = 64  # every so many reuses of a futex kernel stack walk it again
 
 
@@ -640,10 +646,13 @@ def folded_line(wakee_comm, wakee_user, wakee_kernel, waker_kernel,
     return "%s %d" % (";".join(folded_frame(f) for f in line), total_us)
 
 
-def folded_lines(records):
-    """Folded lines from interval records (events schema), summed per stack pair, smallest first."""
-    totals = {}
-    for r in records:
+class FoldedTotals:
+    """Off-CPU time summed per stack pair, one interval record (events schema) at a time."""
+
+    def __init__(self):
+        self.totals = {}
+
+    def add(self, r):
         stack = r["stack"]
         waker = r["waker"]
         wstack = r["waker_stack"]
@@ -652,13 +661,24 @@ def folded_lines(records):
                _tuple(wstack["kernel"]) if wstack else (),
                _tuple(wstack["user"]) if wstack else (),
                waker["comm"] if waker else "")
-        totals[key] = totals.get(key, 0) + r["offcpu_ns"]
-    lines = []
-    for key, total_ns in sorted(totals.items(), key=lambda kv: kv[1]):
-        comm, wu, wk, kk, ku, waker_comm = key
-        lines.append(folded_line(comm, _list(wu), _list(wk), _list(kk), _list(ku),
-                                 waker_comm, total_ns // 1000))
-    return lines
+        self.totals[key] = self.totals.get(key, 0) + r["offcpu_ns"]
+
+    def lines(self):
+        """Folded lines, smallest total first."""
+        lines = []
+        for key, total_ns in sorted(self.totals.items(), key=lambda kv: kv[1]):
+            comm, wu, wk, kk, ku, waker_comm = key
+            lines.append(folded_line(comm, _list(wu), _list(wk), _list(kk), _list(ku),
+                                     waker_comm, total_ns // 1000))
+        return lines
+
+
+def folded_lines(records):
+    """Folded lines from interval records (events schema), summed per stack pair, smallest first."""
+    totals = FoldedTotals()
+    for r in records:
+        totals.add(r)
+    return totals.lines()
 
 
 def _tuple(frames):
@@ -745,6 +765,158 @@ def decode_comm(raw):
     return raw.decode("utf-8", "replace")
 
 
+# ------------------------------------------------------------------ ring buffer
+
+# The BPF ring buffer's record header (kernel/bpf/ringbuf.c): a u32 length with two flag bits, and
+# a u32 page offset; records start 8-byte aligned.
+RINGBUF_BUSY = 1 << 31
+RINGBUF_DISCARD = 1 << 30
+RINGBUF_HDR = 8
+
+
+def ringbuf_span(length):
+    """Bytes a record of this header length takes in the ring (header and padding included)."""
+    length &= ~(RINGBUF_BUSY | RINGBUF_DISCARD)
+    return (length + RINGBUF_HDR + 7) // 8 * 8
+
+
+def complete_prefix(chunk, record_size):
+    """How many leading bytes of chunk (ring bytes from the consumer position on) are whole records.
+
+    A record still reserved by a BPF program (busy) ends the prefix: the ones after it may be
+    complete, but the consumer position cannot pass it. The tool's records all have one size, so
+    the common case is checked with two C-level passes over the length fields instead of a Python
+    step per record.
+    """
+    stride = ringbuf_span(record_size)
+    n = len(chunk)
+    if n and n % stride == 0:
+        lengths = memoryview(chunk).cast("I")[0::stride // 4]
+        if max(lengths) == record_size and min(lengths) == record_size:
+            return n
+    pos = 0
+    while pos + RINGBUF_HDR <= n:
+        length = struct.unpack_from("<I", chunk, pos)[0]
+        if length & RINGBUF_BUSY:
+            break
+        step = ringbuf_span(length)
+        if pos + step > n:
+            break
+        pos += step
+    return pos
+
+
+def ring_records(buf, record_size):
+    """The offset of each submitted (not discarded) record's data in ring bytes buf, in order."""
+    pos = 0
+    n = len(buf)
+    while pos + RINGBUF_HDR <= n:
+        length = struct.unpack_from("<I", buf, pos)[0]
+        step = ringbuf_span(length)
+        if pos + step > n:
+            break
+        if not length & RINGBUF_DISCARD and length & ~(RINGBUF_BUSY | RINGBUF_DISCARD) >= record_size:
+            yield pos + RINGBUF_HDR
+        pos += step
+
+
+class RingSpill:
+    """Drains the program's ring buffer into a file, a whole batch at a time.
+
+    bcc's ring buffer reader calls a Python function per record (about 0.4 us each, 9% of a CPU at
+    the Netty sample's 213,000 intervals/s) and left the tool holding every record in memory until
+    the end. This maps the ring's pages the way libbpf does (the consumer position read-write, the
+    producer position and the data, mapped twice in a row so a record that wraps reads contiguously,
+    read-only), copies everything between the consumer and producer positions up to the first
+    record still being written, appends it to a temporary file and moves the consumer position on.
+    The records are decoded from the file when tracing ends.
+    """
+
+    def __init__(self, map_fd, ring_bytes, record_size, spill):
+        page = mmap.PAGESIZE
+        self.page = page
+        self.mask = ring_bytes - 1
+        self.record_size = record_size
+        self.spill = spill
+        self.bytes = 0
+        self.consumer = mmap.mmap(map_fd, page, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
+        self.producer = mmap.mmap(map_fd, page + 2 * ring_bytes, mmap.MAP_SHARED, mmap.PROT_READ, offset=page)
+
+    def drain(self):
+        """Moves every complete record to the spill file; returns the bytes moved."""
+        moved = 0
+        while True:
+            cons = struct.unpack_from("<Q", self.consumer, 0)[0]
+            prod = struct.unpack_from("<Q", self.producer, 0)[0]
+            if prod <= cons:
+                return moved
+            start = self.page + (cons & self.mask)
+            chunk = self.producer[start:start + (prod - cons)]
+            done = complete_prefix(chunk, self.record_size)
+            if done == 0:
+                return moved
+            self.spill.write(chunk[:done] if done < len(chunk) else chunk)
+            struct.pack_into("<Q", self.consumer, 0, cons + done)
+            moved += done
+            self.bytes += done
+            if done < len(chunk):
+                return moved
+
+    def close(self):
+        self.consumer.close()
+        self.producer.close()
+
+
+def in_arrival_order(events, window_ns=2000000000, max_waiting=200000):
+    """(interval, futex_end) pairs in arrival order, from decoded events (dicts, see Event).
+
+    An interval inside a futex call (kind 1) comes before the record of that call's end (kind 2,
+    sent once the thread runs again): an interval waits in a queue until its end arrives, or until
+    it is window_ns older than the newest event or max_waiting intervals wait behind it (then it
+    goes without its end), so the memory this takes stays bounded whatever the trace's length.
+    futex_end is (exit_ns, ret) or None.
+    """
+    queue = collections.deque()
+    waiting = {}    # (tid, futex enter ns) -> queued intervals with that key
+    ends = {}       # (tid, futex enter ns) -> (exit_ns, ret), for keys still waited on
+    newest = 0
+
+    def release(key):
+        if key is None:
+            return None
+        end = ends.get(key)
+        left = waiting[key] - 1
+        if left:
+            waiting[key] = left
+        else:
+            del waiting[key]
+            ends.pop(key, None)
+        return end
+
+    for ev in events:
+        if ev["kind"] == 2:
+            key = (ev["tid"], ev["futex_enter_ns"])
+            if key in waiting:
+                ends[key] = (ev["off_ns"], ev["futex_ret"])
+            newest = max(newest, ev["off_ns"])
+        else:
+            key = (ev["tid"], ev["futex_enter_ns"]) if ev["futex_enter_ns"] else None
+            if key is not None:
+                waiting[key] = waiting.get(key, 0) + 1
+            queue.append((ev, key))
+            newest = max(newest, ev["on_ns"])
+        while queue:
+            head, key = queue[0]
+            if (key is not None and key not in ends and len(queue) < max_waiting
+                    and head["on_ns"] + window_ns > newest):
+                break
+            queue.popleft()
+            yield head, release(key)
+    while queue:
+        head, key = queue.popleft()
+        yield head, release(key)
+
+
 # ------------------------------------------------------------------ checks
 
 def fail(message):
@@ -825,9 +997,10 @@ def build_parser():
                              "another from a futex wake, is walked once per "
                              "futex command and reused (every %dth use "
                              "checked)" % CHECK_EVERY)
-    parser.add_argument("--buffer-pages", type=power_of_two, default=512, metavar="N",
+    parser.add_argument("--buffer-pages", type=power_of_two, default=2048, metavar="N",
                         help="ring buffer size in pages, a power of two "
-                             "(default 512)")
+                             "(default 2048: 8 MiB, 0.2 s of records at "
+                             "250,000 intervals/s)")
     parser.add_argument("--stack-storage", type=positive_int, default=16384,
                         metavar="N", help="stack trace map entries (default 16384)")
     parser.add_argument("--max-threads", type=positive_int, default=16384,
@@ -965,27 +1138,22 @@ class Tracer:
 
     def __init__(self, args):
         self.args = args
-        self.raw = []            # records as copied from the ring buffer, in arrival order
-        self.futex_ends = {}     # (tid, enter_ns) -> (exit_ns, ret)
+        self.spill = None        # the ring buffer's records, as copied (see RingSpill)
+        self.ring = None
         self.stop = False
 
-    def on_event(self, ctx, data, size):
-        # Only a copy here: decoding waits for the end so that the tracer's own CPU use while the
-        # target runs stays small (this machine class has two cores to share with the target).
-        self.raw.append(ct.string_at(data, size))
-
-    def decode(self):
-        """Interval events as dicts in arrival order; futex call ends into self.futex_ends."""
-        intervals = []
+    def events(self):
+        """The spilled records decoded, as dicts (see Event), in arrival order."""
+        self.spill.flush()
+        size = self.spill.seek(0, os.SEEK_END)
+        if size == 0:
+            return
         names = [name for name, _ in Event._fields_]
-        for blob in self.raw:
-            ev = Event.from_buffer_copy(blob)
-            if ev.kind == 2:
-                self.futex_ends[(ev.tid, ev.futex_enter_ns)] = (ev.off_ns, ev.futex_ret)
-            else:
-                intervals.append({name: getattr(ev, name) for name in names})
-        self.raw = []
-        return intervals
+        record_size = ct.sizeof(Event)
+        with mmap.mmap(self.spill.fileno(), size, access=mmap.ACCESS_READ) as m:
+            for offset in ring_records(m, record_size):
+                ev = Event.from_buffer_copy(m, offset)
+                yield {name: getattr(ev, name) for name in names}
 
     def run(self):
         from bcc import BPF
@@ -1017,7 +1185,15 @@ class Tracer:
             self.bpf = BPF(text=text, cflags=["-w"])
         except Exception as e:  # bcc raises plain Exception on compile/load errors
             raise ToolError("BPF unavailable: could not compile or load the program: %s" % e)
-        self.bpf["events"].open_ring_buffer(self.on_event)
+        ring = self.bpf["events"]
+        # Next to the outputs: the records of a long trace take about 180 bytes each.
+        output = args.events or args.folded
+        self.spill_dir = os.path.dirname(os.path.abspath(output))
+        self.spill = tempfile.TemporaryFile(prefix="offwake-", suffix=".ring", dir=self.spill_dir)
+        try:
+            self.ring = RingSpill(ring.map_fd, ring.max_entries, ct.sizeof(Event), self.spill)
+        except (OSError, ValueError) as e:
+            raise ToolError("BPF unavailable: cannot map the ring buffer: %s" % e)
 
         signal.signal(signal.SIGTERM, self._on_signal)
         signal.signal(signal.SIGINT, self._on_signal)
@@ -1030,13 +1206,13 @@ class Tracer:
             # Records are submitted without wakeups (BPF_RB_NO_WAKEUP) and drained here in batches:
             # a wakeup per record would cost the target a context switch of ours per event.
             time.sleep(POLL_S)
-            self.bpf.ring_buffer_consume()
+            self.drain()
             if args.duration and time.monotonic() - started >= args.duration:
                 break
             if not process_alive(args.pid):
                 target_gone = True
                 break
-        self.bpf.ring_buffer_consume()
+        self.drain()
         if target_gone:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
         else:
@@ -1045,6 +1221,13 @@ class Tracer:
             if jvm:
                 request_perf_map(args.pid, "end")
         self.write_outputs(jvm)
+
+    def drain(self):
+        try:
+            self.ring.drain()
+        except OSError as e:
+            raise ToolError("cannot copy the ring buffer to a file in %s: %s"
+                            % (self.spill_dir, (e.strerror or str(e)).lower()))
 
     def bpf_run_stats(self):
         """[(program, run_time_ns, run_count)] when the kernel keeps BPF run statistics, else []."""
@@ -1102,29 +1285,41 @@ class Tracer:
     def write_outputs(self, jvm):
         self.missing_stacks = 0
         stacks = self.stacks_resolver(jvm)
-        records = []
-        for ev in self.decode():
-            r = interval_record(ev, stacks, decode_comm)
-            end = self.futex_ends.get((ev["tid"], ev["futex_enter_ns"]))
-            if r["futex"] and end:
-                complete_futex(r, *end)
-            records.append(r)
-        if self.args.events:
-            with open(self.args.events, "w") as f:
-                for r in records:
-                    f.write(json.dumps(r, separators=(",", ":")) + "\n")
-        if self.args.folded:
+        intervals = 0
+        futex_waits = 0
+        totals = FoldedTotals() if self.args.folded else None
+        out = open(self.args.events, "w") if self.args.events else None
+        try:
+            # One interval at a time from the spill file: what this holds is the stack symbols and
+            # the folded totals, not the trace.
+            for ev, end in in_arrival_order(self.events()):
+                r = interval_record(ev, stacks, decode_comm)
+                if r["futex"]:
+                    futex_waits += 1
+                    if end:
+                        complete_futex(r, *end)
+                intervals += 1
+                if out:
+                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
+                if totals is not None:
+                    totals.add(r)
+        finally:
+            if out:
+                out.close()
+            self.ring.close()
+            self.spill.close()
+        if totals is not None:
             with open(self.args.folded, "w") as f:
-                for line in folded_lines(records):
+                for line in totals.lines():
                     f.write(line + "\n")
         counters = self.bpf["counters"]
         lost, lost_threads, lost_futex, reused, checked, differed, page_changed = (
             counters[ct.c_int(i)].value for i in range(7))
         print("%s: %d off-CPU intervals, %d futex waits, %d missed stacks; "
-              "lost %d events (ring buffer full), %d intervals (thread map full), "
+              "lost %d events (ring buffer reservation failed), %d intervals (thread map full), "
               "%d futex calls (futex map full)"
-              % (PROG, len(records), sum(1 for r in records if r["futex"]),
-                 self.missing_stacks, lost, lost_threads, lost_futex), file=sys.stderr)
+              % (PROG, intervals, futex_waits, self.missing_stacks, lost, lost_threads, lost_futex),
+              file=sys.stderr)
         if reused or checked:
             print("%s: futex kernel stacks reused %d times; %d walked again to check, %d differed"
                   % (PROG, reused, checked, differed), file=sys.stderr)

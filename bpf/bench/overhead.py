@@ -97,7 +97,7 @@ def run(jar, workload, traced, tmpdir, index):
         err = tracer.communicate(timeout=600)[1]
         if tracer.returncode != 0:
             fail("offwake failed: " + err)
-        m = re.search(r"(\d+) off-CPU intervals, .*lost (\d+) events \(ring buffer full\), "
+        m = re.search(r"(\d+) off-CPU intervals, .*lost (\d+) events \(ring buffer reservation failed\), "
                       r"(\d+) intervals \(thread map full\), (\d+) futex calls", err)
         if not m:
             fail("no summary line from offwake: " + err)
@@ -142,7 +142,7 @@ def run_pair(jar, workload, tmpdir, index):
         if proc.wait() != 0:
             fail("workload failed (exit %d):\n%s" % (proc.returncode, output[-2000:]))
     err = tracer.communicate(timeout=600)[1]
-    m = re.search(r"(\d+) off-CPU intervals, .*lost (\d+) events \(ring buffer full\), "
+    m = re.search(r"(\d+) off-CPU intervals, .*lost (\d+) events \(ring buffer reservation failed\), "
                   r"(\d+) intervals \(thread map full\), (\d+) futex calls", err)
     if tracer.returncode != 0 or not m:
         fail("offwake failed: " + err)
