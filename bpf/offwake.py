@@ -43,11 +43,11 @@
 # the waker's stacks only as far as needed to tell an interrupt from a task
 # (--all-waker-stacks records them); and an interval in which the thread was
 # preempted (state R, R+: nothing woke it) gets no stacks
-# (--preempted-stacks records them). User space copies the ring buffer's
-# pages into a temporary file beside the outputs every 25 ms, in bulk (no
-# per-record call), and decodes them one at a time when tracing ends, so its
-# memory does not grow with the trace. bpf/bench/overhead.py measures it;
-# the figures are in README.md, section "Performance".
+# (--preempted-stacks records them). User space only copies records, every
+# 25 ms, into a temporary file beside the outputs, and decodes them one at a
+# time when tracing ends, so its memory does not grow with the trace.
+# bpf/bench/overhead.py measures it; the figures are in README.md, section
+# "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
 #
 # Events lost to a full ring buffer are counted in the kernel and reported at
@@ -62,7 +62,6 @@ import mmap
 import os
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
@@ -765,107 +764,7 @@ def decode_comm(raw):
     return raw.decode("utf-8", "replace")
 
 
-# ------------------------------------------------------------------ ring buffer
-
-# The BPF ring buffer's record header (kernel/bpf/ringbuf.c): a u32 length with two flag bits, and
-# a u32 page offset; records start 8-byte aligned.
-RINGBUF_BUSY = 1 << 31
-RINGBUF_DISCARD = 1 << 30
-RINGBUF_HDR = 8
-
-
-def ringbuf_span(length):
-    """Bytes a record of this header length takes in the ring (header and padding included)."""
-    length &= ~(RINGBUF_BUSY | RINGBUF_DISCARD)
-    return (length + RINGBUF_HDR + 7) // 8 * 8
-
-
-def complete_prefix(chunk, record_size):
-    """How many leading bytes of chunk (ring bytes from the consumer position on) are whole records.
-
-    A record still reserved by a BPF program (busy) ends the prefix: the ones after it may be
-    complete, but the consumer position cannot pass it. The tool's records all have one size, so
-    the common case is checked with two C-level passes over the length fields instead of a Python
-    step per record.
-    """
-    stride = ringbuf_span(record_size)
-    n = len(chunk)
-    if n and n % stride == 0:
-        lengths = memoryview(chunk).cast("I")[0::stride // 4]
-        if max(lengths) == record_size and min(lengths) == record_size:
-            return n
-    pos = 0
-    while pos + RINGBUF_HDR <= n:
-        length = struct.unpack_from("<I", chunk, pos)[0]
-        if length & RINGBUF_BUSY:
-            break
-        step = ringbuf_span(length)
-        if pos + step > n:
-            break
-        pos += step
-    return pos
-
-
-def ring_records(buf, record_size):
-    """The offset of each submitted (not discarded) record's data in ring bytes buf, in order."""
-    pos = 0
-    n = len(buf)
-    while pos + RINGBUF_HDR <= n:
-        length = struct.unpack_from("<I", buf, pos)[0]
-        step = ringbuf_span(length)
-        if pos + step > n:
-            break
-        if not length & RINGBUF_DISCARD and length & ~(RINGBUF_BUSY | RINGBUF_DISCARD) >= record_size:
-            yield pos + RINGBUF_HDR
-        pos += step
-
-
-class RingSpill:
-    """Drains the program's ring buffer into a file, a whole batch at a time.
-
-    bcc's ring buffer reader calls a Python function per record (about 0.4 us each, 9% of a CPU at
-    the Netty sample's 213,000 intervals/s) and left the tool holding every record in memory until
-    the end. This maps the ring's pages the way libbpf does (the consumer position read-write, the
-    producer position and the data, mapped twice in a row so a record that wraps reads contiguously,
-    read-only), copies everything between the consumer and producer positions up to the first
-    record still being written, appends it to a temporary file and moves the consumer position on.
-    The records are decoded from the file when tracing ends.
-    """
-
-    def __init__(self, map_fd, ring_bytes, record_size, spill):
-        page = mmap.PAGESIZE
-        self.page = page
-        self.mask = ring_bytes - 1
-        self.record_size = record_size
-        self.spill = spill
-        self.bytes = 0
-        self.consumer = mmap.mmap(map_fd, page, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE, offset=0)
-        self.producer = mmap.mmap(map_fd, page + 2 * ring_bytes, mmap.MAP_SHARED, mmap.PROT_READ, offset=page)
-
-    def drain(self):
-        """Moves every complete record to the spill file; returns the bytes moved."""
-        moved = 0
-        while True:
-            cons = struct.unpack_from("<Q", self.consumer, 0)[0]
-            prod = struct.unpack_from("<Q", self.producer, 0)[0]
-            if prod <= cons:
-                return moved
-            start = self.page + (cons & self.mask)
-            chunk = self.producer[start:start + (prod - cons)]
-            done = complete_prefix(chunk, self.record_size)
-            if done == 0:
-                return moved
-            self.spill.write(chunk[:done] if done < len(chunk) else chunk)
-            struct.pack_into("<Q", self.consumer, 0, cons + done)
-            moved += done
-            self.bytes += done
-            if done < len(chunk):
-                return moved
-
-    def close(self):
-        self.consumer.close()
-        self.producer.close()
-
+# ------------------------------------------------------------------ ordering
 
 def in_arrival_order(events, window_ns=2000000000, max_waiting=200000):
     """(interval, futex_end) pairs in arrival order, from decoded events (dicts, see Event).
@@ -1138,9 +1037,15 @@ class Tracer:
 
     def __init__(self, args):
         self.args = args
-        self.spill = None        # the ring buffer's records, as copied (see RingSpill)
-        self.ring = None
+        self.spill = None        # the ring buffer's records, as copied, back to back
+        self.spill_dir = None
         self.stop = False
+
+    def on_event(self, ctx, data, size):
+        # Only a copy here, into a file: decoding waits for the end so that the tracer's own CPU
+        # use while the target runs stays small (this machine class has two cores to share with
+        # the target), and its memory does not grow with the trace.
+        self.spill.write(ct.string_at(data, size))
 
     def events(self):
         """The spilled records decoded, as dicts (see Event), in arrival order."""
@@ -1151,7 +1056,7 @@ class Tracer:
         names = [name for name, _ in Event._fields_]
         record_size = ct.sizeof(Event)
         with mmap.mmap(self.spill.fileno(), size, access=mmap.ACCESS_READ) as m:
-            for offset in ring_records(m, record_size):
+            for offset in range(0, size - record_size + 1, record_size):
                 ev = Event.from_buffer_copy(m, offset)
                 yield {name: getattr(ev, name) for name in names}
 
@@ -1185,15 +1090,11 @@ class Tracer:
             self.bpf = BPF(text=text, cflags=["-w"])
         except Exception as e:  # bcc raises plain Exception on compile/load errors
             raise ToolError("BPF unavailable: could not compile or load the program: %s" % e)
-        ring = self.bpf["events"]
-        # Next to the outputs: the records of a long trace take about 180 bytes each.
+        # Next to the outputs: the records of a long trace take 152 bytes each.
         output = args.events or args.folded
         self.spill_dir = os.path.dirname(os.path.abspath(output))
-        self.spill = tempfile.TemporaryFile(prefix="offwake-", suffix=".ring", dir=self.spill_dir)
-        try:
-            self.ring = RingSpill(ring.map_fd, ring.max_entries, ct.sizeof(Event), self.spill)
-        except (OSError, ValueError) as e:
-            raise ToolError("BPF unavailable: cannot map the ring buffer: %s" % e)
+        self.spill = tempfile.TemporaryFile(prefix="offwake-", suffix=".records", dir=self.spill_dir)
+        self.bpf["events"].open_ring_buffer(self.on_event)
 
         signal.signal(signal.SIGTERM, self._on_signal)
         signal.signal(signal.SIGINT, self._on_signal)
@@ -1224,9 +1125,9 @@ class Tracer:
 
     def drain(self):
         try:
-            self.ring.drain()
+            self.bpf.ring_buffer_consume()
         except OSError as e:
-            raise ToolError("cannot copy the ring buffer to a file in %s: %s"
+            raise ToolError("cannot copy the ring buffer's records to a file in %s: %s"
                             % (self.spill_dir, (e.strerror or str(e)).lower()))
 
     def bpf_run_stats(self):
@@ -1306,7 +1207,6 @@ class Tracer:
         finally:
             if out:
                 out.close()
-            self.ring.close()
             self.spill.close()
         if totals is not None:
             with open(self.args.folded, "w") as f:

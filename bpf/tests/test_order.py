@@ -1,0 +1,79 @@
+"""How the tool keeps the trace out of memory: records spilled to a file, decoded one at a time,
+and each interval given its futex call's end (a record that comes after it) in arrival order."""
+import ctypes as ct
+import tempfile
+import types
+
+
+def test_spilled_records_decode_in_order(offwake):
+    tracer = offwake.Tracer(types.SimpleNamespace())
+    tracer.spill = tempfile.TemporaryFile()
+    for tid, kind in ((11, 1), (12, 2), (13, 1)):
+        ev = offwake.Event()
+        ev.tid = tid
+        ev.kind = kind
+        ev.on_ns = 1000 + tid
+        tracer.on_event(None, ct.addressof(ev), ct.sizeof(ev))
+    decoded = list(tracer.events())
+    assert [(e["tid"], e["kind"], e["on_ns"]) for e in decoded] == [(11, 1, 1011), (12, 2, 1012), (13, 1, 1013)]
+
+
+def test_no_records_decode_to_nothing(offwake):
+    tracer = offwake.Tracer(types.SimpleNamespace())
+    tracer.spill = tempfile.TemporaryFile()
+    assert list(tracer.events()) == []
+
+
+def interval(tid, on_ns, enter_ns=0):
+    return {"kind": 1, "tid": tid, "on_ns": on_ns, "off_ns": on_ns - 100, "futex_enter_ns": enter_ns,
+            "futex_ret": 0}
+
+
+def futex_end(tid, enter_ns, exit_ns, ret=0):
+    return {"kind": 2, "tid": tid, "off_ns": exit_ns, "futex_enter_ns": enter_ns, "futex_ret": ret,
+            "on_ns": 0}
+
+
+def test_an_interval_waits_for_its_futex_end_and_keeps_its_place(offwake):
+    events = [interval(1, 1000, enter_ns=500), interval(2, 1100), futex_end(1, 500, 1200, ret=0)]
+    out = list(offwake.in_arrival_order(events))
+    assert [(ev["tid"], end) for ev, end in out] == [(1, (1200, 0)), (2, None)]
+
+
+def test_intervals_of_one_futex_call_all_get_its_end(offwake):
+    events = [interval(1, 1000, enter_ns=500), interval(1, 2000, enter_ns=500), futex_end(1, 500, 2100, -11)]
+    out = list(offwake.in_arrival_order(events))
+    assert [end for _, end in out] == [(2100, -11), (2100, -11)]
+
+
+def fed(events, consumed):
+    for ev in events:
+        consumed.append(ev)
+        yield ev
+
+
+def test_an_interval_whose_end_never_comes_leaves_after_the_window(offwake):
+    events = [interval(1, 1000, enter_ns=500)] + [interval(2, 1000 + i * 1000) for i in range(1, 5)]
+    consumed = []
+    out = offwake.in_arrival_order(fed(events, consumed), window_ns=2500)
+    first, end = next(out)
+    assert first["tid"] == 1 and end is None
+    # ... as soon as an event more than 2.5 us newer than it arrived, not at the end of the trace.
+    assert len(consumed) == 4
+    assert len(list(out)) == 4
+
+
+def test_waiting_intervals_are_bounded(offwake):
+    events = [interval(1, 1000 + i, enter_ns=500 + i) for i in range(10)]
+    consumed = []
+    out = offwake.in_arrival_order(fed(events, consumed), max_waiting=3)
+    first, end = next(out)
+    assert first is events[0] and end is None
+    assert len(consumed) == 3
+    assert len(list(out)) == 9
+
+
+def test_a_late_futex_end_of_an_interval_already_written_is_dropped(offwake):
+    events = [interval(1, 1000, enter_ns=500), interval(2, 9000), futex_end(1, 500, 9100)]
+    out = list(offwake.in_arrival_order(events, window_ns=1000))
+    assert [(ev["tid"], end) for ev, end in out] == [(1, None), (2, None)]
