@@ -50,8 +50,8 @@
 # "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
 #
-# Events lost to a full ring buffer are counted in the kernel and reported at
-# the end; they are never dropped silently.
+# Records the ring buffer cannot take are counted in the kernel and reported
+# at the end; they are never dropped silently.
 
 import argparse
 import collections
@@ -672,13 +672,6 @@ class FoldedTotals:
         return lines
 
 
-def folded_lines(records):
-    """Folded lines from interval records (events schema), summed per stack pair, smallest first."""
-    totals = FoldedTotals()
-    for r in records:
-        totals.add(r)
-    return totals.lines()
-
 
 def _tuple(frames):
     return None if frames is None else tuple(frames)
@@ -1039,17 +1032,35 @@ class Tracer:
         self.args = args
         self.spill = None        # the ring buffer's records, as copied, back to back
         self.spill_dir = None
+        self.spill_error = None  # a failed write to the spill file, raised by check_spill()
         self.stop = False
 
     def on_event(self, ctx, data, size):
         # Only a copy here, into a file: decoding waits for the end so that the tracer's own CPU
         # use while the target runs stays small (this machine class has two cores to share with
         # the target), and its memory does not grow with the trace.
-        self.spill.write(ct.string_at(data, size))
+        try:
+            self.spill.write(ct.string_at(data, size))
+        except OSError as e:
+            # An exception cannot leave bcc's C callback (ctypes prints and drops it, and the
+            # record with it): keep it for check_spill(), and a negative return stops the drain.
+            self.spill_error = e
+            return -1
+        return 0
+
+    def check_spill(self):
+        if self.spill_error is not None:
+            e = self.spill_error
+            raise ToolError("cannot copy the ring buffer's records to a file in %s: %s"
+                            % (self.spill_dir, (e.strerror or str(e)).lower()))
 
     def events(self):
         """The spilled records decoded, as dicts (see Event), in arrival order."""
-        self.spill.flush()
+        try:
+            self.spill.flush()
+        except OSError as e:
+            self.spill_error = e
+        self.check_spill()
         size = self.spill.seek(0, os.SEEK_END)
         if size == 0:
             return
@@ -1124,11 +1135,8 @@ class Tracer:
         self.write_outputs(jvm)
 
     def drain(self):
-        try:
-            self.bpf.ring_buffer_consume()
-        except OSError as e:
-            raise ToolError("cannot copy the ring buffer's records to a file in %s: %s"
-                            % (self.spill_dir, (e.strerror or str(e)).lower()))
+        self.bpf.ring_buffer_consume()
+        self.check_spill()
 
     def bpf_run_stats(self):
         """[(program, run_time_ns, run_count)] when the kernel keeps BPF run statistics, else []."""

@@ -123,7 +123,10 @@ def test_folded_lines_sum_microseconds_per_stack_pair(offwake):
     same1 = record(offwake)
     same2 = record(offwake, off_ns=2_000_000_000, on_ns=2_001_000_900)
     other = record(offwake, state=0, waking_ns=0, wakeup_ns=0)
-    lines = offwake.folded_lines([same1, other, same2])
+    totals = offwake.FoldedTotals()
+    for r in (same1, other, same2):
+        totals.add(r)
+    lines = totals.lines()
     # Sorted by total, smallest first; totals in whole microseconds of summed nanoseconds.
     assert [line.rsplit(" ", 1)[1] for line in lines] == ["20500", "21500"]
     assert lines[0].endswith(";--; 20500")

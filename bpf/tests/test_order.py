@@ -4,6 +4,8 @@ import ctypes as ct
 import tempfile
 import types
 
+import pytest
+
 
 def test_spilled_records_decode_in_order(offwake):
     tracer = offwake.Tracer(types.SimpleNamespace())
@@ -16,6 +18,25 @@ def test_spilled_records_decode_in_order(offwake):
         tracer.on_event(None, ct.addressof(ev), ct.sizeof(ev))
     decoded = list(tracer.events())
     assert [(e["tid"], e["kind"], e["on_ns"]) for e in decoded] == [(11, 1, 1011), (12, 2, 1012), (13, 1, 1013)]
+
+
+class FullDisk:
+    def write(self, data):
+        raise OSError(28, "No space left on device")
+
+    def flush(self):
+        pass
+
+
+def test_a_failed_spill_write_stops_the_drain_and_fails_the_tool(offwake):
+    tracer = offwake.Tracer(types.SimpleNamespace())
+    tracer.spill = FullDisk()
+    tracer.spill_dir = "/some/dir"
+    ev = offwake.Event()
+    # Returned to bcc's C callback, where an exception would be printed and dropped with the record.
+    assert tracer.on_event(None, ct.addressof(ev), ct.sizeof(ev)) == -1
+    with pytest.raises(offwake.ToolError, match=r"in /some/dir: no space left on device"):
+        tracer.check_spill()
 
 
 def test_no_records_decode_to_nothing(offwake):
