@@ -33,19 +33,24 @@
 # Overhead: every context switch and wakeup on the machine runs a short BPF
 # program (a hash lookup for threads of other processes); a traced thread's
 # switch out and its wakeup each take a kernel and a user stack walk, and its
-# switch in one ring buffer record, so the cost grows with the target's
-# context-switch rate. Kernel walks cost most (3-7 us each here, a user walk
-# 1-2 us), so by default: a thread's kernel stack asleep in a futex wait, and
-# a waker's inside a futex wake, is walked once per thread and futex command
-# and then reused (they are the same code path every time; every 64th reuse
-# is walked again to check, and the summary counts differences;
-# --no-stack-reuse walks all); a wake of a thread not in a futex wait gets
-# the waker's stacks only as far as needed to tell an interrupt from a task
-# (--all-waker-stacks records them); and an interval in which the thread was
-# preempted (state R, R+: nothing woke it) gets no stacks
-# (--preempted-stacks records them). User space only copies records, every
-# 25 ms, into a temporary file beside the outputs, and decodes them one at a
-# time when tracing ends, so its memory does not grow with the trace.
+# switch in one record, so the cost grows with the target's
+# context-switch rate. Kernel walks cost most (2-7 us each here, a user walk
+# about 1 us), so by default: a thread's kernel stack asleep in a futex wait,
+# asleep from the same user call site (a poll, an epoll_wait, a socket read),
+# and a waker's inside a futex wake, is walked once per thread and way of
+# sleeping and then reused (the same code path nearly every time; the 2nd,
+# 4th ... 64th reuse and then every 64th is walked again to check, a way of
+# sleeping whose check differed is walked every time since, and the summary
+# counts differences; --no-stack-reuse walks all); a wake of a thread not in
+# a futex wait gets the waker's stacks only as far as needed to tell an
+# interrupt from a task (--all-waker-stacks records them); and an interval in
+# which the thread was preempted (state R, R+: nothing woke it) gets no stacks
+# (--preempted-stacks records them). Records are gathered per CPU in the
+# kernel and reach the ring buffer 32 at a time; user space only copies
+# them, every 25 ms, into a temporary file beside the outputs, and decodes
+# them one at a time once tracing has ended and the programs are detached, so
+# its memory does not grow with the trace and the target does not pay for the
+# decoding.
 # bpf/bench/overhead.py measures it; the figures are in README.md, section
 # "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
@@ -145,15 +150,17 @@ struct futex_t {
     u32 blocked;            // an off-CPU interval inside this call was sent
 };
 
-// A thread's kernel stack id for one futex command, reused (see kernel_stack()).
+// A thread's kernel stack id for one way of sleeping or waking, reused (see kernel_stack()).
+// Both stay 8 bytes: the programs that read stack_page() must keep their BPF stack small.
 struct kkey_t {
     u32 tid;
-    u32 slot;               // futex command, plus 256 on the waker's side
+    u32 slot;               // futex command, plus 256 on the waker's side; other sleeps:
+                            // SLOT_SLEEP plus the sleep's user stack id (its call site) << 10
 };
 
 struct kval_t {
     s32 id;
-    u32 uses;
+    u32 uses;               // plus UNSTABLE once a check found another stack: walked since
 };
 
 BPF_HASH(offstart, u32, struct off_t, MAX_THREADS);
@@ -167,6 +174,22 @@ BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
 BPF_HASH(taskpage, u32, u64, MAX_THREADS);
 BPF_STACK_TRACE(stack_traces, STACK_STORAGE);
 BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
+
+// Records are gathered per CPU and reach the ring buffer BATCH at a time, as one ring record: user
+// space then handles one record per BATCH intervals. One Python call per interval cost 7% of a CPU
+// at 50,000 intervals/s, and a tracer that a busy target starved of CPU fell behind and lost a
+// third of the records. Only one of these programs runs on a CPU at a time (the kernel skips a
+// tracepoint program that would run nested in another on the same CPU), and none can be preempted,
+// so a CPU's batch has one writer. A batch goes out when full, or when the record added to it is
+// FLUSH_NS younger than its first; user space reads what is left in each CPU's batch at the end,
+// after detaching the programs.
+struct batch_t {
+    u32 count;              // records in ev[]
+    u32 pad;
+    u64 first_ns;           // when ev[0] was added
+    struct event_t ev[BATCH];
+};
+BPF_PERCPU_ARRAY(batches, struct batch_t, 1);
 // 0: records lost to a full ring buffer, 1: intervals lost to a full
 // offstart map, 2: futex calls lost to a full inflight map, 3: kernel stacks
 // reused, 4: reused stacks walked again to check them, 5: of those, ones that
@@ -174,10 +197,36 @@ BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 // assumption broken).
 BPF_ARRAY(counters, u64, 7);
 
-static inline void count(int index) {
+static inline void count_n(int index, u64 n) {
     u64 *c = counters.lookup(&index);
     if (c)
-        __sync_fetch_and_add(c, 1);
+        __sync_fetch_and_add(c, n);
+}
+
+static inline void count(int index) {
+    count_n(index, 1);
+}
+
+// This CPU's batch; its next record is written in place at ev[count] (count < BATCH).
+static __always_inline struct batch_t *batch_get(void) {
+    int zero = 0;
+    struct batch_t *b = batches.lookup(&zero);
+    if (b == 0 || b->count >= BATCH)
+        return 0;
+    return b;
+}
+
+// Adds the record just written to batch_slot()'s slot; sends the batch when it is full or old.
+static __always_inline void batch_commit(struct batch_t *b, u64 now) {
+    if (b->count == 0)
+        b->first_ns = now;
+    b->count++;
+    if (b->count < BATCH && now - b->first_ns < FLUSH_NS)
+        return;
+    // No wakeup: user space drains the buffer every POLL_S seconds.
+    if (events.ringbuf_output(b, sizeof(*b), BPF_RB_NO_WAKEUP) != 0)
+        count_n(0, b->count);
+    b->count = 0;
 }
 
 // Which kernel stack the program runs on: BPF programs run on the stack of the
@@ -208,30 +257,33 @@ static __always_inline int futex_wake_cmd(u32 op) {
 }
 
 // A thread asleep in a futex wait, or waking another from a futex wake, is in
-// the same kernel code path every time: its kernel stack is walked once per
-// thread and futex command and then reused, which saves a walk (3-5 us here)
-// per switch. Every CHECK_EVERY-th reuse walks it again and counts a
-// difference, so the summary can say whether the reuse held.
+// the same kernel code path every time, and so, nearly always, is a thread
+// that sleeps again from the same user call site (a poll, an epoll_wait, a
+// socket read): its kernel stack is walked once per thread and way of sleeping
+// and then reused, which saves a walk (2-5 us here) per switch. The 2nd, 4th,
+// ... 64th reuse and then every CHECK_EVERY-th walk it again; a key whose walk
+// ever differs is walked every time from then on, and the summary counts it.
 static __always_inline s32 kernel_stack(void *args, u32 tid, u32 slot) {
     struct kkey_t k = {};
     k.tid = tid;
     k.slot = slot;
     struct kval_t *c = kstacks.lookup(&k);
-    if (c && c->id >= 0) {
-        c->uses++;
-        if (c->uses % CHECK_EVERY != 0) {
+    if (c && c->id >= 0 && !(c->uses & UNSTABLE)) {
+        u32 uses = ++c->uses;
+        if ((uses & (uses - 1)) != 0 && uses % CHECK_EVERY != 0) {
             count(3);
             return c->id;
         }
     }
     s32 id = stack_traces.get_stackid(args, 0);
-    if (c && c->id >= 0) {
+    if (c && c->id >= 0 && !(c->uses & UNSTABLE)) {
         count(4);
         if (id >= 0 && id != c->id) {
             count(5);
+            c->uses |= UNSTABLE;
             c->id = id;
         }
-    } else if (id >= 0) {
+    } else if (c == 0 && id >= 0) {
         struct kval_t v = {};
         v.id = id;
         kstacks.update(&k, &v);
@@ -265,13 +317,16 @@ TRACEPOINT_PROBE(sched, sched_switch) {
             o.kstack = NO_STACK;
             o.ustack = NO_STACK;
         } else {
-            // Asleep (S) in a futex wait: the reusable path. A preemption or
-            // a page fault inside futex() (R, D) takes other paths: walked.
+            o.ustack = USER_STACK_GET;
+            // Asleep (S) in a futex wait, or elsewhere from a known user
+            // call site: the reusable paths. A sleep in state D (disk, a page
+            // fault) takes varying paths: walked.
             if (REUSE_KSTACKS && fx && o.state == 1 && futex_wait_cmd(o.futex_op))
                 o.kstack = kernel_stack(args, prev, o.futex_op & 127);
+            else if (REUSE_KSTACKS && o.state == 1 && o.ustack >= 0)
+                o.kstack = kernel_stack(args, prev, SLOT_SLEEP | ((u32)o.ustack << 10));
             else
                 o.kstack = KERNEL_STACK_GET;
-            o.ustack = USER_STACK_GET;
         }
         if (offstart.update(&prev, &o) != 0)
             count(1);
@@ -289,12 +344,14 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         offstart.delete(&next);
         return 0;
     }
-    struct event_t *e = events.ringbuf_reserve(sizeof(struct event_t));
-    if (e == 0) {
+    struct batch_t *b = batch_get();
+    u32 slot = b ? b->count : BATCH;
+    if (slot >= BATCH) {
         count(0);
         offstart.delete(&next);
         return 0;
     }
+    struct event_t *e = &b->ev[slot];
     e->kind = 1;
     e->off_ns = op->off_ns;
     e->on_ns = now;
@@ -325,8 +382,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         if (fx && fx->enter_ns == op->futex_enter_ns)
             fx->blocked = 1;
     }
-    // No wakeup: user space drains the buffer every POLL_S seconds.
-    events.ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+    batch_commit(b, now);
     offstart.delete(&next);
     return 0;
 }
@@ -436,10 +492,12 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     if (fx->stack_page != stack_page())
         count(6);
     if (fx->blocked) {
-        struct event_t *e = events.ringbuf_reserve(sizeof(struct event_t));
-        if (e == 0) {
+        struct batch_t *b = batch_get();
+        u32 slot = b ? b->count : BATCH;
+        if (slot >= BATCH) {
             count(0);
         } else {
+            struct event_t *e = &b->ev[slot];
             __builtin_memset(e, 0, sizeof(*e));
             e->kind = 2;
             e->tid = tid;
@@ -449,7 +507,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
             e->futex_op = fx->op;
             e->futex_enter_ns = fx->enter_ns;
             e->futex_ret = args->ret;
-            events.ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+            batch_commit(b, e->off_ns);
         }
     }
     inflight.delete(&tid);
@@ -459,6 +517,8 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 
 TASK_COMM_LEN = 16
 POLL_S = 0.025  # how often user space drains the ring buffer
+BATCH = 32  # records a CPU gathers before it sends them to the ring buffer as one
+FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
 CHECK_EVERY = 64  # every so many reuses of a futex kernel stack walk it again
 
 
@@ -488,6 +548,16 @@ class Event(ct.Structure):
         ("waker_ctx", ct.c_uint32),
         ("comm", ct.c_char * TASK_COMM_LEN),
         ("waker_comm", ct.c_char * TASK_COMM_LEN),
+    ]
+
+
+class Batch(ct.Structure):
+    """Mirror of struct batch_t: one ring buffer record, the first count of BATCH records."""
+    _fields_ = [
+        ("count", ct.c_uint32),
+        ("pad", ct.c_uint32),
+        ("first_ns", ct.c_uint64),
+        ("ev", Event * BATCH),
     ]
 
 
@@ -762,34 +832,35 @@ def decode_comm(raw):
 def in_arrival_order(events, window_ns=2000000000, max_waiting=200000):
     """(interval, futex_end) pairs in arrival order, from decoded events (dicts, see Event).
 
-    An interval inside a futex call (kind 1) comes before the record of that call's end (kind 2,
-    sent once the thread runs again): an interval waits in a queue until its end arrives, or until
+    An interval inside a futex call (kind 1) is paired with the record of that call's end (kind 2,
+    sent once the thread runs again). An interval waits in a queue until its end arrives, or until
     it is window_ns older than the newest event or max_waiting intervals wait behind it (then it
-    goes without its end), so the memory this takes stays bounded whatever the trace's length.
-    futex_end is (exit_ns, ret) or None.
+    goes without its end). Records reach user space in per-CPU batches, so an end can also arrive
+    before its interval (the thread changed CPU between the two): ends are kept for the same window
+    and number, and given to intervals of their call that arrive later. So the memory this takes
+    stays bounded whatever the trace's length. futex_end is (exit_ns, ret) or None.
     """
     queue = collections.deque()
     waiting = {}    # (tid, futex enter ns) -> queued intervals with that key
-    ends = {}       # (tid, futex enter ns) -> (exit_ns, ret), for keys still waited on
+    ends = {}       # (tid, futex enter ns) -> (exit_ns, ret), for ends within the window
+    end_keys = collections.deque()  # (exit_ns, key) of the ends, in arrival order
     newest = 0
 
     def release(key):
         if key is None:
             return None
-        end = ends.get(key)
         left = waiting[key] - 1
         if left:
             waiting[key] = left
         else:
             del waiting[key]
-            ends.pop(key, None)
-        return end
+        return ends.get(key)
 
     for ev in events:
         if ev["kind"] == 2:
             key = (ev["tid"], ev["futex_enter_ns"])
-            if key in waiting:
-                ends[key] = (ev["off_ns"], ev["futex_ret"])
+            ends[key] = (ev["off_ns"], ev["futex_ret"])
+            end_keys.append((ev["off_ns"], key))
             newest = max(newest, ev["off_ns"])
         else:
             key = (ev["tid"], ev["futex_enter_ns"]) if ev["futex_enter_ns"] else None
@@ -804,6 +875,9 @@ def in_arrival_order(events, window_ns=2000000000, max_waiting=200000):
                 break
             queue.popleft()
             yield head, release(key)
+        while end_keys and (end_keys[0][0] + window_ns <= newest or len(end_keys) > max_waiting):
+            _, key = end_keys.popleft()
+            ends.pop(key, None)
     while queue:
         head, key = queue.popleft()
         yield head, release(key)
@@ -885,14 +959,15 @@ def build_parser():
                              "the kernel stack)")
     parser.add_argument("--no-stack-reuse", action="store_true",
                         help="walk every kernel stack; by default a thread's "
-                             "kernel stack asleep in a futex wait, or waking "
-                             "another from a futex wake, is walked once per "
-                             "futex command and reused (every %dth use "
-                             "checked)" % CHECK_EVERY)
+                             "kernel stack asleep in a futex wait or from the "
+                             "same user call site, or waking another from a "
+                             "futex wake, is walked once and reused (checked "
+                             "at the 2nd, 4th ... 64th use, then every %dth)"
+                             % CHECK_EVERY)
     parser.add_argument("--buffer-pages", type=power_of_two, default=2048, metavar="N",
                         help="ring buffer size in pages, a power of two "
-                             "(default 2048: 8 MiB, 0.2 s of records at "
-                             "250,000 intervals/s)")
+                             "(default 2048: 8 MiB, 55,000 records, about "
+                             "1 s at 50,000 intervals/s)")
     parser.add_argument("--stack-storage", type=positive_int, default=16384,
                         metavar="N", help="stack trace map entries (default 16384)")
     parser.add_argument("--max-threads", type=positive_int, default=16384,
@@ -1065,11 +1140,28 @@ class Tracer:
         if size == 0:
             return
         names = [name for name, _ in Event._fields_]
+        batch_size = ct.sizeof(Batch)
         record_size = ct.sizeof(Event)
+        first = Batch.ev.offset
         with mmap.mmap(self.spill.fileno(), size, access=mmap.ACCESS_READ) as m:
-            for offset in range(0, size - record_size + 1, record_size):
-                ev = Event.from_buffer_copy(m, offset)
-                yield {name: getattr(ev, name) for name in names}
+            for offset in range(0, size - batch_size + 1, batch_size):
+                count = min(ct.c_uint32.from_buffer_copy(m, offset).value, BATCH)
+                for i in range(count):
+                    ev = Event.from_buffer_copy(m, offset + first + i * record_size)
+                    yield {name: getattr(ev, name) for name in names}
+
+    def finish_batches(self):
+        """Detaches the programs, drains the ring buffer and spills what each CPU's batch holds."""
+        for tp in list(self.bpf.tracepoint_fds):
+            self.bpf.detach_tracepoint(tp)
+        # A program that started before its detach may still be finishing on another CPU.
+        time.sleep(0.05)
+        self.drain()
+        batches = self.bpf["batches"]
+        for batch in batches.getvalue(batches.Key(0)):
+            if batch.count:
+                self.on_event(None, ct.addressof(batch), ct.sizeof(batch))
+        self.check_spill()
 
     def run(self):
         from bcc import BPF
@@ -1087,6 +1179,7 @@ class Tracer:
                             ("REUSE_KSTACKS", 0 if args.no_stack_reuse
                              or args.stacks not in ("both", "kernel") else 1),
                             ("CHECK_EVERY", CHECK_EVERY),
+                            ("FLUSH_NS", FLUSH_NS), ("BATCH", BATCH), ("SLOT_SLEEP", 512), ("UNSTABLE", "0x80000000"),
                             ("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
                             ("STACK_STORAGE", args.stack_storage),
                             ("BUFFER_PAGES", args.buffer_pages),
@@ -1124,7 +1217,7 @@ class Tracer:
             if not process_alive(args.pid):
                 target_gone = True
                 break
-        self.drain()
+        self.finish_batches()
         if target_gone:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
         else:
@@ -1229,11 +1322,12 @@ class Tracer:
               % (PROG, intervals, futex_waits, self.missing_stacks, lost, lost_threads, lost_futex),
               file=sys.stderr)
         if reused or checked:
-            print("%s: futex kernel stacks reused %d times; %d walked again to check, %d differed"
+            print("%s: kernel stacks reused %d times; %d walked again to check, %d differed"
                   % (PROG, reused, checked, differed), file=sys.stderr)
         if differed:
-            print("%s: warning: %d reused futex kernel stacks differed from a fresh walk; "
-                  "--no-stack-reuse walks every one" % (PROG, differed), file=sys.stderr)
+            print("%s: warning: %d reused kernel stacks differed from a fresh walk (those ways of "
+                  "sleeping are walked every time since; intervals before may show the older "
+                  "stack); --no-stack-reuse walks every one" % (PROG, differed), file=sys.stderr)
         if page_changed:
             print("%s: warning: %d futex calls ended on another kernel stack page than they "
                   "began on; waker contexts and waker futex calls may be wrong"

@@ -7,17 +7,29 @@ import types
 import pytest
 
 
-def test_spilled_records_decode_in_order(offwake):
+def batch(offwake, records):
+    """A struct batch_t as a CPU sends it: its first len(records) slots filled, the rest stale."""
+    b = offwake.Batch()
+    for i in range(offwake.BATCH):
+        b.ev[i].tid = 999  # what a slot past count holds must not be read
+    for i, (tid, kind) in enumerate(records):
+        b.ev[i].tid = tid
+        b.ev[i].kind = kind
+        b.ev[i].on_ns = 1000 + tid
+    b.count = len(records)
+    return b
+
+
+def test_spilled_batches_decode_in_order_up_to_their_count(offwake):
     tracer = offwake.Tracer(types.SimpleNamespace())
     tracer.spill = tempfile.TemporaryFile()
-    for tid, kind in ((11, 1), (12, 2), (13, 1)):
-        ev = offwake.Event()
-        ev.tid = tid
-        ev.kind = kind
-        ev.on_ns = 1000 + tid
-        tracer.on_event(None, ct.addressof(ev), ct.sizeof(ev))
-    decoded = list(tracer.events())
-    assert [(e["tid"], e["kind"], e["on_ns"]) for e in decoded] == [(11, 1, 1011), (12, 2, 1012), (13, 1, 1013)]
+    full = [(100 + i, 1) for i in range(offwake.BATCH)]
+    for records in ([(11, 1), (12, 2)], full, [(13, 1)]):
+        b = batch(offwake, records)
+        tracer.on_event(None, ct.addressof(b), ct.sizeof(b))
+    decoded = [(e["tid"], e["kind"], e["on_ns"]) for e in tracer.events()]
+    assert decoded == ([(11, 1, 1011), (12, 2, 1012)] + [(tid, 1, 1000 + tid) for tid, _ in full]
+                       + [(13, 1, 1013)])
 
 
 class FullDisk:
@@ -32,9 +44,9 @@ def test_a_failed_spill_write_stops_the_drain_and_fails_the_tool(offwake):
     tracer = offwake.Tracer(types.SimpleNamespace())
     tracer.spill = FullDisk()
     tracer.spill_dir = "/some/dir"
-    ev = offwake.Event()
+    b = batch(offwake, [(11, 1)])
     # Returned to bcc's C callback, where an exception would be printed and dropped with the record.
-    assert tracer.on_event(None, ct.addressof(ev), ct.sizeof(ev)) == -1
+    assert tracer.on_event(None, ct.addressof(b), ct.sizeof(b)) == -1
     with pytest.raises(offwake.ToolError, match=r"in /some/dir: no space left on device"):
         tracer.check_spill()
 
@@ -98,3 +110,17 @@ def test_a_late_futex_end_of_an_interval_already_written_is_dropped(offwake):
     events = [interval(1, 1000, enter_ns=500), interval(2, 9000), futex_end(1, 500, 9100)]
     out = list(offwake.in_arrival_order(events, window_ns=1000))
     assert [(ev["tid"], end) for ev, end in out] == [(1, None), (2, None)]
+
+
+def test_a_futex_end_that_arrives_before_its_interval_is_given_to_it(offwake):
+    # Another CPU's batch: the thread ended its futex call on a CPU other than the one it was
+    # switched in on, and that CPU's batch went out first.
+    events = [futex_end(1, 500, 1200, ret=-110), interval(2, 1100), interval(1, 1000, enter_ns=500)]
+    out = list(offwake.in_arrival_order(events))
+    assert [(ev["tid"], end) for ev, end in out] == [(2, None), (1, (1200, -110))]
+
+
+def test_an_early_futex_end_is_forgotten_after_the_window(offwake):
+    events = [futex_end(1, 500, 1200), interval(2, 9000), interval(1, 9500, enter_ns=500)]
+    out = list(offwake.in_arrival_order(events, window_ns=1000))
+    assert [(ev["tid"], end) for ev, end in out] == [(2, None), (1, None)]
