@@ -216,7 +216,7 @@ static __always_inline struct batch_t *batch_get(void) {
     return b;
 }
 
-// Adds the record just written to batch_slot()'s slot; sends the batch when it is full or old.
+// Counts the record just written at ev[count]; sends the batch when it is full or old.
 static __always_inline void batch_commit(struct batch_t *b, u64 now) {
     if (b->count == 0)
         b->first_ns = now;
@@ -519,7 +519,7 @@ TASK_COMM_LEN = 16
 POLL_S = 0.025  # how often user space drains the ring buffer
 BATCH = 32  # records a CPU gathers before it sends them to the ring buffer as one
 FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
-CHECK_EVERY = 64  # every so many reuses of a futex kernel stack walk it again
+CHECK_EVERY = 64  # past the 64th, every so many reuses of a kernel stack walk it again
 
 
 class Event(ct.Structure):
@@ -1179,7 +1179,8 @@ class Tracer:
                             ("REUSE_KSTACKS", 0 if args.no_stack_reuse
                              or args.stacks not in ("both", "kernel") else 1),
                             ("CHECK_EVERY", CHECK_EVERY),
-                            ("FLUSH_NS", FLUSH_NS), ("BATCH", BATCH), ("SLOT_SLEEP", 512), ("UNSTABLE", "0x80000000"),
+                            ("FLUSH_NS", FLUSH_NS), ("BATCH", BATCH),
+                            ("SLOT_SLEEP", 512), ("UNSTABLE", "0x80000000"),
                             ("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
                             ("STACK_STORAGE", args.stack_storage),
                             ("BUFFER_PAGES", args.buffer_pages),
