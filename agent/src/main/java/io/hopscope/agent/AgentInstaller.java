@@ -86,7 +86,7 @@ final class AgentInstaller {
             } else {
                 builder = each.extend(builder);
             }
-            each.register(runtime);
+            each.register(runtime, instrumentation);
             applied.add(each.name());
         }
         String instrumentations = String.join(";", applied);

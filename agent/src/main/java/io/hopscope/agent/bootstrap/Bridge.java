@@ -93,6 +93,38 @@ public final class Bridge {
         }
     }
 
+    /**
+     * Remembers the current request for work a library will later do for {@code key} on a thread of
+     * its own, without a task (the JDK HttpClient's selector handling a socket's event). With
+     * replace, what key held is replaced (or forgotten when no request is current); without, the
+     * request is remembered only where key holds no request still in flight.
+     */
+    public static void attachContext(Object key, boolean replace) {
+        Hooks h = hooks;
+        if (h == null || key == null) {
+            return;
+        }
+        try {
+            h.attachContext(key, replace);
+        } catch (Throwable t) {
+            h.onError("context", t);
+        }
+    }
+
+    /** Enters the request attachContext remembered for key, if any; the token goes to contextExit. */
+    public static Object attachedContextEnter(Object key) {
+        Hooks h = hooks;
+        if (h == null || key == null) {
+            return null;
+        }
+        try {
+            return h.attachedContextEnter(key);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
     public static Object boundaryEnter(String boundary, Object request) {
         Hooks h = hooks;
         if (h == null) {

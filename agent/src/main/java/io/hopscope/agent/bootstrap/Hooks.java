@@ -15,6 +15,10 @@ public interface Hooks {
 
     void contextExit(Object token);
 
+    void attachContext(Object key, boolean replace);
+
+    Object attachedContextEnter(Object key);
+
     Object boundaryEnter(String boundary, Object request);
 
     Object boundaryExit(Object token, Object result, Throwable thrown);

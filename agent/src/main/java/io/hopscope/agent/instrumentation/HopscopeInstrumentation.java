@@ -1,5 +1,7 @@
 package io.hopscope.agent.instrumentation;
 
+import java.lang.instrument.Instrumentation;
+
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
@@ -28,5 +30,10 @@ public interface HopscopeInstrumentation {
 
     /** Registers the runtime helpers (request describers, async adapters) this library needs. */
     default void register(HopscopeRuntime runtime) {
+    }
+
+    /** The same, for helpers that need the JVM's Instrumentation (to open a module's package). */
+    default void register(HopscopeRuntime runtime, Instrumentation instrumentation) {
+        register(runtime);
     }
 }

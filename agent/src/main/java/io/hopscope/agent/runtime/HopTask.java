@@ -15,6 +15,8 @@ abstract class HopTask {
     final Thread fromThread;
     final long submitNanos;
     final String via;
+    /** submitNanos of a capture picked up when its I/O was ready: no queue delay is measured. */
+    static final long NO_QUEUE = Long.MIN_VALUE;
 
     HopTask(HopscopeRuntime runtime, RequestState request, long spanId, int childDepth, Thread fromThread,
             long submitNanos, String via) {

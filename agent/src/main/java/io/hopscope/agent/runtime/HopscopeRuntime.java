@@ -8,7 +8,10 @@ import io.hopscope.agent.events.RequestEvent;
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
 import io.hopscope.agent.events.WaitEvent;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,6 +19,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The agent's runtime: follows the current request per thread, carries it through executors,
@@ -34,6 +38,12 @@ public final class HopscopeRuntime implements Hooks {
     private final ThreadLocal<ThreadState> states = new ThreadLocal<>();
     /** Threads blocked in an instrumented wait right now: bounded by the number of live threads. */
     private final ConcurrentHashMap<Thread, ThreadState> waiting = new ConcurrentHashMap<>();
+    /**
+     * attachContext's keys (a library's own objects, such as the JDK HttpClient's socket events,
+     * one or two per connection), weakly held: an entry goes with its key.
+     */
+    private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
+    private final List<Function<Object, Object>> contextKeys = new CopyOnWriteArrayList<>();
     private final List<RequestDescriber> describers = new CopyOnWriteArrayList<>();
     private final List<AsyncAdapter> adapters = new CopyOnWriteArrayList<>();
     private final UrlRedactor redactor;
@@ -158,6 +168,69 @@ public final class HopscopeRuntime implements Hooks {
         return taskStart((HopTask) captured);
     }
 
+    /**
+     * Adds a function that gives attachContext's keys the key they are remembered by (null: not
+     * its kind of key): the JDK HttpClient's socket events are remembered by their channel.
+     */
+    public void addContextKey(Function<Object, Object> keyOf) {
+        contextKeys.add(keyOf);
+    }
+
+    private Object contextKey(Object key) {
+        for (Function<Object, Object> keyOf : contextKeys) {
+            Object k = keyOf.apply(key);
+            if (k != null) {
+                return k;
+            }
+        }
+        return key;
+    }
+
+    @Override
+    public void attachContext(Object key, boolean replace) {
+        ThreadState s = states.get();
+        String via = key.getClass().getName();
+        key = contextKey(key);
+        if (s == null || s.request == null) {
+            if (replace) {
+                attached.remove(key);
+            }
+            return;
+        }
+        // No submit time: the thread that picks this up does so when the key's I/O is ready, and
+        // the time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
+        HopTask.Captured captured = new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread,
+                HopTask.NO_QUEUE, via);
+        if (replace) {
+            attached.put(key, captured);
+        } else {
+            attached.compute(key, (k, held) -> held != null && !ended(held.request) ? held : captured);
+        }
+    }
+
+    private static boolean ended(RequestState request) {
+        synchronized (request) {
+            return request.ended;
+        }
+    }
+
+    @Override
+    public Object attachedContextEnter(Object key) {
+        ThreadState s = states.get();
+        if (s != null && s.request != null) {
+            return null; // already in a request: the outer one stays
+        }
+        HopTask.Captured captured = attached.get(contextKey(key));
+        if (captured == null) {
+            return null;
+        }
+        if (ended(captured.request)) {
+            // A connection's event outlives its exchange (an idle pooled connection's read).
+            return null;
+        }
+        return taskStart(captured);
+    }
+
     @Override
     public void contextExit(Object token) {
         taskEnd(token);
@@ -198,7 +271,7 @@ public final class HopscopeRuntime implements Hooks {
                     hop.kind = "handoff";
                     hop.fromThread = task.fromThread;
                     hop.toThread = s.thread;
-                    hop.delayNanos = System.nanoTime() - task.submitNanos;
+                    hop.delayNanos = task.submitNanos == HopTask.NO_QUEUE ? 0 : System.nanoTime() - task.submitNanos;
                     hop.via = task.via;
                     hop.commit();
                 }

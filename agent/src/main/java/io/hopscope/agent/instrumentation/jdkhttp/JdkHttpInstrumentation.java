@@ -1,7 +1,13 @@
 package io.hopscope.agent.instrumentation.jdkhttp;
 
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isPublic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.not;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
@@ -13,8 +19,10 @@ import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
 import io.hopscope.agent.runtime.RequestState;
 import io.hopscope.agent.runtime.UrlRedactor;
+import java.lang.instrument.Instrumentation;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -24,8 +32,17 @@ import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
  * The JDK's HttpClient: jdk.internal.net.http.HttpClientImpl#send and #sendAsync are request
- * boundaries; sendAsync's CompletableFuture ends the request when it completes. send waits on
- * sendAsync internally, so a send shows a nested sendAsync span, the client's handoffs and a wake.
+ * boundaries; sendAsync's CompletableFuture ends the request when it completes.
+ *
+ * <p>The client moves an exchange between threads without a task: send runs it inline on the
+ * caller until it registers a socket event with the client's selector thread (registerEvent, or
+ * eventUpdated to resume one), and the selector handles the event when the socket is ready
+ * (its AsyncEvent#handle), handing the rest to the client's executor. So the request is
+ * remembered with the event's socket channel when the event is registered or the exchange writes
+ * on the channel (SocketTube#onNext: a pooled connection's read event stays registered from one
+ * exchange to the next), and is current on the selector thread while it handles an event of that
+ * channel: a send shows a hop to the selector, its handoff to the executor (a ThreadPoolExecutor
+ * task, which the executors instrumentation follows) and the wake back to the caller.
  */
 public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
 
@@ -46,13 +63,32 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(SendAdvice.class).on(named("send").and(isPublic()).and(takesArguments(2))))
                         .visit(Advice.to(SendAsyncAdvice.class).on(named("sendAsync").and(isPublic())
-                                .and(takesArguments(2).or(takesArguments(3))))));
+                                .and(takesArguments(2).or(takesArguments(3)))))
+                        // Both take a jdk.internal.net.http.AsyncEvent (JDK 11 to 25 at least).
+                        .visit(Advice.to(RegisterEventAdvice.class)
+                                .on(namedOneOf("registerEvent", "eventUpdated").and(takesArguments(1)))))
+                // An exchange's write on a pooled connection: the connection's read event is
+                // already registered (by an earlier exchange), so the write attaches this one.
+                .type(named("jdk.internal.net.http.SocketTube"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(TubeWriteAdvice.class).on(named("onNext").and(takesArgument(0, List.class)))))
+                // The selector runs an event's handle() through SelectorManager#handleEvent or, for
+                // some (JDK 17's trigger events), directly: so every event's own handle().
+                .type(nameStartsWith("jdk.internal.net.http.")
+                        .and(hasSuperType(named("jdk.internal.net.http.AsyncEvent"))))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(HandleEventAdvice.class)
+                                .on(named("handle").and(takesArguments(0)).and(not(isAbstract())))));
     }
 
     @Override
-    public void register(HopscopeRuntime runtime) {
+    public void register(HopscopeRuntime runtime, Instrumentation instrumentation) {
         runtime.addDescriber(new Describer());
         runtime.addAdapter(new FutureAdapter());
+        EventChannels channels = EventChannels.open(instrumentation);
+        if (channels != null) {
+            runtime.addContextKey(channels);
+        }
     }
 
     /** HttpClient#send. */
@@ -79,6 +115,39 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
         static void exit(@Advice.Enter Object token,
                 @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result, @Advice.Thrown Throwable thrown) {
             Bridge.boundaryExit(token, result, thrown);
+        }
+    }
+
+    /**
+     * HttpClientImpl#registerEvent/eventUpdated: the event will be handled on the selector thread.
+     * A thread that re-arms a connection's read event may still be in the exchange before (the
+     * executor thread that read its response), so it does not replace a request in flight.
+     */
+    static final class RegisterEventAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object event) {
+            Bridge.attachContext(event, false);
+        }
+    }
+
+    /** SocketTube#onNext(List): an exchange writes on the tube's channel; the next response is its. */
+    static final class TubeWriteAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("channel") Object channel) {
+            Bridge.attachContext(channel, true);
+        }
+    }
+
+    /** AsyncEvent#handle, on the selector thread: the event's request is current. */
+    static final class HandleEventAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object event) {
+            return Bridge.attachedContextEnter(event);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.contextExit(token);
         }
     }
 

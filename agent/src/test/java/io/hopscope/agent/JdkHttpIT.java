@@ -1,0 +1,67 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The jdk-http sample under the agent: HttpClient.send hands its exchange to the client's selector
+ * thread without an executor (registered events, a write on a pooled connection), and the selector
+ * hands it to the client's executor, which wakes the caller. Each of those transfers is a hop.
+ */
+class JdkHttpIT {
+
+    private static final int COUNT = 40;
+
+    @BeforeAll
+    static void samplesAreBuilt() {
+        assumeThat(SamplesJar.has("io/hopscope/samples/jdkhttp/JdkHttpCommand.class"))
+                .as("samples jar with the jdk-http scenario at %s", SamplesJar.path()).isTrue();
+    }
+
+    @Test
+    void syncSendHopsThroughTheSelectorAndTheClientsExecutorAndIsWokenBack() throws Exception {
+        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(), "jdk-http",
+                "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count", Integer.toString(COUNT)));
+        assertThat(run.exitCode).as(run.stderr).isZero();
+        assertThat(run.agentLines()).isEmpty();
+        List<RecordedEvent> events = run.events();
+        assertThat(events).noneMatch(e -> e.getEventType().getName().equals("hopscope.AgentError"));
+        Map<Long, Requests.Request> requests = Requests.byId(events);
+        assertThat(requests.size()).isGreaterThanOrEqualTo(COUNT);
+        int woken = 0;
+        for (Requests.Request r : requests.values()) {
+            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
+            assertThat(r.request.getString("boundary")).isEqualTo("java.net.http.HttpClient#send");
+            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            String caller = Requests.threadName(r.request, "startThread");
+            assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
+                    .anyMatch(h -> Requests.threadName(h, "fromThread").equals(caller)
+                            && Requests.threadName(h, "toThread").endsWith("-SelectorManager")
+                            && h.getString("via").startsWith("jdk.internal.net.http.")
+                            && h.getLong("delayNanos") == 0)
+                    .anyMatch(h -> Requests.threadName(h, "fromThread").endsWith("-SelectorManager")
+                            && Requests.threadName(h, "toThread").startsWith("jdk-http-io-")
+                            && h.getString("via").equals("java.util.concurrent.ThreadPoolExecutor"));
+            // The selector, an executor thread and the caller, at least.
+            assertThat(r.threads()).as("threads of request %d", r.id).hasSizeGreaterThanOrEqualTo(3);
+            // A wait whose unpark the agent did not see (a spurious or timed wake) has no waker.
+            List<RecordedEvent> wakes = r.hops("wake");
+            assertThat(wakes).as("wakes of request %d", r.id).hasSizeLessThanOrEqualTo(r.waits.size());
+            for (RecordedEvent wake : wakes) {
+                assertThat(Requests.threadName(wake, "toThread")).isEqualTo(caller);
+                assertThat(Requests.threadName(wake, "fromThread")).startsWith("jdk-http-io-");
+            }
+            if (!wakes.isEmpty()) {
+                woken++;
+            }
+        }
+        // A response can be there before the caller parks; most are not, on loopback or not.
+        assertThat(woken).isGreaterThan(requests.size() / 2);
+    }
+}
