@@ -68,6 +68,36 @@ class AgentRecordingIT {
     }
 
     /**
+     * Done when: "jdk-http --mode sync reports its hops through the JDK client's threads": the
+     * caller hands the exchange to the client's selector thread, the selector to the client's
+     * executor (jdk-http-io-N), and an executor thread wakes the caller.
+     */
+    @Test
+    void jdkHttpSyncHopsThroughTheClientsSelectorAndExecutorThreads() throws Exception {
+        Path jfr = record("jdk-http", null, "jdk-http", "--mode", "sync", "--producers", "1", "--count", "30");
+        List<JsonNode> requests = requests(jfr);
+        assertThat(requests).hasSizeGreaterThanOrEqualTo(30).allSatisfy(r -> {
+            List<String> threads = names(r.get("threads"));
+            assertThat(threads).contains("jdk-http-producer-1")
+                    .anySatisfy(t -> assertThat(t).endsWith("-SelectorManager"))
+                    .anySatisfy(t -> assertThat(t).startsWith("jdk-http-io-"));
+            assertThat(r.get("hops").asInt()).isGreaterThanOrEqualTo(2);
+            assertThat(r.get("hopList")).anySatisfy(h -> {
+                assertThat(h.get("kind").asText()).isEqualTo("handoff");
+                assertThat(h.get("from").get("name").asText()).isEqualTo("jdk-http-producer-1");
+                assertThat(h.get("to").get("name").asText()).endsWith("-SelectorManager");
+            }).anySatisfy(h -> {
+                assertThat(h.get("kind").asText()).isEqualTo("handoff");
+                assertThat(h.get("from").get("name").asText()).endsWith("-SelectorManager");
+                assertThat(h.get("to").get("name").asText()).startsWith("jdk-http-io-");
+            });
+        });
+        // A response already there when the caller would park is no wait, hence no wake: most, not all.
+        long woken = requests.stream().filter(r -> r.get("hopList").toString().contains("\"wake\"")).count();
+        assertThat(woken).isGreaterThan(requests.size() / 2L);
+    }
+
+    /**
      * Done when: "allocated bytes per request are consistent with the process's total allocation
      * divided by requests (within the share spent outside requests, which the summary reports)".
      * The process total is the sample's own {@code allocated_bytes} over its measured window (every
