@@ -64,7 +64,7 @@ REPORT = '''        timing = self.bpf["timing"]
             total_ns += ns
             parts.append("%%s %%d runs %%.0f ns" %% (name, runs, ns / max(1, runs)))
         print("progtime: traced runs: %%s; total %%.1f ms, %%.2f us per interval"
-              %% ("; ".join(parts), total_ns / 1e6, total_ns / 1e3 / max(1, len(records))),
+              %% ("; ".join(parts), total_ns / 1e6, total_ns / 1e3 / max(1, intervals)),
               file=sys.stderr)
         counters = self.bpf["counters"]''' % (PROGRAMS,)
 
@@ -132,7 +132,7 @@ def main():
             print("run %d: %.1f ops/s, %d intervals, %d lost (load %.1f)"
                   % (i + 1, figures["ops_per_s"], figures["intervals"], figures["lost"], load))
             for line in seen.pop().splitlines():
-                if line.startswith(("progtime:", "offwake: futex", "offwake: warning")):
+                if line.startswith(("progtime:", "offwake: kernel stacks", "offwake: warning")):
                     print("  " + line)
             sys.stdout.flush()
     return 0
