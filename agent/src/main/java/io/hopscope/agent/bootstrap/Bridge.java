@@ -94,6 +94,40 @@ public final class Bridge {
     }
 
     /**
+     * Captures the current request (or null) for work a library will do when some I/O is ready
+     * (the response to a write), on whichever thread handles that I/O: entered with ioContextEnter.
+     */
+    public static Object captureIoContext(Object via) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.captureIoContext(via);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
+    /**
+     * Enters a captureIoContext capture, unless its request has ended or this thread is already in
+     * a request; the token goes to contextExit.
+     */
+    public static Object ioContextEnter(Object captured) {
+        Hooks h = hooks;
+        if (h == null || captured == null) {
+            return null;
+        }
+        try {
+            return h.ioContextEnter(captured);
+        } catch (Throwable t) {
+            h.onError("context", t);
+            return null;
+        }
+    }
+
+    /**
      * Remembers the current request for work a library will later do for {@code key} on a thread of
      * its own, without a task (the JDK HttpClient's selector handling a socket's event). With
      * replace, what key held is replaced (or forgotten when no request is current); without, the

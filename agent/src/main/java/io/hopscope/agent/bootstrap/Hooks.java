@@ -15,6 +15,10 @@ public interface Hooks {
 
     void contextExit(Object token);
 
+    Object captureIoContext(Object via);
+
+    Object ioContextEnter(Object captured);
+
     void attachContext(Object key, boolean replace);
 
     Object attachedContextEnter(Object key);

@@ -187,20 +187,44 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
-    public void attachContext(Object key, boolean replace) {
+    public Object captureIoContext(Object via) {
         ThreadState s = states.get();
-        String via = key.getClass().getName();
-        key = contextKey(key);
         if (s == null || s.request == null) {
+            return null;
+        }
+        // No submit time: the thread that picks this up does so when the I/O is ready, and the
+        // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, HopTask.NO_QUEUE,
+                via == null ? "?" : via.getClass().getName());
+    }
+
+    @Override
+    public Object ioContextEnter(Object captured) {
+        if (!(captured instanceof HopTask.Captured)) {
+            return null;
+        }
+        ThreadState s = states.get();
+        if (s != null && s.request != null) {
+            return null; // already in a request: the outer one stays
+        }
+        HopTask.Captured c = (HopTask.Captured) captured;
+        if (ended(c.request)) {
+            // A connection outlives its exchange (an idle pooled connection's read).
+            return null;
+        }
+        return taskStart(c);
+    }
+
+    @Override
+    public void attachContext(Object key, boolean replace) {
+        HopTask.Captured captured = (HopTask.Captured) captureIoContext(key);
+        key = contextKey(key);
+        if (captured == null) {
             if (replace) {
                 attached.remove(key);
             }
             return;
         }
-        // No submit time: the thread that picks this up does so when the key's I/O is ready, and
-        // the time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
-        HopTask.Captured captured = new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread,
-                HopTask.NO_QUEUE, via);
         if (replace) {
             attached.put(key, captured);
         } else {
@@ -216,19 +240,7 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public Object attachedContextEnter(Object key) {
-        ThreadState s = states.get();
-        if (s != null && s.request != null) {
-            return null; // already in a request: the outer one stays
-        }
-        HopTask.Captured captured = attached.get(contextKey(key));
-        if (captured == null) {
-            return null;
-        }
-        if (ended(captured.request)) {
-            // A connection's event outlives its exchange (an idle pooled connection's read).
-            return null;
-        }
-        return taskStart(captured);
+        return ioContextEnter(attached.get(contextKey(key)));
     }
 
     @Override

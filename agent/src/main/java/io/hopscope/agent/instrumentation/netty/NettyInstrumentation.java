@@ -1,17 +1,27 @@
 package io.hopscope.agent.instrumentation.netty;
 
+import static net.bytebuddy.matcher.ElementMatchers.isBridge;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
+import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
  * Carries the current request into Netty event loops: SingleThreadEventExecutor#execute and
- * #lazyExecute (a channel write from a caller thread arrives on the loop this way).
+ * #lazyExecute (a channel write from a caller thread arrives on the loop this way), and from a
+ * channel's write to the reads that follow it: the request that last wrote on a channel (captured in
+ * ChannelOutboundBuffer#addMessage, on the loop) is current while the loop reads from the channel
+ * (DefaultChannelPipeline#fireChannelRead), so the response's decoding and delivery, and what they
+ * allocate, are the request's. Kept in the channel's own attribute map: no shared table on the
+ * loops' hot paths. A read after the request ended (an idle pooled connection) is in no request.
  */
 public final class NettyInstrumentation implements HopscopeInstrumentation {
 
@@ -31,6 +41,39 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
         return builder.type(named("io.netty.util.concurrent.SingleThreadEventExecutor"))
                 .transform((b, type, loader, module, domain) -> b.visit(
                         Advice.to(ExecutorsInstrumentation.RunnableAdvice.class)
-                                .on(namedOneOf("execute", "lazyExecute").and(takesArguments(Runnable.class)))));
+                                .on(namedOneOf("execute", "lazyExecute").and(takesArguments(Runnable.class)))))
+                // Both have had a "channel" field since Netty 4.0.
+                .type(named("io.netty.channel.ChannelOutboundBuffer"))
+                .transform((b, type, loader, module, domain) -> b.visit(
+                        Advice.to(WriteAdvice.class).on(named("addMessage").and(takesArguments(3)))))
+                .type(named("io.netty.channel.DefaultChannelPipeline"))
+                .transform((b, type, loader, module, domain) -> b.visit(
+                        Advice.to(ReadAdvice.class).on(named("fireChannelRead").and(takesArguments(1))
+                                .and(not(isBridge())))));
+    }
+
+    /** ChannelOutboundBuffer#addMessage, on the channel's loop: the request writing, if any. */
+    static final class WriteAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.FieldValue("channel") Channel channel) {
+            Object captured = Bridge.captureIoContext(channel);
+            if (captured != null) {
+                channel.attr(AttributeKey.valueOf("hopscope.request")).set(captured);
+            }
+        }
+    }
+
+    /** DefaultChannelPipeline#fireChannelRead, on the channel's loop: in the request that last wrote. */
+    static final class ReadAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.FieldValue("channel") Channel channel) {
+            AttributeKey<Object> key = AttributeKey.valueOf("hopscope.request");
+            return channel.hasAttr(key) ? Bridge.ioContextEnter(channel.attr(key).get()) : null;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.contextExit(token);
+        }
     }
 }
