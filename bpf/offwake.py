@@ -141,7 +141,8 @@ struct off_t {
     char waker_comm[TASK_COMM_LEN];
 };
 
-// A futex() call in flight, keyed by thread id.
+// A traced thread's futex() call, keyed by thread id: kept from the thread's
+// first call to its exit, enter_ns 0 while it is in none.
 struct futex_t {
     u64 uaddr;
     u64 enter_ns;
@@ -165,8 +166,8 @@ struct kval_t {
 
 BPF_HASH(offstart, u32, struct off_t, MAX_THREADS);
 BPF_HASH(inflight, u32, struct futex_t, MAX_THREADS);
-// The futex_t being built in sys_enter_futex: kept off the BPF stack, which
-// must stay small there (see stack_page()).
+// A zeroed futex_t, the first value of a thread's inflight entry: kept off the
+// BPF stack, which must stay small in sys_enter_futex (see stack_page()).
 BPF_PERCPU_ARRAY(scratch, struct futex_t, 1);
 BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
 // Each traced thread's own kernel stack page, seen in its futex() entries:
@@ -305,6 +306,8 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         o.off_ns = now;
         o.state = args->prev_state;
         struct futex_t *fx = inflight.lookup(&prev);
+        if (fx && fx->enter_ns == 0)
+            fx = 0;
         if (fx) {
             o.futex_uaddr = fx->uaddr;
             o.futex_op = fx->op;
@@ -406,6 +409,8 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     // stack, and its wakeups are not that call's.
     u64 page = stack_page();
     struct futex_t *fx = inflight.lookup(&waker);
+    if (fx && fx->enter_ns == 0)
+        fx = 0;
     if (fx && fx->stack_page == page) {
         o->waker_ctx = 1;
         o->waker_futex_uaddr = fx->uaddr;
@@ -451,17 +456,29 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
-    int zero = 0;
-    struct futex_t *fx = scratch.lookup(&zero);
-    if (fx == 0)
-        return 0;
+    // A thread's entry is made at its first futex call and kept, written in
+    // place, until the thread exits: a hash update and delete per call cost
+    // more than the rest of both futex programs. enter_ns 0: in no call.
+    struct futex_t *fx = inflight.lookup(&tid);
+    if (fx == 0) {
+        int zero = 0;
+        struct futex_t *blank = scratch.lookup(&zero);
+        if (blank == 0)
+            return 0;
+        __builtin_memset(blank, 0, sizeof(*blank));
+        if (inflight.insert(&tid, blank) != 0) {
+            count(2);
+            return 0;
+        }
+        fx = inflight.lookup(&tid);
+        if (fx == 0)
+            return 0;
+    }
     fx->uaddr = (u64)args->uaddr;
     fx->op = args->op;
-    fx->enter_ns = bpf_ktime_get_ns();
     fx->stack_page = stack_page();
     fx->blocked = 0;
-    if (inflight.update(&tid, fx) != 0)
-        count(2);
+    fx->enter_ns = bpf_ktime_get_ns();
     // A thread's kernel stack never moves: learning it from one call in 16
     // (by the clock's low bits) is enough and keeps the map off most calls.
     if ((fx->enter_ns & 0xf0) == 0)
@@ -469,13 +486,14 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     return 0;
 }
 
-// A thread's id can be reused once it exits: its stack page goes with it.
+// A thread's id can be reused once it exits: its stack page and futex entry go with it.
 TRACEPOINT_PROBE(sched, sched_process_exit) {
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
     taskpage.delete(&tid);
+    inflight.delete(&tid);
     return 0;
 }
 
@@ -485,7 +503,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
         return 0;
     u32 tid = pid_tgid;
     struct futex_t *fx = inflight.lookup(&tid);
-    if (fx == 0)
+    if (fx == 0 || fx->enter_ns == 0)
         return 0;
     // Both ends of a syscall run on the thread's own stack: a different page
     // here means the stack check in sched_waking cannot be trusted.
@@ -510,7 +528,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
             batch_commit(b, e->off_ns);
         }
     }
-    inflight.delete(&tid);
+    fx->enter_ns = 0;
     return 0;
 }
 """
