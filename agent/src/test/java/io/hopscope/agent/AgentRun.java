@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -70,6 +71,20 @@ final class AgentRun {
     List<RecordedEvent> events() throws IOException {
         assertThat(recording).as("recording of the run; stderr: %s", stderr).exists();
         return RecordingFile.readAllEvents(recording);
+    }
+
+    /**
+     * The requests of a run that went as it should: exit 0, no hopscope line on stderr, no
+     * AgentError event; at least {@code atLeast} of them (a sample adds its warm-up requests).
+     */
+    Map<Long, Requests.Request> cleanRequests(int atLeast) throws IOException {
+        assertThat(exitCode).as(stderr).isZero();
+        assertThat(agentLines()).isEmpty();
+        List<RecordedEvent> events = events();
+        assertThat(events).noneMatch(e -> e.getEventType().getName().equals("hopscope.AgentError"));
+        Map<Long, Requests.Request> requests = Requests.byId(events);
+        assertThat(requests.size()).isGreaterThanOrEqualTo(atLeast);
+        return requests;
     }
 
     /** stderr without the JVM's own notes (the CDS warning caused by appending to the boot path). */
