@@ -39,8 +39,8 @@ public final class HopscopeRuntime implements Hooks {
     /** Threads blocked in an instrumented wait right now: bounded by the number of live threads. */
     private final ConcurrentHashMap<Thread, ThreadState> waiting = new ConcurrentHashMap<>();
     /**
-     * attachContext's keys (a library's own objects, such as the JDK HttpClient's socket events,
-     * one or two per connection), weakly held: an entry goes with its key.
+     * attachContext's keys (a library's own objects: the JDK HttpClient's socket channels, one per
+     * connection, and its trigger events, a few per exchange), weakly held: an entry goes with its key.
      */
     private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
     private final List<Function<Object, Object>> contextKeys = new CopyOnWriteArrayList<>();
@@ -155,11 +155,16 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public Object captureContext(Object via) {
+        return capture(via, System.nanoTime());
+    }
+
+    /** The current request as a Captured handed over at submitNanos, or null when none is current. */
+    private HopTask.Captured capture(Object via, long submitNanos) {
         ThreadState s = states.get();
         if (s == null || s.request == null) {
             return null;
         }
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos,
                 via == null ? "?" : via.getClass().getName());
     }
 
@@ -188,14 +193,9 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public Object captureIoContext(Object via) {
-        ThreadState s = states.get();
-        if (s == null || s.request == null) {
-            return null;
-        }
         // No submit time: the thread that picks this up does so when the I/O is ready, and the
         // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, HopTask.NO_QUEUE,
-                via == null ? "?" : via.getClass().getName());
+        return capture(via, HopTask.NO_QUEUE);
     }
 
     @Override
@@ -217,7 +217,7 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public void attachContext(Object key, boolean replace) {
-        HopTask.Captured captured = (HopTask.Captured) captureIoContext(key);
+        HopTask.Captured captured = capture(key, HopTask.NO_QUEUE);
         key = contextKey(key);
         if (captured == null) {
             if (replace) {
