@@ -511,7 +511,9 @@ public final class HopscopeRuntime implements Hooks {
         e.parentSpanId = s.spanId;
         e.depth = s.childDepth;
         e.kind = kind;
+        // A policy's name is its class's, looked up only for a span that is written (see closeSyncSpan).
         e.name = name;
+        f.named = owner;
         e.mode = "sync";
         f.previousSpanId = s.spanId;
         f.previousChildDepth = s.childDepth;
@@ -531,13 +533,19 @@ public final class HopscopeRuntime implements Hooks {
         SpanEvent e = f.event;
         // end() sets the duration outright: a reused event still holds the last one it committed.
         e.end();
-        e.commit();
+        if (e.shouldCommit()) {
+            if (e.name == null) {
+                e.name = f.named.getClass().getName();
+            }
+            e.commit();
+        }
         s.openSyncSpans = f.index;
         s.spanId = f.previousSpanId;
         s.childDepth = f.previousChildDepth;
         s.spanOwner = f.previousSpanOwner;
         // A pooled frame must not keep the application's objects alive.
         f.previousSpanOwner = null;
+        f.named = null;
         e.name = null;
     }
 
@@ -551,11 +559,11 @@ public final class HopscopeRuntime implements Hooks {
         if (!SPAN_PROBE.isEnabled()) {
             return null;
         }
-        String name = self.getClass().getName();
         if (async) {
-            return new AsyncSpan(s.request, kind, name, s.spanId, s.childDepth);
+            return new AsyncSpan(s.request, kind, self.getClass().getName(), s.spanId, s.childDepth);
         }
-        return openSyncSpan(s, kind, name, self);
+        // Most spans are shorter than the recording's threshold and never written: no name for them.
+        return openSyncSpan(s, kind, null, self);
     }
 
     @Override

@@ -66,6 +66,8 @@ final class ThreadState {
         long previousSpanId;
         int previousChildDepth;
         Object previousSpanOwner;
+        /** The object whose class names the span when the event's name is null (a policy's span). */
+        Object named;
 
         SpanFrame(ThreadState state, int index) {
             this.state = state;
