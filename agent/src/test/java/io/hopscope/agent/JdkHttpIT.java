@@ -34,7 +34,7 @@ class JdkHttpIT {
             assertThat(r.request).as("Request event of %d", r.id).isNotNull();
             assertThat(r.request.getString("boundary")).isEqualTo("java.net.http.HttpClient#send");
             assertThat(r.request.getString("outcome")).isEqualTo("ok");
-            String caller = Requests.threadName(r.request, "startThread");
+            String caller = Requests.startThreadName(r.request);
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "fromThread").equals(caller)
                             && Requests.threadName(h, "toThread").endsWith("-SelectorManager")

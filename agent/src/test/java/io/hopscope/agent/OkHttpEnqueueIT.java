@@ -39,7 +39,7 @@ class OkHttpEnqueueIT {
             assertThat(r.request.getString("url")).endsWith("/hello?comp=list");
             assertThat(r.request.getInt("statusCode")).isEqualTo(200);
             assertThat(r.request.getString("outcome")).isEqualTo("ok");
-            assertThat(Requests.threadName(r.request, "startThread")).isEqualTo("main");
+            assertThat(Requests.startThreadName(r.request)).isEqualTo("main");
             String dispatcher = r.request.getThread().getJavaName();
             assertThat(dispatcher).startsWith("OkHttp ");
             assertThat(r.hops("handoff")).singleElement().satisfies(h -> {

@@ -68,9 +68,12 @@ class PipelineIT {
             assertThat(r.request).as("Request event of %d", r.id).isNotNull();
             assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#send");
             assertThat(r.request.getString("outcome")).isEqualTo("ok");
-            String caller = Requests.threadName(r.request, "startThread");
-            // The request ends when the caller's block() returns, so it includes the wake back.
+            String caller = Requests.startThreadName(r.request);
+            // The request ends when the caller's block() returns, so it includes the wake back; the
+            // agent then leaves startThread null (the event's own thread), so check where it began.
             assertThat(r.request.getThread().getJavaName()).isEqualTo(caller);
+            assertThat(r.segments).as("segments of request %d", r.id)
+                    .anyMatch(s -> "start".equals(s.getString("kind")) && caller.equals(s.getThread().getJavaName()));
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "toThread").startsWith("reactor-http-")
                             && h.getString("via").startsWith("io.netty."));

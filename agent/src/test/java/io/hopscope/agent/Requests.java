@@ -78,6 +78,12 @@ final class Requests {
         return requests;
     }
 
+    /** The thread a request started on: its Request event's startThread, or the event's own thread when null. */
+    static String startThreadName(RecordedEvent request) {
+        String name = threadName(request, "startThread");
+        return name != null ? name : request.getThread().getJavaName();
+    }
+
     static String threadName(RecordedEvent event, String field) {
         RecordedThread t = event.getValue(field);
         return t == null ? null : t.getJavaName();

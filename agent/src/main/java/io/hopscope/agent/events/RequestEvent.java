@@ -44,6 +44,6 @@ public final class RequestEvent extends Event {
     public int statusCode;
 
     @Label("Start Thread")
-    @Description("The thread on which the request started.")
+    @Description("The thread on which the request started; null when it is the event's own thread.")
     public Thread startThread;
 }

@@ -433,7 +433,9 @@ public final class HopscopeRuntime implements Hooks {
         e.outcome = r.outcome;
         e.error = r.error;
         e.statusCode = r.statusCode;
-        e.startThread = r.startThread;
+        // Null when the request ends where it started (the event's own thread, which readers use
+        // then): JDK 17 writes a Thread field through a native call, one per request saved.
+        e.startThread = r.startThread == Thread.currentThread() ? null : r.startThread;
         e.commit();
     }
 
