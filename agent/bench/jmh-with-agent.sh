@@ -9,7 +9,8 @@
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: agent/bench/jmh-with-agent.sh BENCHMARK AGENT_OPTIONS" >&2; exit 2; }
 BENCHMARK=$1
-AGENT="-javaagent:$PWD/agent/target/hopscope-agent.jar=$2"
+AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}   # another build of the agent, to compare two
+AGENT="-javaagent:$AGENT_JAR=$2"
 MVN=${MVN:-mvn -B -ntp -q}
 if [ -z "${NO_BUILD:-}" ]; then
   $MVN -pl samples,agent -am -DskipTests package

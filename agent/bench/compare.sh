@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Interleaved rounds of several JVM configurations on the pipeline sample (OkHttp sync, --parallel 8,
+# 1 KiB), for splitting the agent's overhead or comparing two builds of it in one series.
+# USAGE: agent/bench/compare.sh [-r ROUNDS] [-s SECONDS] [-w WARMUP] NAME=JAVA_OPTIONS ...
+#   e.g. agent/bench/compare.sh -r 8 none= \
+#          old="-javaagent:/tmp/old-agent.jar=jfr=/tmp/old.jfr" \
+#          new="-javaagent:agent/target/hopscope-agent.jar=jfr=/tmp/new.jfr"
+# (from the repository root, after `make build`). Each round runs every configuration once, in the
+# order given; the first configuration is the reference of the ratios. Defaults: 6 rounds, 15 s
+# measured after a 40 s warm-up (see overhead.sh for why those windows). SAMPLE_ARGS replaces the
+# sample's arguments (default: pipeline --mode sync --http-client okhttp --parallel 8 --size 1024).
+# Prints each run's throughput and CPU time per request (the sample's cpu_us_per_op: the whole
+# process over the measured window), its GCs, allocation per request and p99 latency, then per configuration the mean throughput, its ratio to the
+# reference's mean, the mean of the per-round ratios with their standard error, and the mean CPU
+# per request with its difference to the reference. A round's runs share the machine's state of
+# the moment, so the per-round ratio is the steadier figure when the machine drifts.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROUNDS=6 SECONDS_PER_RUN=15 WARMUP=40
+while getopts "r:s:w:" opt; do
+  case $opt in
+    r) ROUNDS=$OPTARG ;;
+    s) SECONDS_PER_RUN=$OPTARG ;;
+    w) WARMUP=$OPTARG ;;
+    *) echo "compare: usage: compare.sh [-r ROUNDS] [-s SECONDS] [-w WARMUP] NAME=JAVA_OPTIONS ..." >&2; exit 2 ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 2 ] || { echo "compare: give at least two configurations, NAME=JAVA_OPTIONS (the first is the reference)" >&2; exit 2; }
+SAMPLES=${SAMPLES:-samples/target/hopscope-samples.jar}
+[ -f "$SAMPLES" ] || { echo "compare: $SAMPLES not found: build first: make build" >&2; exit 2; }
+read -r -a SAMPLE <<< "${SAMPLE_ARGS:-pipeline --mode sync --http-client okhttp --parallel 8 --size 1024}"
+names=() opts=()
+for c in "$@"; do
+  [[ $c == *=* ]] || { echo "compare: '$c' is not NAME=JAVA_OPTIONS" >&2; exit 2; }
+  names+=("${c%%=*}"); opts+=("${c#*=}")
+done
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+echo "compare: ${#names[@]} configurations, $ROUNDS rounds, ${WARMUP} s warm-up + ${SECONDS_PER_RUN} s; load $(cut -d' ' -f1-3 /proc/loadavg)"
+for round in $(seq 1 "$ROUNDS"); do
+  for i in "${!names[@]}"; do
+    read -r -a jopts <<< "${opts[$i]}"
+    java "${jopts[@]}" -jar "$SAMPLES" "${SAMPLE[@]}" --warmup "$WARMUP" --duration "$SECONDS_PER_RUN" >"$OUT/run" 2>&1 \
+      || { echo "compare: ${names[$i]} failed in round $round:" >&2; tail -5 "$OUT/run" >&2; exit 1; }
+    fig() { awk -v k="$1:" '$1 == k {print $2}' "$OUT/run"; }
+    ops=$(fig ops_per_s); cpu=$(fig cpu_us_per_op)
+    echo "$round ${names[$i]} $ops $cpu" >> "$OUT/all"
+    printf 'round %d %-12s %10.1f ops/s %6.1f us/request  gc %s in %s ms, %s B/request, p99 %s us\n' "$round" "${names[$i]}" \
+      "$ops" "$cpu" "$(fig gc_count)" "$(fig gc_time_ms)" "$(fig allocated_bytes_per_op)" "$(fig latency_p99_us)"
+  done
+done
+echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
+awk -v ref="${names[0]}" -v order="${names[*]}" '
+  { ops[$2] += $3; cpu[$2] += $4; n[$2]++; r[$1, $2] = $3; rounds[$1] = 1 }
+  END {
+    k = split(order, names, " ")
+    printf "%-12s %10s %8s %18s %10s %8s\n", "config", "ops/s", "ratio", "round ratios", "us/req", "delta"
+    for (j = 1; j <= k; j++) {
+      c = names[j]; s = 0; ss = 0; m = 0
+      for (x in rounds) { q = r[x, c] / r[x, ref]; s += q; ss += q * q; m++ }
+      mean = s / m; se = m > 1 ? sqrt((ss - m * mean * mean) / (m - 1) / m) : 0
+      printf "%-12s %10.1f %8.3f %11.3f +-%.3f %10.1f %+8.1f\n", c, ops[c] / n[c], (ops[c] / n[c]) / (ops[ref] / n[ref]),
+        mean, se, cpu[c] / n[c], cpu[c] / n[c] - cpu[ref] / n[ref]
+    }
+  }' "$OUT/all"
