@@ -353,8 +353,8 @@ public final class RecordingAnalyzer {
         r.outcome = intern(JfrEvents.string(e, "outcome"));
         r.error = intern(JfrEvents.string(e, "error"));
         r.statusCode = JfrEvents.intField(e, "statusCode", -1);
-        ThreadRef st = jfr.threadField(e, "startThread");
-        r.startThread = st != null ? st : jfr.eventThread(e);
+        r.startThread = jfr.threadField(e, "startThread");
+        r.endThread = jfr.eventThread(e);
         r.startEpochNanos = eventStart;
         r.durationNanos = eventEnd - eventStart;
         if (r.detail && cannotBeShown(r)) {

@@ -46,7 +46,16 @@ final class RequestAcc {
     String outcome;
     String error;
     int statusCode = -1;
+    /** The Request event's startThread, or null: the agent leaves it out when the request ended where it started. */
     ThreadRef startThread;
+    /** The thread that committed the Request event. */
+    ThreadRef endThread;
+    /**
+     * The thread of the request's earliest segment, which begins with the request on its start thread:
+     * the start thread when the event has none (JFR also writes null for a thread that had terminated).
+     */
+    ThreadRef firstSegmentThread;
+    long firstSegmentStart = Long.MAX_VALUE;
     long startEpochNanos;
     long durationNanos;
 
@@ -123,6 +132,10 @@ final class RequestAcc {
     }
 
     void addSegment(Segment s) {
+        if (s.startEpochNanos() < firstSegmentStart) {
+            firstSegmentStart = s.startEpochNanos();
+            firstSegmentThread = s.thread();
+        }
         int t = threadIndex(s.thread());
         threadFigures[3 * t]++;
         threadFigures[3 * t + 1] += s.durationNanos();
@@ -279,8 +292,9 @@ final class RequestAcc {
             threadTimes.add(new ThreadTime(threadRefs[i], (int) threadFigures[3 * i], threadFigures[3 * i + 1],
                     threadFigures[3 * i + 2]));
         }
-        if (threadTimes.isEmpty() && startThread != null) {
-            threadTimes.add(new ThreadTime(startThread, 0, 0, 0));
+        ThreadRef started = startThread != null ? startThread : firstSegmentThread != null ? firstSegmentThread : endThread;
+        if (threadTimes.isEmpty() && started != null) {
+            threadTimes.add(new ThreadTime(started, 0, 0, 0));
         }
         List<PolicyTime> policyTimes = new ArrayList<>(policyCount);
         for (int i = 0; i < policyCount; i++) {
@@ -305,7 +319,7 @@ final class RequestAcc {
         if (detail) {
             hopsSorted.sort(Comparator.comparingLong(Hop::arrivalEpochNanos));
         }
-        return new Request(id, name, boundary, url, outcome, error, statusCode, startThread,
+        return new Request(id, name, boundary, url, outcome, error, statusCode, started,
                 startEpochNanos, durationNanos, hops, List.copyOf(hopsSorted), List.copyOf(threadTimes),
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
                 detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),

@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The agent leaves a Request's {@code startThread} null when the request ends on the thread it
- * started on (a Thread field costs the agent a native call): the report must then name the event's
- * own thread, and keep a startThread that is given.
+ * Which thread a request started on. The agent leaves a Request's {@code startThread} null when the
+ * request ends on the thread it started on (a Thread field costs it a native call), and JFR writes
+ * null for a thread that has already terminated: the report then takes the thread of the request's
+ * earliest segment, which begins with the request, and keeps a startThread that is given.
  */
 class StartThreadTest {
 
@@ -24,31 +25,31 @@ class StartThreadTest {
     Path dir;
 
     @Test
-    void aNullStartThreadIsTheThreadTheRequestEndedOn() throws Exception {
+    void theStartThreadIsTheGivenOneOrTheEarliestSegmentsThread() throws Exception {
         Path jfr = dir.resolve("start.jfr");
-        Thread[] starter = new Thread[1];
         try (Recording recording = new Recording()) {
             recording.enable(ContractEvents.Request.class);
             recording.enable(ContractEvents.Segment.class);
             recording.start();
-            Thread same = new Thread(() -> request(1, null), "ends-where-it-started");
-            same.start();
-            same.join();
-            // A request that started on a thread which then handed it over and waits.
+
+            // 1: ends where it started, startThread null.
+            run("ends-where-it-started", () -> request(1, null));
+
+            // 2: started on a thread that handed it over and is still alive at the end.
             CountDownLatch done = new CountDownLatch(1);
-            starter[0] = new Thread(() -> {
-                try {
-                    done.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
+            Thread starter = new Thread(() -> {
+                segment(2);
+                await(done);
             }, "started-it");
-            starter[0].start();
-            Thread other = new Thread(() -> request(2, starter[0]), "ended-it");
-            other.start();
-            other.join();
+            starter.start();
+            run("ended-it", () -> request(2, starter));
             done.countDown();
-            starter[0].join();
+            starter.join();
+
+            // 3: started on a thread that had exited by the end: JFR writes its startThread as null.
+            Thread exited = run("started-and-exited", () -> segment(3));
+            run("ended-it-too", () -> request(3, exited));
+
             recording.stop();
             recording.dump(jfr);
         }
@@ -57,11 +58,38 @@ class StartThreadTest {
 
         assertThat(requests.get(1L).startThread().name()).isEqualTo("ends-where-it-started");
         assertThat(requests.get(2L).startThread().name()).isEqualTo("started-it");
+        assertThat(requests.get(3L).startThread().name()).isEqualTo("started-and-exited");
     }
 
+    private static Thread run(String name, Runnable body) throws InterruptedException {
+        Thread t = new Thread(body, name);
+        t.start();
+        t.join();
+        return t;
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A Request event on this thread, with a segment of its own after the start. */
     private static void request(long id, Thread startThread) {
         ContractEvents.Request r = new ContractEvents.Request();
         r.begin();
+        segment(id);
+        r.requestId = id;
+        r.name = "GET /start";
+        r.outcome = "ok";
+        r.statusCode = 200;
+        r.startThread = startThread;
+        r.commit();
+    }
+
+    private static void segment(long id) {
         ContractEvents.Segment s = new ContractEvents.Segment();
         s.begin();
         s.requestId = id;
@@ -69,11 +97,5 @@ class StartThreadTest {
         s.allocatedBytes = 64;
         s.cpuNanos = -1;
         s.commit();
-        r.requestId = id;
-        r.name = "GET /start";
-        r.outcome = "ok";
-        r.statusCode = 200;
-        r.startThread = startThread;
-        r.commit();
     }
 }
