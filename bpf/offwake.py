@@ -208,13 +208,17 @@ static inline void count(int index) {
     count_n(index, 1);
 }
 
-// This CPU's batch; its next record is written in place at ev[count] (count < BATCH).
+// This CPU's batch (or 0); its next record is written in place, at batch_slot().
 static __always_inline struct batch_t *batch_get(void) {
     int zero = 0;
-    struct batch_t *b = batches.lookup(&zero);
-    if (b == 0 || b->count >= BATCH)
-        return 0;
-    return b;
+    return batches.lookup(&zero);
+}
+
+// The free slot of this CPU's batch b, or 0 (no batch, or full: the record is lost). The bound is
+// checked here, on the value used as the index, for the verifier.
+static __always_inline struct event_t *batch_slot(struct batch_t *b) {
+    u32 slot = b ? b->count : BATCH;
+    return slot < BATCH ? &b->ev[slot] : 0;
 }
 
 // Counts the record just written at ev[count]; sends the batch when it is full or old.
@@ -348,13 +352,12 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         return 0;
     }
     struct batch_t *b = batch_get();
-    u32 slot = b ? b->count : BATCH;
-    if (slot >= BATCH) {
+    struct event_t *e = batch_slot(b);
+    if (e == 0) {
         count(0);
         offstart.delete(&next);
         return 0;
     }
-    struct event_t *e = &b->ev[slot];
     e->kind = 1;
     e->off_ns = op->off_ns;
     e->on_ns = now;
@@ -511,11 +514,10 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
         count(6);
     if (fx->blocked) {
         struct batch_t *b = batch_get();
-        u32 slot = b ? b->count : BATCH;
-        if (slot >= BATCH) {
+        struct event_t *e = batch_slot(b);
+        if (e == 0) {
             count(0);
         } else {
-            struct event_t *e = &b->ev[slot];
             __builtin_memset(e, 0, sizeof(*e));
             e->kind = 2;
             e->tid = tid;
