@@ -25,6 +25,12 @@ import net.bytebuddy.asm.Advice;
  */
 public final class NettyInstrumentation implements HopscopeInstrumentation {
 
+    /**
+     * The channel attribute that holds the request that last wrote on it. A compile-time constant:
+     * the advice is inlined into Netty's classes, where javac's copy of it is all there is.
+     */
+    static final String REQUEST_ATTRIBUTE = "hopscope.request";
+
     @Override
     public String name() {
         return "netty";
@@ -58,7 +64,7 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
         static void enter(@Advice.FieldValue("channel") Channel channel) {
             Object captured = Bridge.captureIoContext(channel);
             if (captured != null) {
-                channel.attr(AttributeKey.valueOf("hopscope.request")).set(captured);
+                channel.attr(AttributeKey.valueOf(REQUEST_ATTRIBUTE)).set(captured);
             }
         }
     }
@@ -67,7 +73,7 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     static final class ReadAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static Object enter(@Advice.FieldValue("channel") Channel channel) {
-            AttributeKey<Object> key = AttributeKey.valueOf("hopscope.request");
+            AttributeKey<Object> key = AttributeKey.valueOf(REQUEST_ATTRIBUTE);
             return channel.hasAttr(key) ? Bridge.ioContextEnter(channel.attr(key).get()) : null;
         }
 
