@@ -37,13 +37,14 @@ for c in "$@"; do
 done
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
+# One figure of the last run, as the sample prints it ("key: value").
+fig() { awk -v k="$1:" '$1 == k {print $2}' "$OUT/run"; }
 echo "compare: ${#names[@]} configurations, $ROUNDS rounds, ${WARMUP} s warm-up + ${SECONDS_PER_RUN} s; load $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
   for i in "${!names[@]}"; do
     read -r -a jopts <<< "${opts[$i]}"
     java "${jopts[@]}" -jar "$SAMPLES" "${SAMPLE[@]}" --warmup "$WARMUP" --duration "$SECONDS_PER_RUN" >"$OUT/run" 2>&1 \
       || { echo "compare: ${names[$i]} failed in round $round:" >&2; tail -5 "$OUT/run" >&2; exit 1; }
-    fig() { awk -v k="$1:" '$1 == k {print $2}' "$OUT/run"; }
     ops=$(fig ops_per_s); cpu=$(fig cpu_us_per_op)
     echo "$round ${names[$i]} $ops $cpu" >> "$OUT/all"
     printf 'round %d %-12s %10.1f ops/s %6.1f us/request  gc %s in %s ms, %s B/request, p99 %s us\n' "$round" "${names[$i]}" \
