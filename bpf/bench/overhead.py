@@ -166,6 +166,7 @@ def main_concurrent(jar, workload, rounds):
 
 
 def main():
+    global TOOL
     parser = argparse.ArgumentParser(
         description="Throughput of a workload with and without offwake.py, interleaved.",
         epilog="example: sudo /usr/bin/python3 bpf/bench/overhead.py --rounds 3")
@@ -174,6 +175,13 @@ def main():
     parser.add_argument("--rounds", type=int, default=3, help="runs of each kind (default 3)")
     parser.add_argument("--tracer-args", default="",
                         help="extra offwake options, one string (e.g. \"--min-us 100\")")
+    parser.add_argument("--tool", default=TOOL,
+                        help="the offwake.py to run (default: this tree's; e.g. an older one "
+                             "from git, to compare)")
+    parser.add_argument("--bpf-stats", action="store_true",
+                        help="turn on the kernel's BPF run statistics and print the programs' "
+                             "run time (not free: they made offwake cost 2,260 instead of 1,940 "
+                             "ns per interval in bench/switchcost.py)")
     parser.add_argument("--concurrent", action="store_true",
                         help="run each round's two copies at the same time, one traced, and "
                              "compare them (robust to a shared machine's changing load)")
@@ -188,18 +196,21 @@ def main():
         fail("--rounds must be >= 1")
     workload = args.workload or DEFAULT_WORKLOAD
     TRACER_ARGS.extend(args.tracer_args.split())
+    TOOL = os.path.abspath(args.tool)
+    if not os.path.exists(TOOL):
+        fail("no tool %s" % args.tool)
     print("workload: java -jar %s %s" % (args.jar, " ".join(workload)))
-    print("tracer: offwake.py %s-p PID --events FILE%s" % (
-        args.tracer_args + " " if args.tracer_args else "",
+    print("tracer: %s %s-p PID --events FILE%s" % (
+        os.path.relpath(os.path.abspath(args.tool)), args.tracer_args + " " if args.tracer_args else "",
         "" if args.concurrent else " --folded FILE"))
     if args.concurrent:
         main_concurrent(args.jar, workload, args.rounds)
         return 0
-    # Kernel accounting of BPF run time (costs a little itself; it is on for both kinds of run).
+    # Kernel accounting of BPF run time, on only with --bpf-stats (it is not free: see its help).
     with open(STATS) as f:
         stats_before = f.read().strip()
     with open(STATS, "w") as f:
-        f.write("1")
+        f.write("1" if args.bpf_stats else "0")
     try:
         base, traced, lost, intervals, bpf_shares, tracer_shares, base_cpu, traced_cpu = run_rounds(
             args.jar, workload, args.rounds)
