@@ -23,6 +23,7 @@
 #                   [--all-waker-stacks] [--preempted-stacks]
 #                   [--no-stack-reuse]
 #                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
+#                   [--thread-maps {auto,array,hash}]
 #
 # Outputs: --folded FILE, the format of bcc's "offwaketime -f" (wakee stack,
 # "--", waker stack, total microseconds) for flame graph tools; --events FILE,
@@ -31,7 +32,7 @@
 # the clock of Java's System.nanoTime() on Linux.
 #
 # Overhead: every context switch and wakeup on the machine runs a short BPF
-# program (a hash lookup for threads of other processes); a traced thread's
+# program (an array lookup for threads of other processes); a traced thread's
 # switch out and its wakeup each take a kernel and a user stack walk, and its
 # switch in one record, so the cost grows with the target's
 # context-switch rate. Kernel walks cost most (2-7 us each here, a user walk
@@ -50,9 +51,11 @@
 # them, every 25 ms, into a temporary file beside the outputs, and decodes
 # them one at a time once tracing has ended and the programs are detached, so
 # its memory does not grow with the trace and the target does not pay for the
-# decoding.
-# bpf/bench/overhead.py measures it; the figures are in README.md, section
-# "Performance".
+# decoding. A thread's state is written in place, in arrays indexed by thread
+# id where pid_max allows (--thread-maps), so a traced switch or wakeup makes
+# no map update. bpf/bench/switchcost.py measures the cost per off-CPU
+# interval, bpf/bench/overhead.py the pipeline sample's throughput; the
+# figures are in README.md, section "Performance".
 # --min-us drops short intervals in the kernel, before any record is sent.
 #
 # Records the ring buffer cannot take are counted in the kernel and reported
@@ -143,36 +146,54 @@ struct off_t {
 
 // A traced thread's futex() call, keyed by thread id: kept from the thread's
 // first call to its exit, enter_ns 0 while it is in none.
+// A thread's kernel stack id for one way of sleeping or waking, reused (see kernel_stack_at()).
+// 8 bytes: the programs that read stack_page() must keep their BPF stack small.
+struct kval_t {
+    s32 id;
+    u32 uses;               // KNOWN once id is set, plus UNSTABLE once a check found another
+                            // stack (walked since), plus the reuses so far (USES bits)
+};
+
+// The futex commands whose kernel stacks are reused, by futex_slot(): the two waits, the three wakes.
+#define FUTEX_SLOTS 5
+
 struct futex_t {
     u64 uaddr;
     u64 enter_ns;
     u64 stack_page;         // the thread's kernel stack (sp >> 14) in this call
     u32 op;
     u32 blocked;            // an off-CPU interval inside this call was sent
+    struct kval_t kstack[FUTEX_SLOTS];  // the thread's kernel stacks in futex waits and wakes
 };
 
-// A thread's kernel stack id for one way of sleeping or waking, reused (see kernel_stack()).
-// Both stay 8 bytes: the programs that read stack_page() must keep their BPF stack small.
+// The key of a thread's reused kernel stack for a sleep outside futex() (see kernel_stack()).
+// 8 bytes, as kval_t.
 struct kkey_t {
     u32 tid;
-    u32 slot;               // futex command, plus 256 on the waker's side; other sleeps:
-                            // SLOT_SLEEP plus the sleep's user stack id (its call site) << 10
+    u32 ustack;             // the sleep's user stack id: its call site
 };
 
-struct kval_t {
-    s32 id;
-    u32 uses;               // plus UNSTABLE once a check found another stack: walked since
-};
-
+// Per-thread state, keyed by thread id: an array indexed by it when the kernel's pid_max is small
+// enough (THREAD_ARRAYS 1; a lookup the verifier inlines, where a hash lookup cost about 50 ns and
+// every interval made eight), else hashes of MAX_THREADS entries, whose entries a thread's first
+// switch out or futex call makes. offstart: off_ns 0 while the thread is on CPU.
+#if THREAD_ARRAYS
+BPF_ARRAY(offstart, struct off_t, THREAD_SLOTS);
+BPF_ARRAY(inflight, struct futex_t, THREAD_SLOTS);
+#else
 BPF_HASH(offstart, u32, struct off_t, MAX_THREADS);
 BPF_HASH(inflight, u32, struct futex_t, MAX_THREADS);
-// A zeroed futex_t, the first value of a thread's inflight entry: kept off the
+#endif
+#if !THREAD_ARRAYS
+// A zeroed off_t, the first value of a thread's offstart hash entry.
+BPF_PERCPU_ARRAY(offblank, struct off_t, 1);
+#endif
+#if !THREAD_ARRAYS
+// A zeroed futex_t, the first value of a thread's inflight hash entry: kept off the
 // BPF stack, which must stay small in sys_enter_futex (see stack_page()).
 BPF_PERCPU_ARRAY(scratch, struct futex_t, 1);
+#endif
 BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
-// Each traced thread's own kernel stack page, seen in its futex() entries:
-// tells a wakeup its code made from one an interrupt made on top of it.
-BPF_HASH(taskpage, u32, u64, MAX_THREADS);
 BPF_STACK_TRACE(stack_traces, STACK_STORAGE);
 BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 
@@ -196,16 +217,52 @@ BPF_PERCPU_ARRAY(batches, struct batch_t, 1);
 // reused, 4: reused stacks walked again to check them, 5: of those, ones that
 // differed, 6: futex calls whose kernel stack page changed (the stack check's
 // assumption broken).
-BPF_ARRAY(counters, u64, 7);
+// Per CPU, summed at the end: a shared counter's atomic add moved its cache line between CPUs on
+// every reused stack.
+BPF_PERCPU_ARRAY(counters, u64, 7);
 
 static inline void count_n(int index, u64 n) {
     u64 *c = counters.lookup(&index);
     if (c)
-        __sync_fetch_and_add(c, n);
+        *c += n;
 }
 
 static inline void count(int index) {
     count_n(index, 1);
+}
+
+// A thread's entries, made in a hash at its first use and kept, written in place, until it
+// exits: a hash update and delete per interval or futex call cost more than the rest of the
+// futex programs. 0 when the map is full (or, for arrays, the id is beyond pid_max).
+static __always_inline struct off_t *off_entry(u32 tid) {
+    struct off_t *o = offstart.lookup(&tid);
+#if !THREAD_ARRAYS
+    if (o == 0) {
+        int zero = 0;
+        struct off_t *blank = offblank.lookup(&zero);
+        if (blank == 0 || offstart.insert(&tid, blank) != 0)
+            return 0;
+        o = offstart.lookup(&tid);
+    }
+#endif
+    return o;
+}
+
+static __always_inline struct futex_t *futex_entry(u32 tid) {
+    struct futex_t *fx = inflight.lookup(&tid);
+#if !THREAD_ARRAYS
+    if (fx == 0) {
+        int zero = 0;
+        struct futex_t *blank = scratch.lookup(&zero);
+        if (blank == 0)
+            return 0;
+        __builtin_memset(blank, 0, sizeof(*blank));
+        if (inflight.insert(&tid, blank) != 0)
+            return 0;
+        fx = inflight.lookup(&tid);
+    }
+#endif
+    return fx;
 }
 
 // This CPU's batch (or 0); its next record is written in place, at batch_slot().
@@ -266,31 +323,59 @@ static __always_inline int futex_wake_cmd(u32 op) {
 // that sleeps again from the same user call site (a poll, an epoll_wait, a
 // socket read): its kernel stack is walked once per thread and way of sleeping
 // and then reused, which saves a walk (2-5 us here) per switch. The 2nd, 4th,
-// ... 64th reuse and then every CHECK_EVERY-th walk it again; a key whose walk
-// ever differs is walked every time from then on, and the summary counts it.
-static __always_inline s32 kernel_stack(void *args, u32 tid, u32 slot) {
-    struct kkey_t k = {};
-    k.tid = tid;
-    k.slot = slot;
-    struct kval_t *c = kstacks.lookup(&k);
-    if (c && c->id >= 0 && !(c->uses & UNSTABLE)) {
-        u32 uses = ++c->uses;
+// ... 64th reuse and then every CHECK_EVERY-th walk it again; a way of sleeping
+// whose walk ever differs is walked every time from then on, and the summary
+// counts it. c is where that way of sleeping keeps its stack.
+static __always_inline s32 kernel_stack_at(void *args, struct kval_t *c) {
+    if ((c->uses & (KNOWN | UNSTABLE)) == KNOWN) {
+        u32 uses = (c->uses & USES) + 1;
+        if (uses > USES)
+            uses = CHECK_EVERY;
+        c->uses = KNOWN | uses;
         if ((uses & (uses - 1)) != 0 && uses % CHECK_EVERY != 0) {
             count(3);
             return c->id;
         }
-    }
-    s32 id = stack_traces.get_stackid(args, 0);
-    if (c && c->id >= 0 && !(c->uses & UNSTABLE)) {
+        s32 id = stack_traces.get_stackid(args, 0);
         count(4);
         if (id >= 0 && id != c->id) {
             count(5);
             c->uses |= UNSTABLE;
             c->id = id;
         }
-    } else if (c == 0 && id >= 0) {
+        return id;
+    }
+    s32 id = stack_traces.get_stackid(args, 0);
+    if (!(c->uses & KNOWN) && id >= 0) {
+        c->id = id;
+        c->uses = KNOWN;
+    }
+    return id;
+}
+
+// The reused stack of a futex wait or wake of the thread whose futex entry is fx: kept in the
+// entry itself, no map lookup. Other commands are walked every time.
+static __always_inline s32 futex_kernel_stack(void *args, struct futex_t *fx, u32 op) {
+    u32 cmd = op & 127;
+    u32 i = cmd == 0 ? 0 : cmd == 9 ? 1 : cmd == 1 ? 2 : cmd == 5 ? 3 : cmd == 10 ? 4 : FUTEX_SLOTS;
+    if (i >= FUTEX_SLOTS)
+        return stack_traces.get_stackid(args, 0);
+    return kernel_stack_at(args, &fx->kstack[i]);
+}
+
+// The reused stack of a sleep outside futex() from the user call site ustack.
+static __always_inline s32 kernel_stack(void *args, u32 tid, s32 ustack) {
+    struct kkey_t k = {};
+    k.tid = tid;
+    k.ustack = ustack;
+    struct kval_t *c = kstacks.lookup(&k);
+    if (c)
+        return kernel_stack_at(args, c);
+    s32 id = stack_traces.get_stackid(args, 0);
+    if (id >= 0) {
         struct kval_t v = {};
         v.id = id;
+        v.uses = KNOWN;
         kstacks.update(&k, &v);
     }
     return id;
@@ -303,59 +388,68 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     u64 pid_tgid = bpf_get_current_pid_tgid();
     u32 prev = args->prev_pid;
 
-    // The tracepoint runs on the outgoing task, so current's tgid is prev's.
-    if ((pid_tgid >> 32) == TGID && prev != 0) {
+    // The tracepoint runs on the outgoing task, so current's tgid is prev's. A
+    // thread's last switch out (state X or Z) comes after sched_process_exit
+    // forgot it, and it never comes back: not recorded.
+    if ((pid_tgid >> 32) == TGID && prev != 0
+        && !(args->prev_state & (EXIT_DEAD | EXIT_ZOMBIE))) {
         now = bpf_ktime_get_ns();
-        struct off_t o = {};
-        o.off_ns = now;
-        o.state = args->prev_state;
+        struct off_t *o = off_entry(prev);
+        if (o == 0) {
+            count(1);
+            goto incoming;
+        }
+        __builtin_memset(o, 0, sizeof(*o));
+        o->off_ns = now;
+        o->state = args->prev_state;
         struct futex_t *fx = inflight.lookup(&prev);
         if (fx && fx->enter_ns == 0)
             fx = 0;
         if (fx) {
-            o.futex_uaddr = fx->uaddr;
-            o.futex_op = fx->op;
-            o.futex_enter_ns = fx->enter_ns;
+            o->futex_uaddr = fx->uaddr;
+            o->futex_op = fx->op;
+            o->futex_enter_ns = fx->enter_ns;
         }
-        if (!PREEMPTED_STACKS && (o.state & 0xff) == 0) {
+        if (!PREEMPTED_STACKS && (o->state & 0xff) == 0) {
             // Preempted (R, R+): nothing woke it, the whole interval is
             // run-queue time, and where it was preempted is a CPU profile's
             // question; its two walks would be a third of the cost.
-            o.kstack = NO_STACK;
-            o.ustack = NO_STACK;
+            o->kstack = NO_STACK;
+            o->ustack = NO_STACK;
         } else {
-            o.ustack = USER_STACK_GET;
+            s32 ustack = USER_STACK_GET;
+            o->ustack = ustack;
             // Asleep (S) in a futex wait, or elsewhere from a known user
             // call site: the reusable paths. A sleep in state D (disk, a page
             // fault) takes varying paths: walked.
-            if (REUSE_KSTACKS && fx && o.state == 1 && futex_wait_cmd(o.futex_op))
-                o.kstack = kernel_stack(args, prev, o.futex_op & 127);
-            else if (REUSE_KSTACKS && o.state == 1 && o.ustack >= 0)
-                o.kstack = kernel_stack(args, prev, SLOT_SLEEP | ((u32)o.ustack << 10));
+            if (REUSE_KSTACKS && fx && o->state == 1 && futex_wait_cmd(o->futex_op))
+                o->kstack = futex_kernel_stack(args, fx, o->futex_op);
+            else if (REUSE_KSTACKS && o->state == 1 && ustack >= 0)
+                o->kstack = kernel_stack(args, prev, ustack);
             else
-                o.kstack = KERNEL_STACK_GET;
+                o->kstack = KERNEL_STACK_GET;
         }
-        if (offstart.update(&prev, &o) != 0)
-            count(1);
     }
 
+incoming:
+    ;
     // Only threads recorded above are in offstart: that is the PID filter
     // for the incoming side, whose tgid the tracepoint does not carry.
     u32 next = args->next_pid;
     struct off_t *op = offstart.lookup(&next);
-    if (op == 0)
+    if (op == 0 || op->off_ns == 0)
         return 0;
     if (now == 0)
         now = bpf_ktime_get_ns();
     if (now - op->off_ns < MIN_NS) {
-        offstart.delete(&next);
+        op->off_ns = 0;
         return 0;
     }
     struct batch_t *b = batch_get();
     struct event_t *e = batch_slot(b);
     if (e == 0) {
         count(0);
-        offstart.delete(&next);
+        op->off_ns = 0;
         return 0;
     }
     e->kind = 1;
@@ -389,7 +483,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
             fx->blocked = 1;
     }
     batch_commit(b, now);
-    offstart.delete(&next);
+    op->off_ns = 0;
     return 0;
 }
 
@@ -398,7 +492,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
 TRACEPOINT_PROBE(sched, sched_waking) {
     u32 tid = args->pid;
     struct off_t *o = offstart.lookup(&tid);
-    if (o == 0 || o->waking_ns != 0)
+    if (o == 0 || o->off_ns == 0 || o->waking_ns != 0)
         return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     u32 waker = pid_tgid;
@@ -406,27 +500,25 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     o->waker_tid = waker;
     o->waker_tgid = pid_tgid >> 32;
     bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
-    // Only threads of the traced process are in inflight. The waker's futex
-    // call counts only when the wakeup runs on the waker's own stack: an
-    // interrupt that lands on a thread inside futex() runs on the interrupt
-    // stack, and its wakeups are not that call's.
+    // Only threads of the traced process have futex entries, whose stack_page
+    // is the thread's own kernel stack once it made a futex() call. A wakeup
+    // running on that page is the waker's own code; on another, an interrupt
+    // that landed on it (its wakeups are not the waker's, even inside futex()).
     u64 page = stack_page();
-    struct futex_t *fx = inflight.lookup(&waker);
-    if (fx && fx->enter_ns == 0)
-        fx = 0;
-    if (fx && fx->stack_page == page) {
-        o->waker_ctx = 1;
-        o->waker_futex_uaddr = fx->uaddr;
-        o->waker_futex_op = fx->op;
-    } else if ((pid_tgid >> 32) == TGID) {
-        u64 *own = taskpage.lookup(&waker);
-        if (own)
-            o->waker_ctx = *own == page ? 1 : 2;
+    struct futex_t *wf = inflight.lookup(&waker);
+    struct futex_t *fx = 0;     // the waker's futex() call, when this wakeup is its
+    if (wf && wf->stack_page != 0 && (pid_tgid >> 32) == TGID) {
+        o->waker_ctx = wf->stack_page == page ? 1 : 2;
+        if (o->waker_ctx == 1 && wf->enter_ns != 0) {
+            fx = wf;
+            o->waker_futex_uaddr = fx->uaddr;
+            o->waker_futex_op = fx->op;
+        }
     }
     if (ALL_WAKER_STACKS || (o->futex_enter_ns != 0 && futex_wait_cmd(o->futex_op))) {
         // The wakes this tool is for: of a thread in a futex wait.
         if (REUSE_KSTACKS && fx && o->waker_ctx == 1 && futex_wake_cmd(o->waker_futex_op))
-            o->waker_kstack = kernel_stack(args, waker, 256 | (o->waker_futex_op & 127));
+            o->waker_kstack = futex_kernel_stack(args, fx, o->waker_futex_op);
         else
             o->waker_kstack = KERNEL_STACK_GET;
         o->waker_ustack = USER_STACK_GET;
@@ -449,7 +541,7 @@ TRACEPOINT_PROBE(sched, sched_waking) {
 TRACEPOINT_PROBE(sched, sched_wakeup) {
     u32 tid = args->pid;
     struct off_t *o = offstart.lookup(&tid);
-    if (o && o->wakeup_ns == 0)
+    if (o && o->off_ns != 0 && o->wakeup_ns == 0)
         o->wakeup_ns = bpf_ktime_get_ns();
     return 0;
 }
@@ -459,33 +551,17 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
-    // A thread's entry is made at its first futex call and kept, written in
-    // place, until the thread exits: a hash update and delete per call cost
-    // more than the rest of both futex programs. enter_ns 0: in no call.
-    struct futex_t *fx = inflight.lookup(&tid);
+    // Written in place (see futex_entry()); enter_ns 0: in no call.
+    struct futex_t *fx = futex_entry(tid);
     if (fx == 0) {
-        int zero = 0;
-        struct futex_t *blank = scratch.lookup(&zero);
-        if (blank == 0)
-            return 0;
-        __builtin_memset(blank, 0, sizeof(*blank));
-        if (inflight.insert(&tid, blank) != 0) {
-            count(2);
-            return 0;
-        }
-        fx = inflight.lookup(&tid);
-        if (fx == 0)
-            return 0;
+        count(2);
+        return 0;
     }
     fx->uaddr = (u64)args->uaddr;
     fx->op = args->op;
     fx->stack_page = stack_page();
     fx->blocked = 0;
     fx->enter_ns = bpf_ktime_get_ns();
-    // A thread's kernel stack never moves: learning it from one call in 16
-    // (by the clock's low bits) is enough and keeps the map off most calls.
-    if ((fx->enter_ns & 0xf0) == 0)
-        taskpage.update(&tid, &fx->stack_page);
     return 0;
 }
 
@@ -495,8 +571,18 @@ TRACEPOINT_PROBE(sched, sched_process_exit) {
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
-    taskpage.delete(&tid);
+#if THREAD_ARRAYS
+    // Its reused stacks too: a new thread may get the same id.
+    struct futex_t *fx = inflight.lookup(&tid);
+    if (fx)
+        __builtin_memset(fx, 0, sizeof(*fx));
+    struct off_t *o = offstart.lookup(&tid);
+    if (o)
+        o->off_ns = 0;
+#else
     inflight.delete(&tid);
+    offstart.delete(&tid);
+#endif
     return 0;
 }
 
@@ -540,6 +626,9 @@ POLL_S = 0.025  # how often user space drains the ring buffer
 BATCH = 32  # records a CPU gathers before it sends them to the ring buffer as one
 FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
 CHECK_EVERY = 64  # past the 64th, every so many reuses of a kernel stack walk it again
+# Per-thread maps are arrays indexed by thread id when every id fits in this many entries (offstart
+# and inflight then take about 24 MB at most), else hashes of --max-threads entries.
+THREAD_ARRAY_MAX = 131072
 
 
 class Event(ct.Structure):
@@ -583,6 +672,16 @@ class Batch(ct.Structure):
 
 class ToolError(Exception):
     """A user-facing problem: printed as one line, exit status 2."""
+
+
+def thread_array_slots(path="/proc/sys/kernel/pid_max"):
+    """Entries for arrays indexed by thread id (the kernel's pid_max), or 0 to use hashes."""
+    try:
+        with open(path) as f:
+            pid_max = int(f.read().strip())
+    except (OSError, ValueError):
+        return 0
+    return pid_max if 0 < pid_max <= THREAD_ARRAY_MAX else 0
 
 
 # ---------------------------------------------------------------- futex ops
@@ -991,7 +1090,12 @@ def build_parser():
     parser.add_argument("--stack-storage", type=positive_int, default=16384,
                         metavar="N", help="stack trace map entries (default 16384)")
     parser.add_argument("--max-threads", type=positive_int, default=16384,
-                        metavar="N", help="threads tracked at once (default 16384)")
+                        metavar="N", help="threads tracked at once in hash maps (default 16384)")
+    parser.add_argument("--thread-maps", choices=("auto", "array", "hash"), default="auto",
+                        help="per-thread state in arrays indexed by thread id (cheaper; needs "
+                             "the kernel's pid_max <= %d) or in hashes of --max-threads "
+                             "entries; auto: arrays when pid_max allows (default)"
+                             % THREAD_ARRAY_MAX)
     return parser
 
 
@@ -1172,7 +1276,13 @@ class Tracer:
 
     def finish_batches(self):
         """Detaches the programs, drains the ring buffer and spills what each CPU's batch holds."""
-        for tp in list(self.bpf.tracepoint_fds):
+        # Each detach waits for the kernel to finish with the program (tens of ms): programs that
+        # make a thread's map entries go first, sched_process_exit, which removes them, last, or
+        # threads exiting meanwhile would leave entries behind and fill a hash map.
+        order = (b"syscalls:sys_enter_futex", b"sched:sched_switch", b"sched:sched_waking",
+                 b"sched:sched_wakeup", b"syscalls:sys_exit_futex", b"sched:sched_process_exit")
+        attached = list(self.bpf.tracepoint_fds)
+        for tp in sorted(attached, key=lambda t: order.index(t) if t in order else len(order)):
             self.bpf.detach_tracepoint(tp)
         # A program that started before its detach may still be finishing on another CPU.
         time.sleep(0.05)
@@ -1187,6 +1297,10 @@ class Tracer:
         from bcc import BPF
         args = self.args
         text = bpf_text
+        thread_slots = thread_array_slots() if args.thread_maps != "hash" else 0
+        if args.thread_maps == "array" and not thread_slots:
+            raise ToolError("--thread-maps array: the kernel's pid_max (/proc/sys/kernel/pid_max) "
+                            "is above %d; use --thread-maps hash" % THREAD_ARRAY_MAX)
         # A stack not asked for reads as -EFAULT, which the output shows as an empty stack.
         no_stack = str(-errno.EFAULT)
         for name, value in (("KERNEL_STACK_GET", "stack_traces.get_stackid(args, 0)"
@@ -1200,11 +1314,15 @@ class Tracer:
                              or args.stacks not in ("both", "kernel") else 1),
                             ("CHECK_EVERY", CHECK_EVERY),
                             ("FLUSH_NS", FLUSH_NS), ("BATCH", BATCH),
-                            ("SLOT_SLEEP", 512), ("UNSTABLE", "0x80000000"),
+                            ("EXIT_DEAD", "0x10"), ("EXIT_ZOMBIE", "0x20"),
+                            ("UNSTABLE", "0x80000000"), ("KNOWN", "0x40000000"),
+                            ("USES", "0x3fffffff"),
                             ("TGID", args.pid), ("MIN_NS", args.min_us * 1000),
                             ("STACK_STORAGE", args.stack_storage),
                             ("BUFFER_PAGES", args.buffer_pages),
-                            ("MAX_THREADS", args.max_threads)):
+                            ("MAX_THREADS", args.max_threads),
+                            ("THREAD_ARRAYS", 1 if thread_slots else 0),
+                            ("THREAD_SLOTS", thread_slots or 1)):
             text = text.replace(name, str(value))
         jvm = is_jvm(args.pid)
         if jvm:
@@ -1336,7 +1454,7 @@ class Tracer:
                     f.write(line + "\n")
         counters = self.bpf["counters"]
         lost, lost_threads, lost_futex, reused, checked, differed, page_changed = (
-            counters[ct.c_int(i)].value for i in range(7))
+            sum(counters[ct.c_int(i)]) for i in range(7))
         print("%s: %d off-CPU intervals, %d futex waits, %d missed stacks; "
               "lost %d events (ring buffer reservation failed), %d intervals (thread map full), "
               "%d futex calls (futex map full)"

@@ -46,12 +46,14 @@ static __always_inline void tend(int a) {
 
 # Where each program knows it touched a traced thread (offwake.py's own code, matched as text).
 MARKS = {
-    "sched_switch": [("if ((pid_tgid >> 32) == TGID && prev != 0) {",
-                      "if ((pid_tgid >> 32) == TGID && prev != 0) {\n        tmark();"),
-                     ("    if (op == 0)\n", "    if (op != 0) tmark();\n    if (op == 0)\n")],
+    "sched_switch": [("        now = bpf_ktime_get_ns();\n        struct off_t *o",
+                      "        tmark();\n        now = bpf_ktime_get_ns();\n        struct off_t *o"),
+                     ("    if (op == 0 || op->off_ns == 0)\n",
+                      "    if (op != 0 && op->off_ns != 0) tmark();\n    if (op == 0 || op->off_ns == 0)\n")],
     "sched_waking": [("    u64 pid_tgid = bpf_get_current_pid_tgid();\n",
                       "    u64 pid_tgid = bpf_get_current_pid_tgid();\n    tmark();\n")],
-    "sched_wakeup": [("    if (o && o->wakeup_ns == 0)", "    if (o) tmark();\n    if (o && o->wakeup_ns == 0)")],
+    "sched_wakeup": [("    if (o && o->off_ns != 0 && o->wakeup_ns == 0)",
+                      "    if (o && o->off_ns != 0) tmark();\n    if (o && o->off_ns != 0 && o->wakeup_ns == 0)")],
     "sys_enter_futex": [("    u32 tid = pid_tgid;\n", "    u32 tid = pid_tgid;\n    tmark();\n")],
     "sys_exit_futex": [("    u32 tid = pid_tgid;\n", "    u32 tid = pid_tgid;\n    tmark();\n")],
 }
@@ -71,7 +73,7 @@ REPORT = '''        timing = self.bpf["timing"]
 
 def instrument(source):
     """offwake.py's text with timed BPF programs; fails when its code no longer matches."""
-    start = source.index("BPF_ARRAY(counters")
+    start = source.index("BPF_PERCPU_ARRAY(counters")
     source = source[:start] + TIMING_C + source[start:]
     for k, name in enumerate(PROGRAMS):
         m = re.search(r"TRACEPOINT_PROBE\((sched|syscalls), %s\) \{\n" % name, source)

@@ -118,3 +118,22 @@ def test_unwritable_output(tmp_path):
     target.mkdir()
     assert_one_line_error(run_tool("-p", str(os.getpid()), "--events", str(target)),
                           "cannot write %s: is a directory" % target)
+
+
+def test_thread_maps_must_be_a_known_kind():
+    assert_one_line_error(run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl",
+                                   "--thread-maps", "tree"),
+                          "argument --thread-maps: invalid choice: 'tree'")
+
+
+@pytest.mark.parametrize("content,slots", [
+    ("32768\n", 32768),        # Linux's default on machines with few CPUs: arrays
+    ("131072\n", 131072),      # the largest pid_max that still gets arrays
+    ("4194304\n", 0),          # the 64-bit maximum: hashes
+    ("many\n", 0),             # unreadable: hashes
+])
+def test_thread_arrays_follow_pid_max(offwake, tmp_path, content, slots):
+    pid_max = tmp_path / "pid_max"
+    pid_max.write_text(content)
+    assert offwake.thread_array_slots(str(pid_max)) == slots
+    assert offwake.thread_array_slots(str(tmp_path / "missing")) == 0

@@ -176,7 +176,7 @@ def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
     result, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
                                                 "--min-us", "10000", "--stacks", "kernel",
                                                 "--no-stack-reuse", "--preempted-stacks",
-                                                "--all-waker-stacks")
+                                                "--all-waker-stacks", "--thread-maps", "hash")
     assert records
     assert all(r["offcpu_ns"] >= 10_000_000 for r in records)
     assert all(r["stack"]["user"] == [] for r in records)
@@ -223,3 +223,24 @@ def test_target_exit_ends_tracing(bpf_ready, tmp_path):
             if p.poll() is None:
                 p.kill()
                 p.wait()
+
+
+def test_exited_threads_do_not_fill_the_thread_map(bpf_ready, tmp_path):
+    # Over a thousand threads start, sleep once and exit while the hash maps have 64 thread slots
+    # (the JVM's own threads take about 20): an exited thread's state must go with it, also while
+    # the programs are being detached, or the slots fill and intervals are lost.
+    proc = subprocess.Popen(["java", os.path.join(HERE, "Churn.java")],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("ready "), "Churn did not start: %r" % line
+        pid = int(line.split()[1])
+        result, records, _, _, _ = run_offwake(pid, tmp_path, "--duration", "2",
+                                               "--thread-maps", "hash", "--max-threads", "64")
+    finally:
+        proc.kill()
+        proc.wait()
+    churned = {r["tid"] for r in records if r["comm"].startswith("churn-")}
+    assert len(churned) >= 200, "only %d churn threads recorded: %s" % (len(churned), result.stderr)
+    assert "lost 0 events (ring buffer reservation failed), 0 intervals (thread map full), " \
+           "0 futex calls (futex map full)" in result.stderr, result.stderr
