@@ -70,6 +70,7 @@ import mmap
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -216,10 +217,11 @@ BPF_PERCPU_ARRAY(batches, struct batch_t, 1);
 // offstart map, 2: futex calls lost to a full inflight map, 3: kernel stacks
 // reused, 4: reused stacks walked again to check them, 5: of those, ones that
 // differed, 6: futex calls whose kernel stack page changed (the stack check's
-// assumption broken).
+// assumption broken), 7: futex calls whose page was not task_struct.stack's
+// (its offset from BTF wrong).
 // Per CPU, summed at the end: a shared counter's atomic add moved its cache line between CPUs on
 // every reused stack.
-BPF_PERCPU_ARRAY(counters, u64, 7);
+BPF_PERCPU_ARRAY(counters, u64, 8);
 
 static inline void count_n(int index, u64 n) {
     u64 *c = counters.lookup(&index);
@@ -306,6 +308,18 @@ static __always_inline u64 stack_page(void) {
     // Copied, not cast: the verifier forbids shifting a stack pointer.
     bpf_probe_read_kernel(&sp, sizeof(sp), &p);
     return sp >> 14;
+}
+
+// The current task's own kernel stack page, from task_struct.stack at TASK_STACK_OFFSET (read
+// from the running kernel's BTF by user space), or 0 when that offset is unknown (-1).
+static __always_inline u64 own_stack_page(void) {
+#if TASK_STACK_OFFSET >= 0
+    u64 stack = 0;
+    bpf_probe_read_kernel(&stack, sizeof(stack), (void *)(bpf_get_current_task() + TASK_STACK_OFFSET));
+    return stack >> 14;
+#else
+    return 0;
+#endif
 }
 
 static __always_inline int futex_wait_cmd(u32 op) {
@@ -500,16 +514,22 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     o->waker_tid = waker;
     o->waker_tgid = pid_tgid >> 32;
     bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
-    // Only threads of the traced process have futex entries, whose stack_page
-    // is the thread's own kernel stack once it made a futex() call. A wakeup
-    // running on that page is the waker's own code; on another, an interrupt
-    // that landed on it (its wakeups are not the waker's, even inside futex()).
+    // A wakeup running on the waker's own kernel stack page is the waker's own
+    // code; on another, an interrupt that landed on it (its wakeups are not the
+    // waker's, even inside futex()). The own page comes from the waker's futex
+    // entry (only threads of the traced process have one, with the page once
+    // the thread made a futex() call), else from task_struct: reading that
+    // every time cost more than the walks it saves.
     u64 page = stack_page();
     struct futex_t *wf = inflight.lookup(&waker);
     struct futex_t *fx = 0;     // the waker's futex() call, when this wakeup is its
-    if (wf && wf->stack_page != 0 && (pid_tgid >> 32) == TGID) {
-        o->waker_ctx = wf->stack_page == page ? 1 : 2;
-        if (o->waker_ctx == 1 && wf->enter_ns != 0) {
+    if ((pid_tgid >> 32) == TGID) {
+        u64 own = wf ? wf->stack_page : 0;
+        if (own == 0)
+            own = own_stack_page();
+        if (own != 0)
+            o->waker_ctx = own == page ? 1 : 2;
+        if (o->waker_ctx == 1 && wf && wf->enter_ns != 0) {
             fx = wf;
             o->waker_futex_uaddr = fx->uaddr;
             o->waker_futex_op = fx->op;
@@ -562,6 +582,10 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     fx->stack_page = stack_page();
     fx->blocked = 0;
     fx->enter_ns = bpf_ktime_get_ns();
+    // Checks task_struct's stack offset against the page this call runs on,
+    // at one call in 64 (by the clock's low bits).
+    if (TASK_STACK_OFFSET >= 0 && (fx->enter_ns & 0xfc0) == 0 && own_stack_page() != fx->stack_page)
+        count(7);
     return 0;
 }
 
@@ -682,6 +706,55 @@ def thread_array_slots(path="/proc/sys/kernel/pid_max"):
     except (OSError, ValueError):
         return 0
     return pid_max if 0 < pid_max <= THREAD_ARRAY_MAX else 0
+
+
+BTF_VMLINUX = "/sys/kernel/btf/vmlinux"
+
+
+def btf_member_offsets(data, struct_name, members):
+    """Byte offsets of the named members of the struct struct_name in a BTF blob (the kernel's own
+    type information, /sys/kernel/btf/vmlinux), as {name: offset}; None when the blob is not BTF
+    or has no such struct. Only top-level members, and not bit fields' bits."""
+    if len(data) < 24:
+        return None
+    magic, _, _, hdr_len, type_off, type_len, str_off, _ = struct.unpack_from("<HBBIIIII", data)
+    if magic != 0xeB9F:
+        return None
+    types, strings = hdr_len + type_off, hdr_len + str_off
+
+    def name(off):
+        return data[strings + off:data.index(b"\0", strings + off)]
+
+    # Bytes after the 12-byte btf_type header: fixed for some kinds, per member (vlen) for others.
+    fixed = {1: 4, 3: 12, 14: 4, 17: 4}                     # INT, ARRAY, VAR, DECL_TAG
+    per_item = {4: 12, 5: 12, 6: 8, 13: 8, 15: 12, 19: 12}  # STRUCT, UNION, ENUM, FUNC_PROTO,
+    wanted = struct_name.encode()                            # DATASEC, ENUM64
+    pos, end = types, types + type_len
+    while pos + 12 <= end:
+        name_off, info, _ = struct.unpack_from("<III", data, pos)
+        kind, vlen = (info >> 24) & 0x1f, info & 0xffff
+        body = pos + 12
+        pos = body + fixed.get(kind, 0) + per_item.get(kind, 0) * vlen
+        if kind == 4 and name(name_off) == wanted:
+            found = {}
+            for i in range(vlen):
+                m_name, _, m_off = struct.unpack_from("<III", data, body + 12 * i)
+                label = name(m_name).decode("ascii", "replace")
+                if label in members:
+                    # With kind_flag set the low 24 bits are the bit offset.
+                    found[label] = (m_off & 0xffffff if info >> 31 else m_off) // 8
+            return found
+    return None
+
+
+def task_stack_offset(path=BTF_VMLINUX):
+    """Offset of task_struct.stack in the running kernel, from its BTF, or -1 when unknown."""
+    try:
+        with open(path, "rb") as f:
+            offsets = btf_member_offsets(f.read(), "task_struct", {"stack"})
+    except (OSError, ValueError, struct.error):
+        return -1
+    return offsets["stack"] if offsets and "stack" in offsets else -1
 
 
 # ---------------------------------------------------------------- futex ops
@@ -1298,6 +1371,7 @@ class Tracer:
         args = self.args
         text = bpf_text
         thread_slots = thread_array_slots() if args.thread_maps != "hash" else 0
+        self.task_stack_offset = task_stack_offset()
         if args.thread_maps == "array" and not thread_slots:
             raise ToolError("--thread-maps array: the kernel's pid_max (/proc/sys/kernel/pid_max) "
                             "is above %d; use --thread-maps hash" % THREAD_ARRAY_MAX)
@@ -1322,7 +1396,8 @@ class Tracer:
                             ("BUFFER_PAGES", args.buffer_pages),
                             ("MAX_THREADS", args.max_threads),
                             ("THREAD_ARRAYS", 1 if thread_slots else 0),
-                            ("THREAD_SLOTS", thread_slots or 1)):
+                            ("THREAD_SLOTS", thread_slots or 1),
+                            ("TASK_STACK_OFFSET", self.task_stack_offset)):
             text = text.replace(name, str(value))
         jvm = is_jvm(args.pid)
         if jvm:
@@ -1453,8 +1528,8 @@ class Tracer:
                 for line in totals.lines():
                     f.write(line + "\n")
         counters = self.bpf["counters"]
-        lost, lost_threads, lost_futex, reused, checked, differed, page_changed = (
-            sum(counters[ct.c_int(i)]) for i in range(7))
+        (lost, lost_threads, lost_futex, reused, checked, differed, page_changed,
+         stack_offset_wrong) = (sum(counters[ct.c_int(i)]) for i in range(8))
         print("%s: %d off-CPU intervals, %d futex waits, %d missed stacks; "
               "lost %d events (ring buffer reservation failed), %d intervals (thread map full), "
               "%d futex calls (futex map full)"
@@ -1471,6 +1546,10 @@ class Tracer:
             print("%s: warning: %d futex calls ended on another kernel stack page than they "
                   "began on; waker contexts and waker futex calls may be wrong"
                   % (PROG, page_changed), file=sys.stderr)
+        if stack_offset_wrong:
+            print("%s: warning: %d futex calls ran on another kernel stack page than "
+                  "task_struct.stack (offset %d, from %s) names; waker contexts may be wrong"
+                  % (PROG, stack_offset_wrong, self.task_stack_offset, BTF_VMLINUX), file=sys.stderr)
         stats = self.bpf_run_stats()
         if stats:
             print("%s: BPF run time (kernel.bpf_stats_enabled=1): %s" % (PROG, ", ".join(

@@ -137,3 +137,48 @@ def test_thread_arrays_follow_pid_max(offwake, tmp_path, content, slots):
     pid_max.write_text(content)
     assert offwake.thread_array_slots(str(pid_max)) == slots
     assert offwake.thread_array_slots(str(tmp_path / "missing")) == 0
+
+
+def btf_blob(task_struct_flag=0):
+    """A small BTF blob: an int, a function prototype and an enum before struct task_struct, whose
+    members pid and stack sit at bytes 12 and 32 (with task_struct_flag, as kind_flag offsets that
+    carry a bit field size in their top byte)."""
+    import struct
+    strings = b"\0int\0task_struct\0pid\0stack\0RED\0"
+    off = {name: strings.index(name.encode() + b"\0") for name in ("int", "task_struct", "pid",
+                                                                   "stack", "RED")}
+    types = b""
+    types += struct.pack("<III", off["int"], 1 << 24, 4) + struct.pack("<I", 32)          # INT
+    types += struct.pack("<III", 0, (13 << 24) | 2, 1) + struct.pack("<IIII", 0, 1, 0, 1)  # FUNC_PROTO
+    types += struct.pack("<III", 0, (6 << 24) | 1, 4) + struct.pack("<Ii", off["RED"], 0)  # ENUM
+    info = (4 << 24) | 2 | (task_struct_flag << 31)
+    bits = (lambda b: (3 << 24) | b) if task_struct_flag else (lambda b: b)
+    types += struct.pack("<III", off["task_struct"], info, 64)                             # STRUCT
+    types += struct.pack("<III", off["pid"], 1, bits(96))
+    types += struct.pack("<III", off["stack"], 1, bits(256))
+    header = struct.pack("<HBBIIIII", 0xeB9F, 1, 0, 24, 0, len(types), len(types), len(strings))
+    return header + types + strings
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_btf_member_offsets_of_a_struct(offwake, flag):
+    assert offwake.btf_member_offsets(btf_blob(flag), "task_struct", {"stack", "pid"}) == {
+        "pid": 12, "stack": 32}
+    assert offwake.btf_member_offsets(btf_blob(flag), "mm_struct", {"stack"}) is None
+
+
+def test_task_stack_offset_without_btf(offwake, tmp_path):
+    assert offwake.task_stack_offset(str(tmp_path / "missing")) == -1
+    not_btf = tmp_path / "vmlinux"
+    not_btf.write_bytes(b"\x7fELF" + bytes(60))
+    assert offwake.task_stack_offset(str(not_btf)) == -1
+    cut = tmp_path / "cut"
+    cut.write_bytes(btf_blob()[:40])
+    assert offwake.task_stack_offset(str(cut)) == -1
+
+
+def test_task_stack_offset_of_this_kernel(offwake):
+    if not os.access(offwake.BTF_VMLINUX, os.R_OK):
+        pytest.skip("no readable %s" % offwake.BTF_VMLINUX)
+    # task_struct starts with thread_info (x86-64, arm64) and __state: stack follows within 64 bytes.
+    assert 0 < offwake.task_stack_offset() < 64
