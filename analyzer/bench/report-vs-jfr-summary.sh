@@ -81,12 +81,14 @@ read -r bare_wall bare_cpu _ <<< "$(timed java -cp analyzer/target/test-classes 
 echo "  floor, bare jdk.jfr.consumer pass over the request events, no field read: $bare_wall s wall, $bare_cpu s cpu"
 read -r fields_wall fields_cpu _ <<< "$(timed java -cp analyzer/target/test-classes io.hopscope.analyzer.bench.ParseFloor "$FILE" fields)"
 echo "  floor, same pass reading 4 values per event:                           $fields_wall s wall, $fields_cpu s cpu"
+read -r par_wall par_cpu _ <<< "$(timed java -cp analyzer/target/test-classes io.hopscope.analyzer.bench.ParseFloor "$FILE" parallel)"
+echo "  floor, bare pass over the chunks in parallel (one thread per CPU):     $par_wall s wall, $par_cpu s cpu"
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a / b}'; }
 sw=$(median "${summary_wall[@]}")
 rw=$(median "${report_wall[@]}")
 sc=$(median "${summary_cpu[@]}")
 rc=$(median "${report_cpu[@]}")
-echo "median wall: jfr summary $sw s, hopscope report $rw s, ratio $(ratio "$rw" "$sw")x (target <= 2x); bare floor $(ratio "$bare_wall" "$sw")x"
+echo "median wall: jfr summary $sw s, hopscope report $rw s, ratio $(ratio "$rw" "$sw")x (target <= 2x); bare floor $(ratio "$bare_wall" "$sw")x, in parallel $(ratio "$par_wall" "$sw")x"
 echo "median cpu:  jfr summary $sc s, hopscope report $rc s, ratio $(ratio "$rc" "$sc")x; bare floor $(ratio "$bare_cpu" "$sc")x; report ran within -Xmx$HEAP"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -17,7 +17,12 @@ import jdk.jfr.consumer.EventStream;
  * (needs {@code --add-opens jdk.jfr/jdk.jfr.consumer=ALL-UNNAMED}). Not something the analyzer does:
  * it measures what the public API's lookup by name costs.
  *
- * <p>Usage: {@code ParseFloor RECORDING.jfr bare|fields|index}.
+ * <p>{@code parallel} is {@code bare} over the recording's chunks at once, as many at a time as
+ * there are CPUs: each chunk is copied to a file of its own first (the API opens whole files only),
+ * and that copy is timed with the rest. It asks whether a second core could bring the parse under
+ * the target; it is not something the analyzer does.
+ *
+ * <p>Usage: {@code ParseFloor RECORDING.jfr bare|fields|index|parallel}.
  */
 public final class ParseFloor {
 
@@ -39,6 +44,12 @@ public final class ParseFloor {
         java.util.Map<jdk.jfr.EventType, int[]> positions = new java.util.IdentityHashMap<>();
         long t0 = System.nanoTime();
         long[] n = new long[2];
+        if (mode.equals("parallel")) {
+            n[0] = parallelBare(Path.of(args[0]));
+            System.out.printf(Locale.ROOT, "%.2f s for %d events (%d threads)%n", (System.nanoTime() - t0) / 1e9,
+                    n[0], Runtime.getRuntime().availableProcessors());
+            return;
+        }
         try (EventStream es = EventStream.openFile(Path.of(args[0]))) {
             es.setOrdered(false);
             es.setReuse(true);
@@ -68,5 +79,62 @@ public final class ParseFloor {
             es.start();
         }
         System.out.printf(Locale.ROOT, "%.2f s for %d events (checksum %d)%n", (System.nanoTime() - t0) / 1e9, n[0], n[1]);
+    }
+
+    /** The request events of every chunk, counted by one bare pass per chunk, chunks in parallel. */
+    private static long parallelBare(Path file) throws Exception {
+        Path dir = java.nio.file.Files.createTempDirectory("parse-floor-");
+        java.util.concurrent.ExecutorService pool =
+                java.util.concurrent.Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+        try {
+            List<Path> chunks = new java.util.ArrayList<>();
+            try (java.nio.channels.FileChannel in = java.nio.channels.FileChannel.open(file)) {
+                java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(16);
+                long position = 0;
+                while (position + 16 <= in.size()) {
+                    header.clear();
+                    in.read(header, position);
+                    // A chunk starts with "FLR\0", two version shorts and its size in bytes.
+                    if (header.getInt(0) != 0x464c5200 || header.getLong(8) <= 16) {
+                        throw new IllegalStateException("no JFR chunk at byte " + position + " of " + file);
+                    }
+                    Path chunk = dir.resolve("chunk-" + chunks.size() + ".jfr");
+                    try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(chunk,
+                            java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE)) {
+                        in.transferTo(position, header.getLong(8), out);
+                    }
+                    chunks.add(chunk);
+                    position += header.getLong(8);
+                }
+            }
+            List<java.util.concurrent.Future<Long>> counts = new java.util.ArrayList<>();
+            for (Path chunk : chunks) {
+                counts.add(pool.submit(() -> {
+                    long[] count = {0};
+                    try (EventStream es = EventStream.openFile(chunk)) {
+                        es.setOrdered(false);
+                        es.setReuse(true);
+                        for (String type : REQUEST_EVENTS) {
+                            es.onEvent(type, e -> count[0]++);
+                        }
+                        es.start();
+                    }
+                    return count[0];
+                }));
+            }
+            long total = 0;
+            for (java.util.concurrent.Future<Long> count : counts) {
+                total += count.get();
+            }
+            return total;
+        } finally {
+            pool.shutdown();
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+                for (Path f : files.toList()) {
+                    java.nio.file.Files.delete(f);
+                }
+            }
+            java.nio.file.Files.delete(dir);
+        }
     }
 }
