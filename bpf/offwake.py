@@ -155,7 +155,7 @@ struct kval_t {
                             // stack (walked since), plus the reuses so far (USES bits)
 };
 
-// The futex commands whose kernel stacks are reused, by futex_slot(): the two waits, the three wakes.
+// The futex commands whose kernel stacks are reused (see futex_kernel_stack()): two waits, three wakes.
 #define FUTEX_SLOTS 5
 
 struct futex_t {
