@@ -42,7 +42,9 @@
 # sleeping and then reused (the same code path nearly every time; the 2nd,
 # 4th ... 64th reuse and then every 64th is walked again to check, a way of
 # sleeping whose check differed is walked every time since, and the summary
-# counts differences; --no-stack-reuse walks all); a wake of a thread not in
+# counts differences; a user stack that cannot go past its first frame, the
+# frame pointer register holding no address, is reused by instruction
+# pointer the same way; --no-stack-reuse walks all); a wake of a thread not in
 # a futex wait gets the waker's stacks only as far as needed to tell an
 # interrupt from a task (--all-waker-stacks records them); and an interval in
 # which the thread was preempted (state R, R+: nothing woke it) gets no stacks
@@ -145,9 +147,7 @@ struct off_t {
     char waker_comm[TASK_COMM_LEN];
 };
 
-// A traced thread's futex() call, keyed by thread id: kept from the thread's
-// first call to its exit, enter_ns 0 while it is in none.
-// A thread's kernel stack id for one way of sleeping or waking, reused (see kernel_stack_at()).
+// A thread's kernel stack id for one way of sleeping or waking, reused (see reused_stack()).
 // 8 bytes: the programs that read stack_page() must keep their BPF stack small.
 struct kval_t {
     s32 id;
@@ -158,6 +158,8 @@ struct kval_t {
 // The futex commands whose kernel stacks are reused (see futex_kernel_stack()): two waits, three wakes.
 #define FUTEX_SLOTS 5
 
+// A traced thread's futex() call, keyed by thread id: kept from the thread's
+// first call to its exit, enter_ns 0 while it is in none.
 struct futex_t {
     u64 uaddr;
     u64 enter_ns;
@@ -218,10 +220,10 @@ BPF_PERCPU_ARRAY(batches, struct batch_t, 1);
 // reused, 4: reused stacks walked again to check them, 5: of those, ones that
 // differed, 6: futex calls whose kernel stack page changed (the stack check's
 // assumption broken), 7: futex calls whose page was not task_struct.stack's
-// (its offset from BTF wrong).
+// (its offset from BTF wrong), 8-10: as 3-5, for user stacks of one frame.
 // Per CPU, summed at the end: a shared counter's atomic add moved its cache line between CPUs on
 // every reused stack.
-BPF_PERCPU_ARRAY(counters, u64, 8);
+BPF_PERCPU_ARRAY(counters, u64, 11);
 
 static inline void count_n(int index, u64 n) {
     u64 *c = counters.lookup(&index);
@@ -339,27 +341,30 @@ static __always_inline int futex_wake_cmd(u32 op) {
 // and then reused, which saves a walk (2-5 us here) per switch. The 2nd, 4th,
 // ... 64th reuse and then every CHECK_EVERY-th walk it again; a way of sleeping
 // whose walk ever differs is walked every time from then on, and the summary
-// counts it. c is where that way of sleeping keeps its stack.
-static __always_inline s32 kernel_stack_at(void *args, struct kval_t *c) {
+// counts it. c is where that way of sleeping keeps its stack; flags are
+// get_stackid()'s (user stacks are reused the same way, see user_stack()).
+static __always_inline s32 reused_stack(void *args, struct kval_t *c, u64 flags) {
+    // Counters: 3-5 for kernel stacks, 8-10 for user stacks.
+    int counted = flags & BPF_F_USER_STACK ? 8 : 3;
     if ((c->uses & (KNOWN | UNSTABLE)) == KNOWN) {
         u32 uses = (c->uses & USES) + 1;
         if (uses > USES)
             uses = CHECK_EVERY;
         c->uses = KNOWN | uses;
         if ((uses & (uses - 1)) != 0 && uses % CHECK_EVERY != 0) {
-            count(3);
+            count(counted);
             return c->id;
         }
-        s32 id = stack_traces.get_stackid(args, 0);
-        count(4);
+        s32 id = stack_traces.get_stackid(args, flags);
+        count(counted + 1);
         if (id >= 0 && id != c->id) {
-            count(5);
+            count(counted + 2);
             c->uses |= UNSTABLE;
             c->id = id;
         }
         return id;
     }
-    s32 id = stack_traces.get_stackid(args, 0);
+    s32 id = stack_traces.get_stackid(args, flags);
     if (!(c->uses & KNOWN) && id >= 0) {
         c->id = id;
         c->uses = KNOWN;
@@ -374,7 +379,7 @@ static __always_inline s32 futex_kernel_stack(void *args, struct futex_t *fx, u3
     u32 i = cmd == 0 ? 0 : cmd == 9 ? 1 : cmd == 1 ? 2 : cmd == 5 ? 3 : cmd == 10 ? 4 : FUTEX_SLOTS;
     if (i >= FUTEX_SLOTS)
         return stack_traces.get_stackid(args, 0);
-    return kernel_stack_at(args, &fx->kstack[i]);
+    return reused_stack(args, &fx->kstack[i], 0);
 }
 
 // The reused stack of a sleep outside futex() from the user call site ustack.
@@ -384,13 +389,49 @@ static __always_inline s32 kernel_stack(void *args, u32 tid, s32 ustack) {
     k.ustack = ustack;
     struct kval_t *c = kstacks.lookup(&k);
     if (c)
-        return kernel_stack_at(args, c);
+        return reused_stack(args, c, 0);
     s32 id = stack_traces.get_stackid(args, 0);
     if (id >= 0) {
         struct kval_t v = {};
         v.id = id;
         v.uses = KNOWN;
         kstacks.update(&k, &v);
+    }
+    return id;
+}
+
+// The current task's user stack. A frame-pointer walk starts at the instruction pointer and
+// reads the next frame at the frame pointer register; when that holds no address (below 4096,
+// where nothing is ever mapped) the walk ends there, its stack is the instruction pointer's frame
+// alone, and its id is reused by instruction pointer (a check every so often, as for kernel
+// stacks). That is most sleeps of a JVM's threads, inside glibc's futex and poll wrappers, and
+// such a walk cost about 1 us (the fault reading that address): the reuse saves it. The
+// registers are read through a per-CPU scratch value: sched_waking's BPF stack must stay small.
+struct uscratch_t {
+    u64 bp;
+    u64 ip;
+    struct kval_t fresh;
+};
+BPF_PERCPU_ARRAY(uscratch, struct uscratch_t, 1);
+BPF_HASH(ipstacks, u64, struct kval_t, STACK_STORAGE);
+
+static __always_inline s32 user_stack(void *args) {
+    int zero = 0;
+    struct uscratch_t *u = REUSE_USTACKS ? uscratch.lookup(&zero) : 0;
+    if (u == 0)
+        return stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+    if (bpf_probe_read_kernel(&u->bp, sizeof(u->bp), &regs->bp) != 0 || u->bp >= 4096
+        || bpf_probe_read_kernel(&u->ip, sizeof(u->ip), &regs->ip) != 0)
+        return stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    struct kval_t *c = ipstacks.lookup(&u->ip);
+    if (c)
+        return reused_stack(args, c, BPF_F_USER_STACK);
+    s32 id = stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    if (id >= 0) {
+        u->fresh.id = id;
+        u->fresh.uses = KNOWN;
+        ipstacks.update(&u->ip, &u->fresh);
     }
     return id;
 }
@@ -1150,12 +1191,13 @@ def build_parser():
                              "wakeup ran on tells task from interrupt, else "
                              "the kernel stack)")
     parser.add_argument("--no-stack-reuse", action="store_true",
-                        help="walk every kernel stack; by default a thread's "
+                        help="walk every stack; by default a thread's "
                              "kernel stack asleep in a futex wait or from the "
                              "same user call site, or waking another from a "
-                             "futex wake, is walked once and reused (checked "
-                             "at the 2nd, 4th ... 64th use, then every %dth)"
-                             % CHECK_EVERY)
+                             "futex wake, and a user stack that cannot go past "
+                             "its first frame, are walked once and reused "
+                             "(checked at the 2nd, 4th ... 64th use, then "
+                             "every %dth)" % CHECK_EVERY)
     parser.add_argument("--buffer-pages", type=power_of_two, default=2048, metavar="N",
                         help="ring buffer size in pages, a power of two "
                              "(default 2048: 8 MiB, 55,000 records, about "
@@ -1379,13 +1421,14 @@ class Tracer:
         no_stack = str(-errno.EFAULT)
         for name, value in (("KERNEL_STACK_GET", "stack_traces.get_stackid(args, 0)"
                              if args.stacks in ("both", "kernel") else no_stack),
-                            ("USER_STACK_GET", "stack_traces.get_stackid(args, BPF_F_USER_STACK)"
+                            ("USER_STACK_GET", "user_stack(args)"
                              if args.stacks in ("both", "user") else no_stack),
                             ("PREEMPTED_STACKS", 1 if args.preempted_stacks else 0),
                             ("ALL_WAKER_STACKS", 1 if args.all_waker_stacks else 0),
                             ("NO_STACK", no_stack),
                             ("REUSE_KSTACKS", 0 if args.no_stack_reuse
                              or args.stacks not in ("both", "kernel") else 1),
+                            ("REUSE_USTACKS", 0 if args.no_stack_reuse else 1),
                             ("CHECK_EVERY", CHECK_EVERY),
                             ("FLUSH_NS", FLUSH_NS), ("BATCH", BATCH),
                             ("EXIT_DEAD", "0x10"), ("EXIT_ZOMBIE", "0x20"),
@@ -1529,7 +1572,8 @@ class Tracer:
                     f.write(line + "\n")
         counters = self.bpf["counters"]
         (lost, lost_threads, lost_futex, reused, checked, differed, page_changed,
-         stack_offset_wrong) = (sum(counters[ct.c_int(i)]) for i in range(8))
+         stack_offset_wrong, ureused, uchecked, udiffered) = (
+            sum(counters[ct.c_int(i)]) for i in range(11))
         print("%s: %d off-CPU intervals, %d futex waits, %d missed stacks; "
               "lost %d events (ring buffer reservation failed), %d intervals (thread map full), "
               "%d futex calls (futex map full)"
@@ -1538,10 +1582,14 @@ class Tracer:
         if reused or checked:
             print("%s: kernel stacks reused %d times; %d walked again to check, %d differed"
                   % (PROG, reused, checked, differed), file=sys.stderr)
-        if differed:
-            print("%s: warning: %d reused kernel stacks differed from a fresh walk (those ways of "
+        if ureused or uchecked:
+            print("%s: user stacks of one frame reused %d times; %d walked again to check, "
+                  "%d differed" % (PROG, ureused, uchecked, udiffered), file=sys.stderr)
+        if differed or udiffered:
+            print("%s: warning: %d reused stacks differed from a fresh walk (those ways of "
                   "sleeping are walked every time since; intervals before may show the older "
-                  "stack); --no-stack-reuse walks every one" % (PROG, differed), file=sys.stderr)
+                  "stack); --no-stack-reuse walks every one" % (PROG, differed + udiffered),
+                  file=sys.stderr)
         if page_changed:
             print("%s: warning: %d futex calls ended on another kernel stack page than they "
                   "began on; waker contexts and waker futex calls may be wrong"

@@ -116,6 +116,11 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
     m = re.search(r"kernel stacks reused (\d+) times; (\d+) walked again to check, (\d+) differed",
                   result.stderr)
     assert m and int(m.group(1)) >= len(futex_woken) and m.group(3) == "0", result.stderr
+    # User stacks of one frame (glibc's futex wrapper leaves no frame pointer to follow) are reused
+    # by instruction pointer: where that happened, the checks found no difference either.
+    m = re.search(r"user stacks of one frame reused (\d+) times; (\d+) walked again to check, (\d+) "
+                  r"differed", result.stderr)
+    assert m is None or m.group(3) == "0", result.stderr
     assert "warning" not in result.stderr, result.stderr
     waits = {tuple(r["stack"]["kernel"]) for r in futex_woken if r["state"] == "S"}
     assert len(waits) == 1 and "futex_wait" in waits.pop(), "one futex wait path expected"
