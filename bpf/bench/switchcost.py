@@ -97,13 +97,14 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) { return 0; }
 TRACEPOINT_PROBE(syscalls, sys_exit_futex) { return 0; }
 """
 
-# Attaches the empty programs, says so as offwake does, and detaches after argv[1] seconds.
+# Takes offwake's command line (--duration S and the rest, which it ignores), attaches the empty
+# programs, says so as offwake does, and detaches after S seconds.
 EMPTY_TOOL = r"""
 import sys, time
 from bcc import BPF
 bpf = BPF(text=%r)
 print("Tracing (empty programs)", file=sys.stderr, flush=True)
-time.sleep(float(sys.argv[1]))
+time.sleep(float(sys.argv[sys.argv.index("--duration") + 1]))
 """ % EMPTY_PROGRAMS
 
 
@@ -147,8 +148,7 @@ def measure(binary, command, args, cpu, others):
     tracer = None
     try:
         samples = read_samples(pingpong, time.monotonic() + args.before + 0.5)
-        tracer = subprocess.Popen(command + ["-p", str(pingpong.pid)] if command[-1] != "EMPTY"
-                                  else command[:-1] + [str(args.trace)],
+        tracer = subprocess.Popen(command + ["-p", str(pingpong.pid)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                   preexec_fn=lambda: os.sched_setaffinity(0, others))
         err = []
@@ -205,26 +205,23 @@ def main():
     for t in tools:
         if not os.path.exists(t):
             fail("no tool %s" % t)
-    configs = []
-    for t in tools:
-        configs.append((os.path.relpath(t), [sys.executable, t, *args.tracer_args.split(),
-                                             "--duration", str(args.trace)]))
-    costs = {name: [] for name, _ in configs}
     with tempfile.TemporaryDirectory(prefix="offwake-switchcost-") as tmpdir:
         binary = build(tmpdir)
-        events = os.path.join(tmpdir, "events.jsonl")
+        configs = [(os.path.relpath(t), t) for t in tools]
         if args.empty:
             empty = os.path.join(tmpdir, "empty.py")
             with open(empty, "w") as f:
                 f.write(EMPTY_TOOL)
-            configs.append(("empty programs", [sys.executable, empty, "EMPTY"]))
-            costs["empty programs"] = []
+            configs.append(("empty programs", empty))
+        # Every tool gets offwake's command line; measure() adds -p PID.
+        events = os.path.join(tmpdir, "events.jsonl")
+        tail = [*args.tracer_args.split(), "--duration", str(args.trace), "--events", events]
+        costs = {name: [] for name, _ in configs}
         print("ping-pong on CPU %d; tracer %s" % (cpu, args.tracer_args or "(defaults)"))
         for r in range(args.rounds):
-            for name, command in configs:
-                if command[-1] != "EMPTY":
-                    command = command + ["--events", events]
-                before, traced, err = measure(binary, command, args, cpu, others)
+            for name, tool in configs:
+                before, traced, err = measure(binary, [sys.executable, tool, *tail], args, cpu,
+                                              others)
                 costs[name].append(traced - before)
                 lost = re.search(r"lost (\d+) events.*?(\d+) intervals.*?(\d+) futex calls", err)
                 print("round %d  %-24s untraced %6.0f ns/handoff  traced %6.0f  cost %+6.0f ns "
