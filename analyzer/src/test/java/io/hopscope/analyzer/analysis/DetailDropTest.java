@@ -121,12 +121,6 @@ class DetailDropTest {
     }
 
     private static void segment(long id) {
-        ContractEvents.Segment s = new ContractEvents.Segment();
-        s.begin();
-        s.requestId = id;
-        s.kind = "run";
-        s.allocatedBytes = 64;
-        s.cpuNanos = -1;
-        s.commit();
+        ContractEvents.instantSegment(id, "run", 64);
     }
 }

@@ -80,13 +80,7 @@ class LateEventTest {
     }
 
     private static void request(long id) {
-        ContractEvents.Segment s = new ContractEvents.Segment();
-        s.begin();
-        s.requestId = id;
-        s.kind = "request";
-        s.allocatedBytes = 100;
-        s.cpuNanos = -1;
-        s.commit();
+        ContractEvents.instantSegment(id, "request", 100);
         ContractEvents.Request r = new ContractEvents.Request();
         r.begin();
         r.requestId = id;

@@ -90,12 +90,6 @@ class StartThreadTest {
     }
 
     private static void segment(long id) {
-        ContractEvents.Segment s = new ContractEvents.Segment();
-        s.begin();
-        s.requestId = id;
-        s.kind = "start";
-        s.allocatedBytes = 64;
-        s.cpuNanos = -1;
-        s.commit();
+        ContractEvents.instantSegment(id, "start", 64);
     }
 }

@@ -14,6 +14,20 @@ public final class ContractEvents {
     private ContractEvents() {
     }
 
+    /**
+     * Writes a segment of request id that begins and ends now, of the given kind and allocation,
+     * without a CPU figure (cpuNanos -1), on the calling thread.
+     */
+    public static void instantSegment(long id, String kind, long allocatedBytes) {
+        Segment s = new Segment();
+        s.begin();
+        s.requestId = id;
+        s.kind = kind;
+        s.allocatedBytes = allocatedBytes;
+        s.cpuNanos = -1;
+        s.commit();
+    }
+
     /** hopscope.Request. */
     @Name("hopscope.Request")
     @Category("hopscope")
