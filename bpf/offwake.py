@@ -188,13 +188,10 @@ BPF_HASH(offstart, u32, struct off_t, MAX_THREADS);
 BPF_HASH(inflight, u32, struct futex_t, MAX_THREADS);
 #endif
 #if !THREAD_ARRAYS
-// A zeroed off_t, the first value of a thread's offstart hash entry.
+// Zeroed values (never written), the first of a thread's hash entries: kept off the BPF stack,
+// which must stay small in sys_enter_futex (see stack_page()).
 BPF_PERCPU_ARRAY(offblank, struct off_t, 1);
-#endif
-#if !THREAD_ARRAYS
-// A zeroed futex_t, the first value of a thread's inflight hash entry: kept off the
-// BPF stack, which must stay small in sys_enter_futex (see stack_page()).
-BPF_PERCPU_ARRAY(scratch, struct futex_t, 1);
+BPF_PERCPU_ARRAY(futexblank, struct futex_t, 1);
 #endif
 BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
 BPF_STACK_TRACE(stack_traces, STACK_STORAGE);
@@ -257,11 +254,8 @@ static __always_inline struct futex_t *futex_entry(u32 tid) {
 #if !THREAD_ARRAYS
     if (fx == 0) {
         int zero = 0;
-        struct futex_t *blank = scratch.lookup(&zero);
-        if (blank == 0)
-            return 0;
-        __builtin_memset(blank, 0, sizeof(*blank));
-        if (inflight.insert(&tid, blank) != 0)
+        struct futex_t *blank = futexblank.lookup(&zero);
+        if (blank == 0 || inflight.insert(&tid, blank) != 0)
             return 0;
         fx = inflight.lookup(&tid);
     }
