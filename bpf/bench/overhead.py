@@ -62,6 +62,19 @@ def process_cpu_s(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def wait_attached(tracer, workloads):
+    """Returns once the tracer says it is attached; else ends it and the workloads, and fails."""
+    first = tracer.stderr.readline()
+    if "Ctrl-C to end." not in first:
+        # The tracer may still run, waiting for a workload's exit, and the workloads' shells for
+        # this process to reap them: end all before reading what the tracer said.
+        for proc in workloads:
+            proc.kill()
+            proc.wait()
+        tracer.kill()
+        fail("offwake did not start: " + first + tracer.stderr.read())
+
+
 def run(jar, workload, traced, tmpdir, index):
     proc = start_workload(jar, workload)
     tracer = None
@@ -70,10 +83,7 @@ def run(jar, workload, traced, tmpdir, index):
                                    "--events", os.path.join(tmpdir, "run%d.jsonl" % index),
                                    "--folded", os.path.join(tmpdir, "run%d.folded" % index)],
                                   stderr=subprocess.PIPE, text=True)
-        first = tracer.stderr.readline()
-        if "Ctrl-C to end." not in first:
-            proc.kill()
-            fail("offwake did not start: " + first + tracer.stderr.read())
+        wait_attached(tracer, [proc])
     started = time.monotonic()
     tracer_cpu_before = process_cpu_s(tracer.pid) if tracer else None
     proc.stdin.write("go\n")
@@ -129,11 +139,7 @@ def run_pair(jar, workload, tmpdir, index):
     tracer = subprocess.Popen([sys.executable, TOOL, *TRACER_ARGS, "-p", str(traced.pid),
                                "--events", os.path.join(tmpdir, "pair%d.jsonl" % index)],
                               stderr=subprocess.PIPE, text=True)
-    first = tracer.stderr.readline()
-    if "Ctrl-C to end." not in first:
-        plain.kill()
-        traced.kill()
-        fail("offwake did not start: " + first + tracer.stderr.read())
+    wait_attached(tracer, [plain, traced])
     for proc in (plain, traced):
         proc.stdin.write("go\n")
         proc.stdin.close()

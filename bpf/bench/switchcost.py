@@ -31,6 +31,8 @@ import time
 
 BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(BPF_DIR, "offwake.py")
+# offwake's tracepoints with empty programs (--empty): the floor of its cost.
+EMPTY_TOOL = os.path.join(BPF_DIR, "bench", "emptytool.py")
 
 PINGPONG_C = r"""
 #define _GNU_SOURCE
@@ -87,26 +89,6 @@ int main(void) {
     }
 }
 """
-
-EMPTY_PROGRAMS = """
-TRACEPOINT_PROBE(sched, sched_switch) { return 0; }
-TRACEPOINT_PROBE(sched, sched_waking) { return 0; }
-TRACEPOINT_PROBE(sched, sched_wakeup) { return 0; }
-TRACEPOINT_PROBE(sched, sched_process_exit) { return 0; }
-TRACEPOINT_PROBE(syscalls, sys_enter_futex) { return 0; }
-TRACEPOINT_PROBE(syscalls, sys_exit_futex) { return 0; }
-"""
-
-# Takes offwake's command line (--duration S and the rest, which it ignores), attaches the empty
-# programs, says so as offwake does, and detaches after S seconds.
-EMPTY_TOOL = r"""
-import sys, time
-from bcc import BPF
-bpf = BPF(text=%r)
-print("Tracing (empty programs)", file=sys.stderr, flush=True)
-time.sleep(float(sys.argv[sys.argv.index("--duration") + 1]))
-""" % EMPTY_PROGRAMS
-
 
 def fail(message):
     print("switchcost: %s" % message, file=sys.stderr)
@@ -209,10 +191,7 @@ def main():
         binary = build(tmpdir)
         configs = [(os.path.relpath(t), t) for t in tools]
         if args.empty:
-            empty = os.path.join(tmpdir, "empty.py")
-            with open(empty, "w") as f:
-                f.write(EMPTY_TOOL)
-            configs.append(("empty programs", empty))
+            configs.append(("empty programs", EMPTY_TOOL))
         # Every tool gets offwake's command line; measure() adds -p PID.
         events = os.path.join(tmpdir, "events.jsonl")
         tail = [*args.tracer_args.split(), "--duration", str(args.trace), "--events", events]
