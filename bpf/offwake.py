@@ -70,6 +70,7 @@ import errno
 import json
 import mmap
 import os
+import select
 import shutil
 import signal
 import struct
@@ -681,7 +682,7 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
 """
 
 TASK_COMM_LEN = 16
-POLL_S = 0.025  # how often user space drains the ring buffer
+POLL_S = 0.1  # how often user space drains the ring buffer
 BATCH = 32  # records a CPU gathers before it sends them to the ring buffer as one
 FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
 CHECK_EVERY = 64  # past the 64th, every so many reuses of a kernel stack walk it again
@@ -1333,6 +1334,38 @@ def process_alive(pid):
         return False
 
 
+class ExitWatch:
+    """Waits for a while or until a process exits, whichever comes first.
+
+    Through a pidfd, which becomes readable when the process exits: the wait is one poll() and the
+    check costs nothing. Reading /proc/PID/stat instead, after every wait, cost this tool more
+    CPU than draining the ring buffer did (about 170 us a read on a VM whose caches the sleep had
+    cooled). That remains the fallback where pidfds are not (Linux before 5.3, or PID not a
+    process but one of its threads)."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.poll = None
+        try:
+            fd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            return
+        self.fd = fd
+        self.poll = select.poll()
+        self.poll.register(fd, select.POLLIN)
+
+    def wait(self, seconds):
+        """Waits up to seconds (less if a signal arrives); False once the process has exited."""
+        if self.poll is None:
+            time.sleep(seconds)
+            return process_alive(self.pid)
+        return not self.poll.poll(seconds * 1000)
+
+    def close(self):
+        if self.poll is not None:
+            os.close(self.fd)
+
+
 class Tracer:
     """Loads the BPF program, collects its records and writes the outputs."""
 
@@ -1458,16 +1491,18 @@ class Tracer:
               file=sys.stderr)
         started = time.monotonic()
         target_gone = False
+        watch = ExitWatch(args.pid)
         while not self.stop:
             # Records are submitted without wakeups (BPF_RB_NO_WAKEUP) and drained here in batches:
             # a wakeup per record would cost the target a context switch of ours per event.
-            time.sleep(POLL_S)
+            alive = watch.wait(POLL_S)
             self.drain()
             if args.duration and time.monotonic() - started >= args.duration:
                 break
-            if not process_alive(args.pid):
+            if not alive:
                 target_gone = True
                 break
+        watch.close()
         self.finish_batches()
         if target_gone:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
