@@ -1358,7 +1358,7 @@ class ExitWatch:
         self.poll.register(fd, select.POLLIN)
 
     def wait(self, seconds):
-        """Waits up to seconds (less if a signal arrives); False once the process has exited."""
+        """Waits up to seconds, less once the process has exited; False then."""
         if self.poll is None:
             time.sleep(seconds)
             return process_alive(self.pid)
@@ -1495,17 +1495,20 @@ class Tracer:
         started = time.monotonic()
         target_gone = False
         watch = ExitWatch(args.pid)
-        while not self.stop:
-            # Records are submitted without wakeups (BPF_RB_NO_WAKEUP) and drained here in batches:
-            # a wakeup per record would cost the target a context switch of ours per event.
-            alive = watch.wait(POLL_S)
-            self.drain()
-            if args.duration and time.monotonic() - started >= args.duration:
-                break
-            if not alive:
-                target_gone = True
-                break
-        watch.close()
+        try:
+            while not self.stop:
+                # Records are submitted without wakeups (BPF_RB_NO_WAKEUP) and drained here in
+                # batches: a wakeup per record would cost the target a context switch of ours per
+                # event.
+                alive = watch.wait(POLL_S)
+                self.drain()
+                if args.duration and time.monotonic() - started >= args.duration:
+                    break
+                if not alive:
+                    target_gone = True
+                    break
+        finally:
+            watch.close()
         self.finish_batches()
         if target_gone:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
