@@ -49,8 +49,8 @@
 # interrupt from a task (--all-waker-stacks records them); and an interval in
 # which the thread was preempted (state R, R+: nothing woke it) gets no stacks
 # (--preempted-stacks records them). Records are gathered per CPU in the
-# kernel and reach the ring buffer 32 at a time; user space only copies
-# them, every 25 ms, into a temporary file beside the outputs, and decodes
+# kernel and reach the ring buffer 128 at a time; user space only copies
+# them, every 100 ms, into a temporary file beside the outputs, and decodes
 # them one at a time once tracing has ended and the programs are detached, so
 # its memory does not grow with the trace and the target does not pay for the
 # decoding. A thread's state is written in place, in arrays indexed by thread
