@@ -4,21 +4,25 @@
 #
 # Takes offwake's command line (-p PID, --duration S; the rest it ignores), attaches a program that
 # does nothing to each tracepoint offwake uses, says so as offwake does, and detaches when the
-# target exits, after --duration seconds, or on Ctrl-C or SIGTERM, printing offwake's summary line
-# with zero counts. The benchmarks run it in offwake's place (switchcost.py --empty, overhead.py
-# --empty): what it costs is the tracepoints' own cost (perf builds each event's record before it
-# calls the program, and a syscall tracepoint sends every syscall of every task through the slow
-# path), which no change to offwake's programs can remove.
+# target exits (seen as offwake sees it, through offwake's ExitWatch), after --duration seconds, or
+# on Ctrl-C or SIGTERM, printing offwake's summary line with zero counts. The benchmarks run it in
+# offwake's place (switchcost.py --empty, overhead.py --tool bpf/bench/emptytool.py): what it
+# costs is the tracepoints' own cost (perf builds each event's record before it calls the program,
+# and a syscall tracepoint sends every syscall of every task through the slow path), which no
+# change to offwake's programs can remove.
 #
 # USAGE: sudo /usr/bin/python3 bpf/bench/emptytool.py -p PID [--duration S] [OFFWAKE OPTIONS...]
 
 import argparse
+import importlib.util
 import os
 import signal
 import sys
 import time
 
 from bcc import BPF
+
+TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "offwake.py")
 
 # The same tracepoints as offwake.py's programs, each with a program that returns at once.
 PROGRAMS = """
@@ -29,6 +33,15 @@ TRACEPOINT_PROBE(sched, sched_process_exit) { return 0; }
 TRACEPOINT_PROBE(syscalls, sys_enter_futex) { return 0; }
 TRACEPOINT_PROBE(syscalls, sys_exit_futex) { return 0; }
 """
+
+
+def offwake_module():
+    """offwake.py as a module, for its ExitWatch: the target's exit is then seen as offwake sees it
+    (a zombie counts as exited), at the same cost to this process."""
+    spec = importlib.util.spec_from_file_location("offwake", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main():
@@ -42,13 +55,15 @@ def main():
     print("Tracing (empty programs) PID %d... Ctrl-C to end." % args.pid, file=sys.stderr,
           flush=True)
     end = time.monotonic() + args.duration if args.duration else None
+    watch = offwake_module().ExitWatch(args.pid)
     try:
         while not stop and (end is None or time.monotonic() < end):
-            if not os.path.exists("/proc/%d" % args.pid):
+            if not watch.wait(0.1):
                 break
-            time.sleep(0.1)
     except KeyboardInterrupt:
         pass
+    finally:
+        watch.close()
     bpf.cleanup()
     print("0 off-CPU intervals, lost 0 events (ring buffer reservation failed), "
           "0 intervals (thread map full), 0 futex calls", file=sys.stderr)
