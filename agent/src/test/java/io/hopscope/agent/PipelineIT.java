@@ -64,6 +64,7 @@ class PipelineIT {
     void nettySyncOverAsyncRequestsHopToAnEventLoopAndAreWokenBack() throws Exception {
         Map<Long, Requests.Request> requests = run("sync-over-async", "netty");
         int woken = 0;
+        int viaExecutor = 0;
         for (Requests.Request r : requests.values()) {
             assertThat(r.request).as("Request event of %d", r.id).isNotNull();
             assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#send");
@@ -74,9 +75,16 @@ class PipelineIT {
             assertThat(r.request.getThread().getJavaName()).isEqualTo(caller);
             assertThat(r.segments).as("segments of request %d", r.id)
                     .anyMatch(s -> "start".equals(s.getString("kind")) && caller.equals(s.getThread().getJavaName()));
+            // Onto the loop through its executor, or, when the caller's connection acquire was
+            // pending, through the pool's Borrower on the loop that released a connection (the
+            // request then runs on inline there, with no execute()).
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "toThread").startsWith("reactor-http-")
-                            && h.getString("via").startsWith("io.netty."));
+                            && (h.getString("via").startsWith("io.netty.")
+                                    || h.getString("via").endsWith(".pool.AbstractPool$Borrower")));
+            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith("io.netty."))) {
+                viaExecutor++;
+            }
             // When the response is there before the caller gets to park (a loaded machine can
             // deschedule the caller inside subscribe), block() does not wait: no Wait, no wake.
             List<RecordedEvent> wakes = r.hops("wake");
@@ -95,6 +103,7 @@ class PipelineIT {
             assertPoliciesInPipelineOrder(r);
             assertAllocation(r);
         }
+        assertThat(viaExecutor).as("requests handed to a loop through its executor").isPositive();
         assertThat(woken).as("requests woken back to their caller").isGreaterThanOrEqualTo(requests.size() * 8 / 10);
     }
 
