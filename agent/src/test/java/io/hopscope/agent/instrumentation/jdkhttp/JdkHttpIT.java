@@ -1,8 +1,11 @@
-package io.hopscope.agent;
+package io.hopscope.agent.instrumentation.jdkhttp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
+import io.hopscope.agent.testing.SamplesJar;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
