@@ -1,5 +1,7 @@
 package io.hopscope.agent.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -23,6 +25,13 @@ public final class Requests {
 
         Request(long id) {
             this.id = id;
+        }
+
+        /** Asserts that the request's own event was written, by this boundary, and that it went well. */
+        public void assertOk(String boundary) {
+            assertThat(request).as("Request event of %d", id).isNotNull();
+            assertThat(request.getString("boundary")).isEqualTo(boundary);
+            assertThat(request.getString("outcome")).isEqualTo("ok");
         }
 
         /** Java thread ids of every thread that worked on the request or that it hopped through. */

@@ -34,9 +34,7 @@ class JdkHttpIT {
         Map<Long, Requests.Request> requests = run.cleanRequests(COUNT);
         int woken = 0;
         for (Requests.Request r : requests.values()) {
-            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
-            assertThat(r.request.getString("boundary")).isEqualTo("java.net.http.HttpClient#send");
-            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            r.assertOk("java.net.http.HttpClient#send");
             String caller = Requests.startThreadName(r.request);
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "fromThread").equals(caller)
