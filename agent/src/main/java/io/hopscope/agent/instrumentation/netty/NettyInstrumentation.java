@@ -44,8 +44,8 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     }
 
     /**
-     * Netty's event loops run on FastThreadLocalThread (its DefaultThreadFactory's threads, since
-     * Netty 4.0): a wait there stalls every connection of the loop.
+     * Netty's event loops run on FastThreadLocalThread (its DefaultThreadFactory's threads): a wait
+     * there stalls every connection of the loop.
      */
     @Override
     public void addRules(LibraryRules rules) {

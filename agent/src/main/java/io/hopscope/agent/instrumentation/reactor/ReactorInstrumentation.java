@@ -40,9 +40,9 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
     }
 
     /**
-     * Threads marked with Reactor's NonBlocking interface (its parallel and single schedulers',
-     * reactor-netty's loops) must not block; blockingGet's wait is named by the subscriber that
-     * waits, and its timeout (block(Duration)) is an IllegalStateException of its own.
+     * Threads marked with Reactor's NonBlocking interface (its parallel and single schedulers')
+     * must not block; blockingGet's wait is named by the subscriber that waits, and its timeout
+     * (block(Duration)) is an IllegalStateException of its own.
      */
     @Override
     public void addRules(LibraryRules rules) {
