@@ -74,6 +74,8 @@ final class AgentInstaller {
         List<String> applied = new ArrayList<>();
         ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
         for (HopscopeInstrumentation each : all) {
+            // A library's rules hold even where it is not instrumented (see addRules).
+            each.addRules(runtime.rules());
             if (options.disabled.contains(each.name())) {
                 continue; // turned off by the user (disable=)
             }

@@ -17,7 +17,7 @@ import jdk.jfr.StackTrace;
  *
  * <p>JFR writes each long as 1 to 9 bytes, seven bits a byte, in {@code EventWriter}'s Java code,
  * which C2 inlines into every method that commits an event: {@code SpanEvent.commit},
- * {@code HopscopeRuntime.boundaryExit} (about 60 KB of machine code each). Branches the profile has
+ * {@code Requests.boundaryExit} (about 60 KB of machine code each). Branches the profile has
  * never seen taken become traps, and an event's start time (nanoseconds since the JVM started) first
  * needs six bytes at 2^35 ns, 34.4 s into the run: every such method then deoptimizes at once and
  * C2 spends over a second recompiling them (measured on the pipeline sample: 1.6 s of C2 time

@@ -3,6 +3,8 @@ package io.hopscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.tools.attach.VirtualMachine;
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;

@@ -2,6 +2,7 @@ package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.testing.AgentRun;
 import java.util.List;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordingFile;

@@ -3,6 +3,9 @@ package io.hopscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
+import io.hopscope.agent.testing.SamplesJar;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

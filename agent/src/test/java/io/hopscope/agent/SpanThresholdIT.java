@@ -2,6 +2,8 @@ package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

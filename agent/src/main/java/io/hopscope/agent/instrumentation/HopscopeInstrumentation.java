@@ -3,6 +3,7 @@ package io.hopscope.agent.instrumentation;
 import java.lang.instrument.Instrumentation;
 
 import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
 
 /** One instrumented library: the class it needs, its type matchers and its advice. */
@@ -26,6 +27,15 @@ public interface HopscopeInstrumentation {
      */
     default boolean addsFields() {
         return false;
+    }
+
+    /**
+     * Adds what the generic runtime must know of this library (its thread classes, housekeeping
+     * tasks, wait kinds, timeout exceptions), by name. Called for every instrumentation, even one
+     * switched off or whose library the agent's class loader cannot see: the library's objects may
+     * still turn up (an application server's libraries, a fat jar's).
+     */
+    default void addRules(LibraryRules rules) {
     }
 
     /** Registers the runtime helpers (request describers, async adapters) this library needs. */

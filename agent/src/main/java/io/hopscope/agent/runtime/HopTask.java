@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
  */
 abstract class HopTask {
 
-    final HopscopeRuntime runtime;
+    final Handoffs handoffs;
     final RequestState request;
     final long spanId;
     final int childDepth;
@@ -18,9 +18,9 @@ abstract class HopTask {
     /** submitNanos of a capture picked up when its I/O was ready: no queue delay is measured. */
     static final long NO_QUEUE = Long.MIN_VALUE;
 
-    HopTask(HopscopeRuntime runtime, RequestState request, long spanId, int childDepth, Thread fromThread,
+    HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
             long submitNanos, String via) {
-        this.runtime = runtime;
+        this.handoffs = handoffs;
         this.request = request;
         this.spanId = spanId;
         this.childDepth = childDepth;
@@ -31,9 +31,9 @@ abstract class HopTask {
 
     /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
     static final class Captured extends HopTask {
-        Captured(HopscopeRuntime runtime, RequestState request, long spanId, int childDepth, Thread fromThread,
+        Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
                 long submitNanos, String via) {
-            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
         }
     }
 
@@ -42,19 +42,19 @@ abstract class HopTask {
 
         final Runnable delegate;
 
-        OfRunnable(HopscopeRuntime runtime, Runnable delegate, RequestState request, long spanId, int childDepth,
+        OfRunnable(Handoffs handoffs, Runnable delegate, RequestState request, long spanId, int childDepth,
                 Thread fromThread, long submitNanos, String via) {
-            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
             this.delegate = delegate;
         }
 
         @Override
         public void run() {
-            Object scope = runtime.taskStart(this);
+            Object scope = handoffs.taskStart(this);
             try {
                 delegate.run();
             } finally {
-                runtime.taskEnd(scope);
+                handoffs.taskEnd(scope);
             }
         }
 
@@ -70,19 +70,19 @@ abstract class HopTask {
 
         final Callable<V> delegate;
 
-        OfCallable(HopscopeRuntime runtime, Callable<V> delegate, RequestState request, long spanId, int childDepth,
+        OfCallable(Handoffs handoffs, Callable<V> delegate, RequestState request, long spanId, int childDepth,
                 Thread fromThread, long submitNanos, String via) {
-            super(runtime, request, spanId, childDepth, fromThread, submitNanos, via);
+            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
             this.delegate = delegate;
         }
 
         @Override
         public V call() throws Exception {
-            Object scope = runtime.taskStart(this);
+            Object scope = handoffs.taskStart(this);
             try {
                 return delegate.call();
             } finally {
-                runtime.taskEnd(scope);
+                handoffs.taskEnd(scope);
             }
         }
 

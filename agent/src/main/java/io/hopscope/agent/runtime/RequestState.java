@@ -5,6 +5,11 @@ import io.hopscope.agent.events.RequestEvent;
 /**
  * One request in flight. Only threads, tasks and results that work on it refer to it, so a request
  * that never ends is simply collected with them: no table holds it.
+ *
+ * <p>Its end is decided by up to three threads at once (the boundary's, the one where its async
+ * result completes, one blocked on that result), so its lifecycle (joiner, terminated, ended) is
+ * read and written only by the synchronized methods below, each a few field accesses: whichever
+ * method returns true is the one caller that commits the Request event.
  */
 public final class RequestState {
 
@@ -17,16 +22,17 @@ public final class RequestState {
     /** Whether this request's spans are recorded (agent option spans=1/N picks one request in N). */
     final boolean spans;
 
+    /** Written by the boundary's thread, or under the lock by {@link #terminate}. */
     String outcome = "ok";
     String error;
     int statusCode = -1;
 
-    /** A thread blocked waiting for this request's asynchronous result, or null (guarded by this). */
-    Thread joiner;
-    /** The asynchronous result has completed (guarded by this). */
-    boolean terminated;
-    /** The Request event has been committed (guarded by this). */
-    boolean ended;
+    /** A thread blocked waiting for this request's asynchronous result, or null. */
+    private Thread joiner;
+    /** The asynchronous result has completed. */
+    private boolean terminated;
+    /** The Request event has been committed (or is being, by the caller told so). */
+    private boolean ended;
 
     RequestState(long id, String name, String boundary, String url, Thread startThread, boolean spans) {
         this.id = id;
@@ -41,5 +47,75 @@ public final class RequestState {
 
     public long id() {
         return id;
+    }
+
+    synchronized boolean hasEnded() {
+        return ended;
+    }
+
+    /** The boundary returned with the request's result: it ends now. */
+    synchronized void markEnded() {
+        ended = true;
+    }
+
+    /**
+     * A thread starts blocking on the request's result: it joins unless the request has ended or
+     * another thread has joined already. A joined request ends on its joiner, when the wait returns.
+     */
+    synchronized boolean join(Thread thread) {
+        if (ended || joiner != null) {
+            return false;
+        }
+        joiner = thread;
+        return true;
+    }
+
+    /** The joiner's wait returned; true if the result completed meanwhile: the request ends here. */
+    synchronized boolean leaveJoin() {
+        joiner = null;
+        boolean endHere = terminated && !ended;
+        if (endHere) {
+            ended = true;
+        }
+        return endHere;
+    }
+
+    /**
+     * The asynchronous result completed (the first report counts); true if the request ends now, on
+     * this thread, false if it ended before or a joiner ends it when it resumes (to include the wake).
+     */
+    synchronized boolean terminate(String outcome, Throwable error, int statusCode) {
+        if (terminated) {
+            return false;
+        }
+        terminated = true;
+        this.outcome = outcome;
+        if (error != null) {
+            this.error = error.getClass().getName();
+        }
+        if (statusCode >= 0) {
+            this.statusCode = statusCode;
+        }
+        boolean endNow = joiner == null && !ended;
+        if (endNow) {
+            ended = true;
+        }
+        return endNow;
+    }
+
+    /** Writes the Request event; called once, by the thread whose call above ended the request. */
+    void commit() {
+        RequestEvent e = event;
+        e.requestId = id;
+        e.name = name;
+        e.boundary = boundary;
+        e.url = url;
+        e.outcome = outcome;
+        e.error = error;
+        e.statusCode = statusCode;
+        // Null when the request ends where it started (the event's own thread, which readers use
+        // then): JDK 17 writes a Thread field through a native call, one per request saved.
+        e.startThread = startThread == Thread.currentThread() ? null : startThread;
+        e.commit();
     }
 }

@@ -10,10 +10,13 @@ final class ThreadState {
 
     /** The request this thread works on now, or null. */
     RequestState request;
-    /** The innermost open span on this thread (0 = none) and the depth a child of it gets. */
+    /**
+     * The innermost open span on this thread (0 = none) and the depth a child of it gets; the
+     * object whose span is innermost, so that a policy calling super opens no second span. Written
+     * only through {@link SpanPosition}.
+     */
     long spanId;
     int childDepth;
-    /** The object whose span is innermost, so that a policy calling super opens no second span. */
     Object spanOwner;
 
     /** The open segment, or null; the counters read when it began. */
@@ -39,7 +42,7 @@ final class ThreadState {
     int blockDepth;
     RequestState blockJoin;
 
-    /** The next span id this thread hands out, and the end of its block (see HopscopeRuntime#nextSpanId). */
+    /** The next span id this thread hands out, and the end of its block (see Spans#nextSpanId). */
     long nextSpanId;
     long spanIdLimit;
 
@@ -58,14 +61,11 @@ final class ThreadState {
         this.thread = thread;
     }
 
-    /** One open synchronous span: its event and the thread's span context to restore when it closes. */
-    static final class SpanFrame {
+    /** One open synchronous span: its event, and (inherited) the thread's position to restore when it closes. */
+    static final class SpanFrame extends SpanPosition {
         final ThreadState state;
         final int index;
         final SpanEvent event = new SpanEvent();
-        long previousSpanId;
-        int previousChildDepth;
-        Object previousSpanOwner;
         /** The object whose class names the span when the event's name is null (a policy's span). */
         Object named;
 

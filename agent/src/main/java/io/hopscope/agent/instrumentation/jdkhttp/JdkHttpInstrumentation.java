@@ -13,11 +13,11 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.AsyncAdapter;
-import io.hopscope.agent.runtime.AsyncSpan;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
 import io.hopscope.agent.runtime.RequestState;
+import io.hopscope.agent.runtime.Requests;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.lang.instrument.Instrumentation;
 import java.net.http.HttpRequest;
@@ -171,7 +171,7 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
     /** Ends a request when its CompletableFuture completes; the future itself is returned as is. */
     static final class FutureAdapter implements AsyncAdapter {
         @Override
-        public Object endRequestOnCompletion(HopscopeRuntime runtime, RequestState request, Object result) {
+        public Object endRequestOnCompletion(Requests requests, RequestState request, Object result) {
             if (!(result instanceof CompletableFuture)) {
                 return null;
             }
@@ -180,14 +180,9 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
                 Throwable cause = error instanceof CompletionException && error.getCause() != null
                         ? error.getCause() : error;
                 String outcome = error == null ? "ok" : cause instanceof CancellationException ? "cancelled" : "error";
-                runtime.asyncTerminated(request, outcome, cause, value);
+                requests.asyncTerminated(request, outcome, cause, value);
             });
             return future;
-        }
-
-        @Override
-        public Object spanOnSubscription(HopscopeRuntime runtime, AsyncSpan span, Object result) {
-            return null;
         }
     }
 }

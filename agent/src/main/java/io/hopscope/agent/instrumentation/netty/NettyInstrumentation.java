@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
+import io.hopscope.agent.runtime.LibraryRules;
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -40,6 +41,15 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     @Override
     public String requiredClass() {
         return "io.netty.util.concurrent.SingleThreadEventExecutor";
+    }
+
+    /**
+     * Netty's event loops run on FastThreadLocalThread (its DefaultThreadFactory's threads): a wait
+     * there stalls every connection of the loop.
+     */
+    @Override
+    public void addRules(LibraryRules rules) {
+        rules.addNonBlockingThreadType("io.netty.util.concurrent.FastThreadLocalThread");
     }
 
     @Override

@@ -8,17 +8,18 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.Matchers;
-import io.hopscope.agent.runtime.HopscopeRuntime;
-import io.hopscope.agent.runtime.HttpRequestInfo;
-import io.hopscope.agent.runtime.RequestDescriber;
-import io.hopscope.agent.runtime.UrlRedactor;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
 import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.AsyncAdapter;
-import io.hopscope.agent.runtime.AsyncSpan;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.HttpRequestInfo;
+import io.hopscope.agent.runtime.LibraryRules;
+import io.hopscope.agent.runtime.RequestDescriber;
 import io.hopscope.agent.runtime.RequestState;
+import io.hopscope.agent.runtime.Requests;
+import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.IOException;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -63,6 +64,15 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
                         : Matchers.implementationsOf("okhttp3.Interceptor").and(not(nameStartsWith("okhttp3.internal."))))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
                         .on(named("intercept").and(takesArguments(1)))));
+    }
+
+    /**
+     * OkHttp 4's TaskRunner runs connection-pool cleanup and other timers on its own threads: its
+     * tasks, though scheduled from inside a call, are not the call's work.
+     */
+    @Override
+    public void addRules(LibraryRules rules) {
+        rules.addHousekeepingTask("okhttp3.internal.concurrent.TaskRunner");
     }
 
     @Override
@@ -135,37 +145,32 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
     /** Wraps an enqueued call's Callback so that the request ends when OkHttp calls it. */
     static final class CallbackAdapter implements AsyncAdapter {
         @Override
-        public Object wrapCallback(HopscopeRuntime runtime, RequestState request, Object callback) {
-            return callback instanceof Callback ? new EndingCallback((Callback) callback, runtime, request) : null;
+        public Object wrapCallback(Requests requests, RequestState request, Object callback) {
+            return callback instanceof Callback ? new EndingCallback((Callback) callback, requests, request) : null;
         }
 
         @Override
-        public Object endRequestOnCompletion(HopscopeRuntime runtime, RequestState request, Object result) {
+        public Object endRequestOnCompletion(Requests requests, RequestState request, Object result) {
             return result instanceof EndingCallback && ((EndingCallback) result).request == request ? result : null;
-        }
-
-        @Override
-        public Object spanOnSubscription(HopscopeRuntime runtime, AsyncSpan span, Object result) {
-            return null;
         }
     }
 
     /** Ends the request, then calls the application's callback (on OkHttp's dispatcher thread). */
     static final class EndingCallback implements Callback {
         private final Callback delegate;
-        private final HopscopeRuntime runtime;
+        private final Requests requests;
         final RequestState request;
 
-        EndingCallback(Callback delegate, HopscopeRuntime runtime, RequestState request) {
+        EndingCallback(Callback delegate, Requests requests, RequestState request) {
             this.delegate = delegate;
-            this.runtime = runtime;
+            this.requests = requests;
             this.request = request;
         }
 
         @Override
         public void onResponse(Call call, Response response) throws IOException {
             try {
-                runtime.asyncTerminated(request, "ok", null, response);
+                requests.asyncTerminated(request, "ok", null, response);
             } catch (Throwable t) {
                 AgentErrors.report("okhttp", t);
             }
@@ -175,7 +180,7 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
         @Override
         public void onFailure(Call call, IOException e) {
             try {
-                runtime.asyncTerminated(request, call.isCanceled() ? "cancelled" : "error", e, null);
+                requests.asyncTerminated(request, call.isCanceled() ? "cancelled" : "error", e, null);
             } catch (Throwable t) {
                 AgentErrors.report("okhttp", t);
             }

@@ -3,9 +3,9 @@ package io.hopscope.agent.instrumentation.reactor;
 import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.AsyncAdapter;
 import io.hopscope.agent.runtime.AsyncSpan;
-import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.RequestCarrier;
 import io.hopscope.agent.runtime.RequestState;
+import io.hopscope.agent.runtime.Requests;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import org.reactivestreams.Subscription;
 import reactor.core.CoreSubscriber;
@@ -20,31 +20,31 @@ import reactor.util.context.Context;
 final class ReactorAdapter implements AsyncAdapter {
 
     @Override
-    public Object endRequestOnCompletion(HopscopeRuntime runtime, RequestState request, Object result) {
+    public Object endRequestOnCompletion(Requests requests, RequestState request, Object result) {
         if (!(result instanceof Mono)) {
             return null;
         }
-        return new RequestMono<>((Mono<?>) result, runtime, request);
+        return new RequestMono<>((Mono<?>) result, requests, request);
     }
 
     @Override
-    public Object spanOnSubscription(HopscopeRuntime runtime, AsyncSpan span, Object result) {
+    public Object spanOnSubscription(AsyncSpan span, Object result) {
         if (!(result instanceof Mono)) {
             return null;
         }
-        return new SpanMono<>((Mono<?>) result, runtime, span);
+        return new SpanMono<>((Mono<?>) result, span);
     }
 
     /** A request's result: subscribing to it carries the request; its terminal signal ends it. */
     static final class RequestMono<T> extends Mono<T> implements RequestCarrier {
         private final Mono<T> source;
-        private final HopscopeRuntime runtime;
+        private final Requests requests;
         private final RequestState request;
 
         @SuppressWarnings("unchecked")
-        RequestMono(Mono<?> source, HopscopeRuntime runtime, RequestState request) {
+        RequestMono(Mono<?> source, Requests requests, RequestState request) {
             this.source = (Mono<T>) source;
-            this.runtime = runtime;
+            this.requests = requests;
             this.request = request;
         }
 
@@ -57,7 +57,7 @@ final class ReactorAdapter implements AsyncAdapter {
         public void subscribe(CoreSubscriber<? super T> actual) {
             Object attached = null;
             try {
-                attached = runtime.attachForSubscribe(request);
+                attached = requests.attachForSubscribe(request);
             } catch (Throwable t) {
                 AgentErrors.report("reactor", t);
             }
@@ -65,12 +65,12 @@ final class ReactorAdapter implements AsyncAdapter {
                 source.subscribe(new Terminal<T>(actual) {
                     @Override
                     void terminated(String outcome, Throwable error, Object value) {
-                        runtime.asyncTerminated(request, outcome, error, value);
+                        requests.asyncTerminated(request, outcome, error, value);
                     }
                 });
             } finally {
                 try {
-                    runtime.detachAfterSubscribe(attached);
+                    requests.detachAfterSubscribe(attached);
                 } catch (Throwable t) {
                     AgentErrors.report("reactor", t);
                 }
@@ -81,39 +81,37 @@ final class ReactorAdapter implements AsyncAdapter {
     /** An async policy's result: the span runs from this subscription to the terminal signal. */
     static final class SpanMono<T> extends Mono<T> {
         private final Mono<T> source;
-        private final HopscopeRuntime runtime;
         private final AsyncSpan span;
 
         @SuppressWarnings("unchecked")
-        SpanMono(Mono<?> source, HopscopeRuntime runtime, AsyncSpan span) {
+        SpanMono(Mono<?> source, AsyncSpan span) {
             this.source = (Mono<T>) source;
-            this.runtime = runtime;
             this.span = span;
         }
 
         @Override
         public void subscribe(CoreSubscriber<? super T> actual) {
-            HopscopeRuntime.ActiveSpan active = null;
+            AsyncSpan opened = null;
             try {
-                active = runtime.asyncSpanSubscribe(span);
+                opened = span.subscribe();
             } catch (Throwable t) {
                 AgentErrors.report("reactor", t);
             }
-            if (active == null) {
+            if (opened == null) {
                 source.subscribe(actual);
                 return;
             }
-            HopscopeRuntime.ActiveSpan opened = active;
+            AsyncSpan subscription = opened;
             try {
                 source.subscribe(new Terminal<T>(actual) {
                     @Override
                     void terminated(String outcome, Throwable error, Object value) {
-                        runtime.asyncSpanEnd(opened);
+                        subscription.end();
                     }
                 });
             } finally {
                 try {
-                    runtime.asyncSpanSubscribed(opened);
+                    subscription.subscribed();
                 } catch (Throwable t) {
                     AgentErrors.report("reactor", t);
                 }

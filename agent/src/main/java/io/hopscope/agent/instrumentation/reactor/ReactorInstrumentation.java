@@ -6,6 +6,7 @@ import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
@@ -36,6 +37,39 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
                 .type(named("reactor.core.publisher.BlockingSingleSubscriber"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(WaitAdvice.class)
                         .on(named("blockingGet"))));
+    }
+
+    /**
+     * Threads marked with Reactor's NonBlocking interface (its parallel and single schedulers')
+     * must not block; blockingGet's wait is named by the subscriber that waits, and its timeout
+     * (block(Duration)) is an IllegalStateException of its own.
+     */
+    @Override
+    public void addRules(LibraryRules rules) {
+        rules.addNonBlockingThreadType("reactor.core.scheduler.NonBlocking");
+        rules.addWaitKinds(ReactorInstrumentation::waitKind);
+        rules.addTimeout(ReactorInstrumentation::isBlockTimeout);
+    }
+
+    /** How block(Duration) reports a timeout (BlockingSingleSubscriber#blockingGet, every Reactor 3). */
+    static boolean isBlockTimeout(Throwable thrown) {
+        String message = thrown.getMessage();
+        return thrown instanceof IllegalStateException && message != null && message.startsWith("Timeout on blocking");
+    }
+
+    /** The operator that blocks, by its BlockingSingleSubscriber's class (matched by name: Reactor may be absent). */
+    static String waitKind(Object subscriber) {
+        String name = subscriber == null ? "" : subscriber.getClass().getName();
+        if (!name.startsWith("reactor.core.publisher.")) {
+            return null;
+        }
+        if (name.endsWith("BlockingFirstSubscriber")) {
+            return "Flux.blockFirst";
+        }
+        if (name.endsWith("BlockingLastSubscriber")) {
+            return "Flux.blockLast";
+        }
+        return "Mono.block";
     }
 
     @Override

@@ -1,8 +1,11 @@
-package io.hopscope.agent;
+package io.hopscope.agent.instrumentation.azurecore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
+import io.hopscope.agent.testing.SamplesJar;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,10 +51,8 @@ class PipelineIT {
     @Test
     void okhttpSyncRequestsStayOnTheCallerThread() throws Exception {
         for (Requests.Request r : run("sync", "okhttp").values()) {
-            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
-            assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#sendSync");
+            r.assertOk("com.azure.core.http.HttpPipeline#sendSync");
             assertThat(r.request.getString("name")).startsWith("GET 127.0.0.1/");
-            assertThat(r.request.getString("outcome")).isEqualTo("ok");
             assertThat(r.request.getInt("statusCode")).isEqualTo(200);
             assertThat(r.hops).as("hops of request %d", r.id).isEmpty();
             assertThat(r.threads()).as("threads of request %d", r.id).hasSize(1);
@@ -66,9 +67,7 @@ class PipelineIT {
         int woken = 0;
         int viaExecutor = 0;
         for (Requests.Request r : requests.values()) {
-            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
-            assertThat(r.request.getString("boundary")).isEqualTo("com.azure.core.http.HttpPipeline#send");
-            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            r.assertOk("com.azure.core.http.HttpPipeline#send");
             String caller = Requests.startThreadName(r.request);
             // The request ends when the caller's block() returns, so it includes the wake back; the
             // agent then leaves startThread null (the event's own thread), so check where it began.

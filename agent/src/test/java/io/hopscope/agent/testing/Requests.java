@@ -1,4 +1,6 @@
-package io.hopscope.agent;
+package io.hopscope.agent.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,23 +12,30 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 
 /** The hopscope events of one recording grouped by request id, for assertions. */
-final class Requests {
+public final class Requests {
 
     /** One request's events. */
-    static final class Request {
-        final long id;
-        RecordedEvent request;
-        final List<RecordedEvent> segments = new ArrayList<>();
-        final List<RecordedEvent> hops = new ArrayList<>();
-        final List<RecordedEvent> spans = new ArrayList<>();
-        final List<RecordedEvent> waits = new ArrayList<>();
+    public static final class Request {
+        public final long id;
+        public RecordedEvent request;
+        public final List<RecordedEvent> segments = new ArrayList<>();
+        public final List<RecordedEvent> hops = new ArrayList<>();
+        public final List<RecordedEvent> spans = new ArrayList<>();
+        public final List<RecordedEvent> waits = new ArrayList<>();
 
         Request(long id) {
             this.id = id;
         }
 
+        /** Asserts that the request's own event was written, by this boundary, and that it went well. */
+        public void assertOk(String boundary) {
+            assertThat(request).as("Request event of %d", id).isNotNull();
+            assertThat(request.getString("boundary")).isEqualTo(boundary);
+            assertThat(request.getString("outcome")).isEqualTo("ok");
+        }
+
         /** Java thread ids of every thread that worked on the request or that it hopped through. */
-        Set<Long> threads() {
+        public Set<Long> threads() {
             Set<Long> threads = new LinkedHashSet<>();
             for (RecordedEvent s : segments) {
                 threads.add(s.getThread().getJavaThreadId());
@@ -38,21 +47,21 @@ final class Requests {
             return threads;
         }
 
-        long allocatedBytes() {
+        public long allocatedBytes() {
             return segments.stream().mapToLong(s -> s.getLong("allocatedBytes")).sum();
         }
 
-        long allocatedBytesOn(String threadName) {
+        public long allocatedBytesOn(String threadName) {
             return segments.stream().filter(s -> threadName.equals(s.getThread().getJavaName()))
                     .mapToLong(s -> s.getLong("allocatedBytes")).sum();
         }
 
-        List<RecordedEvent> hops(String kind) {
+        public List<RecordedEvent> hops(String kind) {
             return hops.stream().filter(h -> kind.equals(h.getString("kind"))).toList();
         }
     }
 
-    static Map<Long, Request> byId(List<RecordedEvent> events) {
+    public static Map<Long, Request> byId(List<RecordedEvent> events) {
         Map<Long, Request> requests = new LinkedHashMap<>();
         for (RecordedEvent e : events) {
             String type = e.getEventType().getName();
@@ -79,12 +88,12 @@ final class Requests {
     }
 
     /** The thread a request started on: its Request event's startThread, or the event's own thread when null. */
-    static String startThreadName(RecordedEvent request) {
+    public static String startThreadName(RecordedEvent request) {
         String name = threadName(request, "startThread");
         return name != null ? name : request.getThread().getJavaName();
     }
 
-    static String threadName(RecordedEvent event, String field) {
+    public static String threadName(RecordedEvent event, String field) {
         RecordedThread t = event.getValue(field);
         return t == null ? null : t.getJavaName();
     }

@@ -1,22 +1,22 @@
-package io.hopscope.agent;
+package io.hopscope.agent.testing;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.jar.JarFile;
 
 /** The samples module's jar, which the agent's integration tests run under the agent. */
-final class SamplesJar {
+public final class SamplesJar {
 
     private SamplesJar() {
     }
 
-    static Path path() {
+    public static Path path() {
         return Path.of(System.getProperty("hopscope.samples.jar", "../samples/target/hopscope-samples.jar"))
                 .toAbsolutePath();
     }
 
     /** Whether the samples jar has the given scenario's class (the samples are built before the agent). */
-    static boolean has(String classResource) {
+    public static boolean has(String classResource) {
         if (!Files.isRegularFile(path())) {
             return false;
         }

@@ -1,7 +1,9 @@
-package io.hopscope.agent;
+package io.hopscope.agent.instrumentation.reactor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;

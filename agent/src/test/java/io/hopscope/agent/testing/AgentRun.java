@@ -1,4 +1,4 @@
-package io.hopscope.agent;
+package io.hopscope.agent.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,12 +14,12 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /** Runs a program on a separate JVM with the shaded agent jar, the way users run it. */
-final class AgentRun {
+public final class AgentRun {
 
-    final int exitCode;
-    final String stdout;
-    final String stderr;
-    final Path recording;
+    public final int exitCode;
+    public final String stdout;
+    public final String stderr;
+    public final Path recording;
 
     private AgentRun(int exitCode, String stdout, String stderr, Path recording) {
         this.exitCode = exitCode;
@@ -28,11 +28,11 @@ final class AgentRun {
         this.recording = recording;
     }
 
-    static Path agentJar() {
+    public static Path agentJar() {
         return Path.of(System.getProperty("hopscope.agent.jar", "target/hopscope-agent.jar")).toAbsolutePath();
     }
 
-    static Path workDir() throws IOException {
+    public static Path workDir() throws IOException {
         Path dir = Path.of(System.getProperty("hopscope.work", "target/it-work"));
         Files.createDirectories(dir);
         return dir;
@@ -42,7 +42,7 @@ final class AgentRun {
      * Runs {@code java [-javaagent:agent=options] args...} and waits for it; {@code options} may
      * contain {@code %JFR%}, replaced by a fresh recording path.
      */
-    static AgentRun run(String java, String options, List<String> args) throws Exception {
+    public static AgentRun run(String java, String options, List<String> args) throws Exception {
         Path dir = workDir();
         Path recording = Files.createTempFile(dir, "run-", ".jfr");
         Files.delete(recording);
@@ -64,11 +64,11 @@ final class AgentRun {
                 Files.readString(err, StandardCharsets.UTF_8), recording);
     }
 
-    static AgentRun run(String options, List<String> args) throws Exception {
+    public static AgentRun run(String options, List<String> args) throws Exception {
         return run(Path.of(System.getProperty("java.home"), "bin", "java").toString(), options, args);
     }
 
-    List<RecordedEvent> events() throws IOException {
+    public List<RecordedEvent> events() throws IOException {
         assertThat(recording).as("recording of the run; stderr: %s", stderr).exists();
         return RecordingFile.readAllEvents(recording);
     }
@@ -77,7 +77,7 @@ final class AgentRun {
      * The requests of a run that went as it should: exit 0, no hopscope line on stderr, no
      * AgentError event; at least {@code atLeast} of them (a sample adds its warm-up requests).
      */
-    Map<Long, Requests.Request> cleanRequests(int atLeast) throws IOException {
+    public Map<Long, Requests.Request> cleanRequests(int atLeast) throws IOException {
         assertThat(exitCode).as(stderr).isZero();
         assertThat(agentLines()).isEmpty();
         List<RecordedEvent> events = events();
@@ -88,7 +88,7 @@ final class AgentRun {
     }
 
     /** stderr without the JVM's own notes (the CDS warning caused by appending to the boot path). */
-    List<String> agentLines() {
+    public List<String> agentLines() {
         List<String> lines = new ArrayList<>();
         for (String line : stderr.split("\n")) {
             if (line.startsWith("hopscope:")) {

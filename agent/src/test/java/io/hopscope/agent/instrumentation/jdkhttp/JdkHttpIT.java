@@ -1,8 +1,11 @@
-package io.hopscope.agent;
+package io.hopscope.agent.instrumentation.jdkhttp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Requests;
+import io.hopscope.agent.testing.SamplesJar;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
@@ -31,9 +34,7 @@ class JdkHttpIT {
         Map<Long, Requests.Request> requests = run.cleanRequests(COUNT);
         int woken = 0;
         for (Requests.Request r : requests.values()) {
-            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
-            assertThat(r.request.getString("boundary")).isEqualTo("java.net.http.HttpClient#send");
-            assertThat(r.request.getString("outcome")).isEqualTo("ok");
+            r.assertOk("java.net.http.HttpClient#send");
             String caller = Requests.startThreadName(r.request);
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "fromThread").equals(caller)

@@ -1,0 +1,198 @@
+package io.hopscope.agent.runtime;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+
+/**
+ * Carries the current request from one thread to another: tasks handed to executors, and work a
+ * library hands over in its own objects (a pool's borrower, a channel's next read, a selector's
+ * event). Where the work starts on another thread it records the hop and opens a task segment.
+ * The submit side runs on every executor call in the JVM: with no request current it allocates
+ * nothing and does one ThreadLocal lookup.
+ */
+final class Handoffs {
+
+    /**
+     * attachContext's keys (a library's own objects: the JDK HttpClient's socket channels, one per
+     * connection, and its trigger events, a few per exchange), weakly held: an entry goes with its key.
+     */
+    private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
+    private final List<Function<Object, Object>> contextKeys = new CopyOnWriteArrayList<>();
+    private final LibraryRules rules;
+    private volatile int selfCheckHits;
+
+    Handoffs(LibraryRules rules) {
+        this.rules = rules;
+    }
+
+    void addContextKey(Function<Object, Object> keyOf) {
+        contextKeys.add(keyOf);
+    }
+
+    // ---------------------------------------------------------------- submitting side
+
+    Runnable wrapRunnable(Runnable task, Object executor) {
+        if (task instanceof HopTask) {
+            return task;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s == null) {
+            return task;
+        }
+        if (s.selfCheck) {
+            selfCheckHits++;
+        }
+        RequestState r = s.request;
+        if (r == null || rules.isHousekeeping(task)) {
+            return task;
+        }
+        return new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread, System.nanoTime(),
+                executor == null ? "?" : executor.getClass().getName());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Callable<?> wrapCallable(Callable<?> task, Object executor) {
+        if (task instanceof HopTask) {
+            return task;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null) {
+            return task;
+        }
+        return new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
+                executor == null ? "?" : executor.getClass().getName());
+    }
+
+    /** The current request as a Captured handed over at submitNanos, or null when none is current. */
+    HopTask.Captured capture(Object via, long submitNanos) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null) {
+            return null;
+        }
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos,
+                via == null ? "?" : via.getClass().getName());
+    }
+
+    void attachContext(Object key, boolean replace) {
+        HopTask.Captured captured = capture(key, HopTask.NO_QUEUE);
+        key = contextKey(key);
+        if (captured == null) {
+            if (replace) {
+                attached.remove(key);
+            }
+            return;
+        }
+        if (replace) {
+            attached.put(key, captured);
+        } else {
+            attached.compute(key, (k, held) -> held != null && !held.request.hasEnded() ? held : captured);
+        }
+    }
+
+    private Object contextKey(Object key) {
+        for (Function<Object, Object> keyOf : contextKeys) {
+            Object k = keyOf.apply(key);
+            if (k != null) {
+                return k;
+            }
+        }
+        return key;
+    }
+
+    // ---------------------------------------------------------------- receiving side
+
+    /** Enters a captureIoContext capture, unless its request has ended or this thread is in a request. */
+    Object ioContextEnter(Object captured) {
+        if (!(captured instanceof HopTask.Captured)) {
+            return null;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request != null) {
+            return null; // already in a request: the outer one stays
+        }
+        HopTask.Captured c = (HopTask.Captured) captured;
+        if (c.request.hasEnded()) {
+            // A connection outlives its exchange (an idle pooled connection's read).
+            return null;
+        }
+        return taskStart(c);
+    }
+
+    Object attachedContextEnter(Object key) {
+        return ioContextEnter(attached.get(contextKey(key)));
+    }
+
+    /** What a task found on its thread when it started (request and span position), to restore when it ends. */
+    private static final class TaskScope extends SpanPosition {
+        final ThreadState state;
+        final RequestState previousRequest;
+
+        TaskScope(ThreadState s) {
+            state = s;
+            previousRequest = s.request;
+            save(s);
+        }
+    }
+
+    Object taskStart(HopTask task) {
+        try {
+            ThreadState s = ThreadContexts.state();
+            if (s.request == task.request && s.thread == task.fromThread) {
+                // Run inline on the submitting thread, in the same request: no hop, same segment.
+                return null;
+            }
+            TaskScope scope = new TaskScope(s);
+            if (s.request != null) {
+                ThreadContexts.endSegment(s);
+            }
+            if (s.thread != task.fromThread) {
+                HopEvents.handoff(task, s.thread);
+            }
+            s.request = task.request;
+            SpanPosition.enter(s, task.spanId, task.childDepth, null);
+            ThreadContexts.beginSegment(s, "task");
+            return scope;
+        } catch (Throwable t) {
+            AgentErrors.report("executors", t);
+            return null;
+        }
+    }
+
+    void taskEnd(Object token) {
+        if (token == null) {
+            return;
+        }
+        try {
+            TaskScope scope = (TaskScope) token;
+            ThreadState s = scope.state;
+            ThreadContexts.endSegment(s);
+            s.request = scope.previousRequest;
+            scope.restore(s);
+            if (s.request != null) {
+                ThreadContexts.beginSegment(s, "resume");
+            }
+        } catch (Throwable t) {
+            AgentErrors.report("executors", t);
+        }
+    }
+
+    // ---------------------------------------------------------------- self-check
+
+    /** Counts executor hooks seen while the current thread runs the self-check. */
+    int selfCheck(Runnable instrumentedCall) {
+        ThreadState s = ThreadContexts.state();
+        int before = selfCheckHits;
+        s.selfCheck = true;
+        try {
+            instrumentedCall.run();
+        } finally {
+            s.selfCheck = false;
+        }
+        return selfCheckHits - before;
+    }
+}

@@ -1,0 +1,42 @@
+package io.hopscope.agent.runtime;
+
+import io.hopscope.agent.events.HopEvent;
+
+/**
+ * Writes Hop events: the one place a request's move from one thread to another is built. Each
+ * event is allocated before its enabled check, the way JFR's own code does it (escape analysis
+ * removes an event that is not written), and its delay is read only when it is written.
+ */
+final class HopEvents {
+
+    private HopEvents() {
+    }
+
+    /** A task (or a capture) submitted on one thread starts on another, {@code to}. */
+    static void handoff(HopTask task, Thread to) {
+        HopEvent hop = new HopEvent();
+        if (hop.isEnabled()) {
+            long delayNanos = task.submitNanos == HopTask.NO_QUEUE ? 0 : System.nanoTime() - task.submitNanos;
+            write(hop, task.request, "handoff", task.fromThread, to, delayNanos, task.via);
+        }
+    }
+
+    /** A thread ({@code to}) woken out of a wait on {@code via} by another ({@code waker}). */
+    static void wake(RequestState request, Thread waker, Thread to, long wakeLatencyNanos, String via) {
+        HopEvent hop = new HopEvent();
+        if (hop.isEnabled()) {
+            write(hop, request, "wake", waker, to, wakeLatencyNanos, via);
+        }
+    }
+
+    private static void write(HopEvent hop, RequestState request, String kind, Thread from, Thread to,
+            long delayNanos, String via) {
+        hop.requestId = request.id;
+        hop.kind = kind;
+        hop.fromThread = from;
+        hop.toThread = to;
+        hop.delayNanos = delayNanos;
+        hop.via = via;
+        hop.commit();
+    }
+}

@@ -1,0 +1,117 @@
+package io.hopscope.agent.runtime;
+
+import java.util.Arrays;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * What the generic runtime must know of particular libraries, registered by each library's
+ * instrumentation package (HopscopeInstrumentation#addRules) the way request describers are: which
+ * submitted tasks are a library's housekeeping, which threads must never block, what a wait is
+ * called and which exceptions are timeouts. The runtime itself names no library class.
+ *
+ * <p>Rules are plain names and predicates, registered for every instrumentation whether or not its
+ * library is visible to the agent's class loader (an application server's or a fat jar's libraries
+ * are not), so that they hold wherever the library's objects turn up. Each table is an array
+ * replaced on registration, read with one volatile load and no iterator: the housekeeping check runs
+ * on every task submitted inside a request.
+ */
+public final class LibraryRules {
+
+    private volatile String[] housekeepingTaskPrefixes = new String[0];
+    private volatile String[] nonBlockingThreadTypes = new String[0];
+    @SuppressWarnings("unchecked")
+    private volatile Function<Object, String>[] waitKinds = new Function[0];
+    @SuppressWarnings("unchecked")
+    private volatile Predicate<Throwable>[] timeouts = new Predicate[0];
+
+    /**
+     * Tasks whose class name starts with this prefix are a library's own (a connection pool's
+     * cleanup) even when submitted inside a request: they are not followed and add no hop to it.
+     */
+    public synchronized void addHousekeepingTask(String classNamePrefix) {
+        housekeepingTaskPrefixes = append(housekeepingTaskPrefixes, classNamePrefix);
+    }
+
+    /**
+     * Threads that are, extend or implement the named class or interface run an event loop: a
+     * blocking wait on one stalls every connection of the loop, and is recorded even outside a request.
+     */
+    public synchronized void addNonBlockingThreadType(String className) {
+        nonBlockingThreadTypes = append(nonBlockingThreadTypes, className);
+    }
+
+    /**
+     * Names a wait entered without a kind (a library's advice passes null where the kind depends on
+     * the waited-on object); null when the object is not the library's.
+     */
+    public synchronized void addWaitKinds(Function<Object, String> kindOfWaitedOn) {
+        waitKinds = append(waitKinds, kindOfWaitedOn);
+    }
+
+    /** An exception a library throws, itself, when a wait times out. */
+    public synchronized void addTimeout(Predicate<Throwable> isTimeout) {
+        timeouts = append(timeouts, isTimeout);
+    }
+
+    boolean isHousekeeping(Object task) {
+        String name = task.getClass().getName();
+        for (String prefix : housekeepingTaskPrefixes) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Looked up once per thread (ThreadState#nonBlocking caches the answer). */
+    boolean isNonBlockingThread(Thread thread) {
+        String[] types = nonBlockingThreadTypes;
+        for (Class<?> c = thread.getClass(); c != null; c = c.getSuperclass()) {
+            if (contains(types, c.getName())) {
+                return true;
+            }
+            for (Class<?> i : c.getInterfaces()) {
+                if (contains(types, i.getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The kind of a wait entered without one, "?" if no library knows the waited-on object. */
+    String waitKind(Object waitedOn) {
+        for (Function<Object, String> kindOf : waitKinds) {
+            String kind = kindOf.apply(waitedOn);
+            if (kind != null) {
+                return kind;
+            }
+        }
+        return "?";
+    }
+
+    boolean isTimeout(Throwable thrown) {
+        for (Predicate<Throwable> timeout : timeouts) {
+            if (timeout.test(thrown)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean contains(String[] names, String name) {
+        for (String n : names) {
+            if (n.equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static <T> T[] append(T[] table, T entry) {
+        T[] longer = Arrays.copyOf(table, table.length + 1);
+        longer[table.length] = entry;
+        return longer;
+    }
+}

@@ -1,0 +1,149 @@
+package io.hopscope.agent.runtime;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Requests: a boundary call begins one on its thread (or, inside a request, is a span of it) and
+ * ends it when it returns, or when its asynchronous result completes, through the library's
+ * {@link AsyncAdapter}. Names and statuses come from the libraries' {@link RequestDescriber}s.
+ */
+public final class Requests {
+
+    private static final AtomicLong REQUEST_IDS = new AtomicLong();
+
+    private final List<RequestDescriber> describers = new CopyOnWriteArrayList<>();
+    private final List<AsyncAdapter> adapters;
+    private final UrlRedactor redactor;
+    /** The spans of one request in this many are recorded; 0: none (agent option spans=). */
+    private final int spanEvery;
+
+    Requests(List<AsyncAdapter> adapters, UrlRedactor redactor, int spanEvery) {
+        this.adapters = adapters;
+        this.redactor = redactor;
+        this.spanEvery = spanEvery;
+    }
+
+    void addDescriber(RequestDescriber describer) {
+        describers.add(describer);
+    }
+
+    Object boundaryEnter(String boundary, Object request) {
+        ThreadState s = ThreadContexts.state();
+        if (s.request != null) {
+            // A boundary inside a request (HttpClient.send inside a requests= method): a span.
+            return Spans.recorded(s.request) ? Spans.openSyncSpan(s, "boundary", boundary, null) : null;
+        }
+        HttpRequestInfo info = describe(request);
+        long id = REQUEST_IDS.incrementAndGet();
+        // Ids are consecutive, so one request in spanEvery is picked, evenly and repeatably.
+        boolean spans = spanEvery == 1 || spanEvery > 1 && id % spanEvery == 0;
+        RequestState r = new RequestState(id, info == null ? boundary : info.name,
+                boundary, info == null ? null : info.url, s.thread, spans);
+        SpanPosition.clear(s);
+        s.request = r;
+        ThreadContexts.beginSegment(s, "start");
+        return r;
+    }
+
+    Object boundaryExit(Object token, Object result, Throwable thrown) {
+        if (token instanceof ThreadState.SpanFrame) {
+            Spans.closeSyncSpan((ThreadState.SpanFrame) token);
+            return result;
+        }
+        RequestState r = (RequestState) token;
+        ThreadState s = ThreadContexts.state();
+        if (thrown != null) {
+            r.outcome = "error";
+            r.error = thrown.getClass().getName();
+        } else if (result != null) {
+            int status = statusCode(result);
+            if (status >= 0) {
+                r.statusCode = status;
+            } else {
+                for (AsyncAdapter adapter : adapters) {
+                    Object wrapped = adapter.endRequestOnCompletion(this, r, result);
+                    if (wrapped != null) {
+                        // The request goes on in its result: this thread is done with it for now.
+                        if (s.request == r) {
+                            ThreadContexts.leaveRequest(s);
+                        }
+                        return wrapped;
+                    }
+                }
+            }
+        }
+        r.markEnded();
+        if (s.request == r) {
+            ThreadContexts.leaveRequest(s);
+        }
+        r.commit();
+        return result;
+    }
+
+    Object wrapCallback(Object token, Object callback) {
+        if (!(token instanceof RequestState)) {
+            return callback; // a nested boundary: its request goes on in the enclosing one
+        }
+        for (AsyncAdapter adapter : adapters) {
+            Object wrapped = adapter.wrapCallback(this, (RequestState) token, callback);
+            if (wrapped != null) {
+                return wrapped;
+            }
+        }
+        return callback;
+    }
+
+    /** Called by an {@link AsyncAdapter} on the thread where the request's result completed. */
+    public void asyncTerminated(RequestState r, String outcome, Throwable error, Object response) {
+        if (r.terminate(outcome, error, response == null ? -1 : statusCode(response))) {
+            r.commit();
+        }
+    }
+
+    /** Runs a subscription to the request's result with the request current on this thread (so its handoffs are seen). */
+    public Object attachForSubscribe(RequestState r) {
+        ThreadState s = ThreadContexts.state();
+        if (s.request != null) {
+            return null;
+        }
+        if (s.blockDepth > 0 && s.blockJoin == null && Waits.join(s, r)) {
+            // Subscribed inside a block() on this thread: the request stays here until it returns.
+            return null;
+        }
+        s.request = r;
+        ThreadContexts.beginSegment(s, "resume");
+        return s;
+    }
+
+    /** The subscribe call has returned; token is attachForSubscribe's. */
+    public void detachAfterSubscribe(Object token) {
+        if (token != null) {
+            ThreadContexts.leaveRequest((ThreadState) token);
+        }
+    }
+
+    private HttpRequestInfo describe(Object request) {
+        if (request == null) {
+            return null;
+        }
+        for (RequestDescriber d : describers) {
+            HttpRequestInfo info = d.describe(request, redactor);
+            if (info != null) {
+                return info;
+            }
+        }
+        return null;
+    }
+
+    private int statusCode(Object response) {
+        for (RequestDescriber d : describers) {
+            int status = d.statusCode(response);
+            if (status >= 0) {
+                return status;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,191 @@
+package io.hopscope.agent.runtime;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.events.NonBlockingWaitEvent;
+import io.hopscope.agent.events.WaitEvent;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Blocking waits (a future's get, Reactor's block): the Wait event, the thread that woke the
+ * waiter (seen in LockSupport#unpark while the waiter is registered) and the wake hop; waits on
+ * non-blocking threads, in a request or not; and a block() that joins the request it waits for.
+ */
+final class Waits {
+
+    private static final Object NESTED_WAIT = new Object();
+
+    /** Threads blocked in an instrumented wait right now: bounded by the number of live threads. */
+    private final ConcurrentHashMap<Thread, ThreadState> waiting = new ConcurrentHashMap<>();
+    private final LibraryRules rules;
+
+    Waits(LibraryRules rules) {
+        this.rules = rules;
+    }
+
+    /** An instrumented wait in progress. */
+    private static final class WaitScope {
+        final ThreadState state;
+        final String kind;
+        final String via;
+        final RequestState request;
+        final boolean nonBlocking;
+        final WaitEvent event = new WaitEvent();
+
+        WaitScope(ThreadState state, String kind, String via, RequestState request, boolean nonBlocking) {
+            this.state = state;
+            this.kind = kind;
+            this.via = via;
+            this.request = request;
+            this.nonBlocking = nonBlocking;
+        }
+    }
+
+    Object waitEnter(String kind, Object waitedOn) {
+        ThreadState s = ThreadContexts.state();
+        if (s.waitDepth > 0) {
+            s.waitDepth++;
+            return NESTED_WAIT;
+        }
+        boolean nonBlocking = isNonBlocking(s);
+        if (s.request == null && !nonBlocking) {
+            return null;
+        }
+        // A result already there at the call is no wait (Reactor's blocking subscribers are latches).
+        if (waitedOn instanceof Future && ((Future<?>) waitedOn).isDone()) {
+            return null;
+        }
+        if (waitedOn instanceof CountDownLatch && ((CountDownLatch) waitedOn).getCount() == 0) {
+            return null;
+        }
+        if (kind == null) {
+            kind = rules.waitKind(waitedOn);
+        }
+        WaitScope w = new WaitScope(s, kind, waitedOn == null ? "?" : waitedOn.getClass().getName(), s.request,
+                nonBlocking);
+        w.event.begin();
+        if (s.request != null) {
+            ThreadContexts.endSegment(s);
+        }
+        s.waitDepth = 1;
+        s.waker = null;
+        waiting.put(s.thread, s);
+        Bridge.WAITERS.incrementAndGet();
+        return w;
+    }
+
+    void waitExit(Object token, Throwable thrown) {
+        if (token == NESTED_WAIT) {
+            ThreadContexts.state().waitDepth--;
+            return;
+        }
+        WaitScope w = (WaitScope) token;
+        ThreadState s = w.state;
+        long now = System.nanoTime();
+        s.waitDepth = 0;
+        waiting.remove(s.thread);
+        Bridge.WAITERS.decrementAndGet();
+        Thread waker = s.waker;
+        long wakeNanos = s.wakeNanos;
+        s.waker = null;
+        RequestState r = w.request;
+        WaitEvent e = w.event;
+        e.end();
+        e.requestId = r == null ? 0 : r.id;
+        e.kind = w.kind;
+        e.wakerThread = waker;
+        e.wakeLatencyNanos = waker == null ? -1 : now - wakeNanos;
+        e.nonBlockingThread = w.nonBlocking;
+        e.outcome = outcomeOf(thrown);
+        e.commit();
+        if (w.nonBlocking) {
+            NonBlockingWaitEvent nb = new NonBlockingWaitEvent();
+            nb.requestId = e.requestId;
+            nb.kind = w.kind;
+            nb.commit();
+        }
+        if (r != null && waker != null && waker != s.thread) {
+            HopEvents.wake(r, waker, s.thread, now - wakeNanos, w.via);
+        }
+        if (r != null && s.request == r) {
+            ThreadContexts.beginSegment(s, "resume");
+        }
+    }
+
+    void onUnpark(Thread thread) {
+        ThreadState s = waiting.get(thread);
+        if (s != null && thread != Thread.currentThread()) {
+            s.wakeNanos = System.nanoTime();
+            s.waker = Thread.currentThread();
+        }
+    }
+
+    private String outcomeOf(Throwable thrown) {
+        if (thrown == null) {
+            return "value";
+        }
+        for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof InterruptedException) {
+                return "interrupted";
+            }
+            if (t instanceof TimeoutException) {
+                return "timeout";
+            }
+        }
+        // A library that reports a timed-out wait its own way (Reactor's block(Duration)).
+        return rules.isTimeout(thrown) ? "timeout" : "error";
+    }
+
+    private boolean isNonBlocking(ThreadState s) {
+        if (s.nonBlocking == 0) {
+            s.nonBlocking = rules.isNonBlockingThread(s.thread) ? (byte) 2 : (byte) 1;
+        }
+        return s.nonBlocking == 2;
+    }
+
+    // ---------------------------------------------------------------- joins
+
+    /**
+     * Mono#block entered. A request whose Mono is subscribed inside this block() (directly, or as
+     * the source of the chain being blocked on) is joined by this thread: the request then ends when
+     * the block returns, so that it includes the wake back. Allocates nothing.
+     */
+    static Object joinEnter(Object waitedOn) {
+        ThreadState s = ThreadContexts.state();
+        s.blockDepth++;
+        if (waitedOn instanceof RequestCarrier && s.request == null && s.blockJoin == null) {
+            join(s, ((RequestCarrier) waitedOn).hopscopeRequest());
+        }
+        return s;
+    }
+
+    /** This thread, blocked on r's result, takes r over until the block returns (unless r ended or has a joiner). */
+    static boolean join(ThreadState s, RequestState r) {
+        if (!r.join(s.thread)) {
+            return false;
+        }
+        SpanPosition.clear(s);
+        s.request = r;
+        s.blockJoin = r;
+        ThreadContexts.beginSegment(s, "resume");
+        return true;
+    }
+
+    static void joinExit(Object token) {
+        ThreadState s = (ThreadState) token;
+        if (--s.blockDepth > 0 || s.blockJoin == null) {
+            return;
+        }
+        RequestState r = s.blockJoin;
+        s.blockJoin = null;
+        boolean endHere = r.leaveJoin();
+        if (s.request == r) {
+            ThreadContexts.leaveRequest(s);
+        }
+        if (endHere) {
+            r.commit();
+        }
+    }
+}
