@@ -137,7 +137,7 @@ public final class RecordingAnalyzer {
         this.file = file;
         this.options = options;
         this.glob = options.nameGlob() == null ? null : new NameGlob(options.nameGlob());
-        this.order = accOrder(options.sort());
+        this.order = options.sort().order();
         this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         this.all = options.top() < 0 ? new ArrayList<>() : null;
     }
@@ -295,20 +295,7 @@ public final class RecordingAnalyzer {
     }
 
     private void spill(RequestAcc r) {
-        spill.add(spillKey(options.sort(), r), r.toRequest(options.topSites()));
-    }
-
-    /** A key whose ascending order, then the id's, is {@link #accOrder}'s (~v reverses without overflow). */
-    static long spillKey(SortField sort, RequestAcc r) {
-        return switch (sort) {
-            case duration -> ~r.durationNanos;
-            case hops -> ~(long) r.hops;
-            case allocated -> ~r.allocatedBytes;
-            case blocked -> ~r.blockedNanos;
-            case lock -> ~r.lockNanos;
-            case gc -> ~r.gcNanos;
-            case start -> r.startEpochNanos;
-        };
+        spill.add(options.sort().key(r), r.toRequest(options.topSites()));
     }
 
     private void onAgentEvent(RecordedEvent e) {
@@ -374,8 +361,7 @@ public final class RecordingAnalyzer {
         if (worst == null) {
             return all == null; // --top 0: none is shown
         }
-        SortField sort = options.sort();
-        return (sort == SortField.duration || sort == SortField.start) && worst.size() >= options.top()
+        return options.sort().finalAtEnd() && worst.size() >= options.top()
                 && order.compare(r, worst.peek()) > 0;
     }
 
@@ -678,20 +664,6 @@ public final class RecordingAnalyzer {
                 return chosen.size();
             }
         };
-    }
-
-    /** The same order as {@link SortField#order()}, on the totals, without building records. */
-    static Comparator<RequestAcc> accOrder(SortField sort) {
-        Comparator<RequestAcc> c = switch (sort) {
-            case duration -> Comparator.comparingLong((RequestAcc r) -> r.durationNanos).reversed();
-            case hops -> Comparator.comparingInt((RequestAcc r) -> r.hops).reversed();
-            case allocated -> Comparator.comparingLong((RequestAcc r) -> r.allocatedBytes).reversed();
-            case blocked -> Comparator.comparingLong((RequestAcc r) -> r.blockedNanos).reversed();
-            case lock -> Comparator.comparingLong((RequestAcc r) -> r.lockNanos).reversed();
-            case gc -> Comparator.comparingLong((RequestAcc r) -> r.gcNanos).reversed();
-            case start -> Comparator.comparingLong((RequestAcc r) -> r.startEpochNanos);
-        };
-        return c.thenComparingLong(r -> r.id);
     }
 
     /** Wall time of the pass (and of the extra joins' pass), and what was in flight, for the benchmark's figures. */

@@ -1,25 +1,68 @@
 package io.hopscope.analyzer.analysis;
 
-import io.hopscope.analyzer.model.Request;
 import java.util.Comparator;
 
-/** What {@code report --sort} orders the worst requests by (largest first; {@code start} earliest first). */
+/**
+ * What {@code report --sort} orders the worst requests by (largest first; {@code start} earliest first).
+ * The order is defined once, as a key ascending then the request id: the selection compares requests
+ * by it and the spill's external sort stores it ({@code ~v} reverses a long without overflow).
+ */
 public enum SortField {
-    duration(Comparator.comparingLong(Request::durationNanos).reversed()),
-    hops(Comparator.comparingInt(Request::hops).reversed()),
-    allocated(Comparator.comparingLong(Request::allocatedBytes).reversed()),
-    blocked(Comparator.comparingLong(Request::blockedNanos).reversed()),
-    lock(Comparator.comparingLong((Request r) -> r.lock().nanos()).reversed()),
-    gc(Comparator.comparingLong(Request::gcNanos).reversed()),
-    start(Comparator.comparingLong(Request::startEpochNanos));
+    duration {
+        @Override
+        long key(RequestAcc r) {
+            return ~r.durationNanos;
+        }
+    },
+    hops {
+        @Override
+        long key(RequestAcc r) {
+            return ~(long) r.hops;
+        }
+    },
+    allocated {
+        @Override
+        long key(RequestAcc r) {
+            return ~r.allocatedBytes;
+        }
+    },
+    blocked {
+        @Override
+        long key(RequestAcc r) {
+            return ~r.blockedNanos;
+        }
+    },
+    lock {
+        @Override
+        long key(RequestAcc r) {
+            return ~r.lockNanos;
+        }
+    },
+    gc {
+        @Override
+        long key(RequestAcc r) {
+            return ~r.gcNanos;
+        }
+    },
+    start {
+        @Override
+        long key(RequestAcc r) {
+            return r.startEpochNanos;
+        }
+    };
 
-    private final Comparator<Request> order;
+    private final Comparator<RequestAcc> order = Comparator.comparingLong(this::key).thenComparingLong(r -> r.id);
 
-    SortField(Comparator<Request> order) {
-        this.order = order.thenComparingLong(Request::id);
+    /** A key whose ascending order, then the id's, is the report's order. */
+    abstract long key(RequestAcc r);
+
+    /** The report's order, on the totals, without building records. */
+    Comparator<RequestAcc> order() {
+        return order;
     }
 
-    public Comparator<Request> order() {
-        return order;
+    /** Whether a request's key is final at its end (not changed by events committed later). */
+    boolean finalAtEnd() {
+        return this == duration || this == start;
     }
 }
