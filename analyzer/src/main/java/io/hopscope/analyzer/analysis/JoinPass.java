@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
+import io.hopscope.analyzer.read.StackSamples;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -73,6 +74,7 @@ final class JoinPass {
             slot = index.find(thread.getJavaThreadId(), start, start);
         }
         long id = slot >= 0 ? ids[slot] : 0;
-        join.accept(e, id, id != 0 ? names[slot] : null);
+        // Only events inside a request are decoded: their frames are most of this pass's cost.
+        join.accept(id != 0 ? StackSamples.of(e) : null, id, id != 0 ? names[slot] : null);
     }
 }

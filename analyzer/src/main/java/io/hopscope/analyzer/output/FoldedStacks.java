@@ -6,6 +6,7 @@ import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.Wait;
 import java.io.IOException;
@@ -16,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
 
 /**
  * Collapsed stacks ({@code root;child;leaf weight}, Brendan Gregg's folded format), the exchange format
@@ -46,24 +45,15 @@ public final class FoldedStacks {
         weights.merge(key.toString(), weight, Long::sum);
     }
 
-    /** Adds a JFR stack (leaf first in JFR) below {@code requestName}, with {@code leaf} (e.g. the allocated class) on top. */
-    public void addSample(String requestName, RecordedStackTrace stack, String leaf, long weight) {
-        List<String> frames = new ArrayList<>();
+    /** Adds a JDK event's stack below {@code requestName}, with its leaf (e.g. the allocated class) on top. */
+    public void addSample(String requestName, StackSample sample) {
+        List<String> frames = new ArrayList<>(sample.framesRootFirst().size() + 2);
         frames.add(requestName);
-        if (stack != null) {
-            List<RecordedFrame> jfrFrames = stack.getFrames();
-            for (int i = jfrFrames.size() - 1; i >= 0; i--) {
-                RecordedFrame f = jfrFrames.get(i);
-                frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
-            }
-            if (stack.isTruncated()) {
-                frames.add(1, "[truncated]");
-            }
+        frames.addAll(sample.framesRootFirst());
+        if (sample.leaf() != null) {
+            frames.add(sample.leaf());
         }
-        if (leaf != null) {
-            frames.add(leaf);
-        }
-        add(frames, weight);
+        add(frames, sample.weight());
     }
 
     /**

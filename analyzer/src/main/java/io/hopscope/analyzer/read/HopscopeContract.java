@@ -41,6 +41,11 @@ public final class HopscopeContract {
             ALLOCATION_SAMPLE, EXECUTION_SAMPLE, THREAD_START, THREAD_END, GARBAGE_COLLECTION, GC_PHASE_PAUSE,
             CPU_LOAD, THREAD_STATISTICS);
 
+    /** Samples that flame graphs of wall time also read, though hopscope.jfc does not enable them. */
+    public static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
+    /** async-profiler's wall-clock samples in a JFR file of its own. */
+    public static final String PROFILER_WALL_CLOCK_SAMPLE = "profiler.WallClockSample";
+
     private HopscopeContract() {
     }
 
