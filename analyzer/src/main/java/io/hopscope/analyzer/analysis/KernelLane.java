@@ -33,14 +33,8 @@ final class KernelLane extends SegmentLane {
 
     @Override
     void reorderPayload(Integer[] order) {
-        int[] s = new int[slots.length];
-        int[] p = new int[places.length];
-        for (int i = 0; i < n; i++) {
-            s[i] = slots[order[i]];
-            p[i] = places[order[i]];
-        }
-        slots = s;
-        places = p;
+        slots = permuted(slots, order, n);
+        places = permuted(places, order, n);
     }
 
     /** Sorts the places by start once every one is known, ready for lookups. */

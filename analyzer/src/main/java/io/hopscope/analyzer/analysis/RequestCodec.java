@@ -40,92 +40,23 @@ final class RequestCodec {
         o.writeLong(r.startEpochNanos());
         o.writeLong(r.durationNanos());
         o.writeInt(r.hops());
-        o.writeInt(r.hopList().size());
-        for (Hop h : r.hopList()) {
-            str(o, h.kind());
-            thread(o, h.from());
-            thread(o, h.to());
-            o.writeLong(h.arrivalEpochNanos());
-            o.writeLong(h.delayNanos());
-            str(o, h.via());
-        }
-        o.writeInt(r.threads().size());
-        for (ThreadTime t : r.threads()) {
-            thread(o, t.thread());
-            o.writeInt(t.segments());
-            o.writeLong(t.nanos());
-            o.writeLong(t.allocatedBytes());
-        }
-        o.writeInt(r.segments().size());
-        for (Segment s : r.segments()) {
-            thread(o, s.thread());
-            str(o, s.kind());
-            o.writeLong(s.startEpochNanos());
-            o.writeLong(s.endEpochNanos());
-            o.writeLong(s.allocatedBytes());
-            o.writeLong(s.cpuNanos());
-        }
-        o.writeInt(r.waits().size());
-        for (Wait w : r.waits()) {
-            str(o, w.kind());
-            thread(o, w.thread());
-            thread(o, w.waker());
-            o.writeLong(w.startEpochNanos());
-            o.writeLong(w.endEpochNanos());
-            o.writeLong(w.wakeLatencyNanos());
-            o.writeBoolean(w.nonBlockingThread());
-            str(o, w.outcome());
-        }
-        o.writeInt(r.spans().size());
-        for (Span s : r.spans()) {
-            o.writeLong(s.spanId());
-            o.writeLong(s.parentSpanId());
-            str(o, s.kind());
-            str(o, s.name());
-            str(o, s.mode());
-            o.writeInt(s.depth());
-            thread(o, s.thread());
-            o.writeLong(s.startEpochNanos());
-            o.writeLong(s.endEpochNanos());
-        }
+        list(o, r.hopList(), RequestCodec::hop);
+        list(o, r.threads(), RequestCodec::threadTime);
+        list(o, r.segments(), RequestCodec::segment);
+        list(o, r.waits(), RequestCodec::wait);
+        list(o, r.spans(), RequestCodec::span);
         o.writeLong(r.allocatedBytes());
         o.writeLong(r.blockedNanos());
         o.writeLong(r.queueDelayNanos());
         o.writeLong(r.wakeLatencyNanos());
         o.writeBoolean(r.blockedOnNonBlockingThread());
-        o.writeInt(r.policies().size());
-        for (PolicyTime p : r.policies()) {
-            str(o, p.name());
-            str(o, p.kind());
-            o.writeLong(p.count());
-            o.writeLong(p.totalNanos());
-            o.writeLong(p.selfNanos());
-        }
+        list(o, r.policies(), RequestCodec::policy);
         o.writeLong(r.lock().count());
         o.writeLong(r.lock().nanos());
-        o.writeInt(r.lock().top().size());
-        for (LockSite l : r.lock().top()) {
-            str(o, l.kind());
-            str(o, l.className());
-            o.writeLong(l.count());
-            o.writeLong(l.nanos());
-            str(o, l.stack());
-        }
-        o.writeInt(r.allocationSites().size());
-        for (AllocationSite a : r.allocationSites()) {
-            str(o, a.frame());
-            str(o, a.objectClass());
-            o.writeLong(a.samples());
-            o.writeLong(a.sampledBytes());
-        }
+        list(o, r.lock().top(), RequestCodec::lockSite);
+        list(o, r.allocationSites(), RequestCodec::allocationSite);
         o.writeLong(r.gcNanos());
-        o.writeInt(r.gcPauses().size());
-        for (GcPause p : r.gcPauses()) {
-            o.writeLong(p.gcId());
-            str(o, p.name());
-            o.writeLong(p.startEpochNanos());
-            o.writeLong(p.endEpochNanos());
-        }
+        list(o, r.gcPauses(), RequestCodec::gcPause);
         o.writeBoolean(r.detailKept());
     }
 
@@ -141,59 +72,173 @@ final class RequestCodec {
         long start = i.readLong();
         long duration = i.readLong();
         int hops = i.readInt();
-        List<Hop> hopList = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            hopList.add(new Hop(str(i), thread(i), thread(i), i.readLong(), i.readLong(), str(i)));
-        }
-        List<ThreadTime> threads = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            threads.add(new ThreadTime(thread(i), i.readInt(), i.readLong(), i.readLong()));
-        }
-        List<Segment> segments = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            segments.add(new Segment(thread(i), str(i), i.readLong(), i.readLong(), i.readLong(), i.readLong()));
-        }
-        List<Wait> waits = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            waits.add(new Wait(str(i), thread(i), thread(i), i.readLong(), i.readLong(), i.readLong(), i.readBoolean(),
-                    str(i)));
-        }
-        List<Span> spans = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            spans.add(new Span(i.readLong(), i.readLong(), str(i), str(i), str(i), i.readInt(), thread(i), i.readLong(),
-                    i.readLong()));
-        }
+        List<Hop> hopList = list(i, RequestCodec::hop);
+        List<ThreadTime> threads = list(i, RequestCodec::threadTime);
+        List<Segment> segments = list(i, RequestCodec::segment);
+        List<Wait> waits = list(i, RequestCodec::wait);
+        List<Span> spans = list(i, RequestCodec::span);
         long allocated = i.readLong();
         long blocked = i.readLong();
         long queueDelay = i.readLong();
         long wakeLatency = i.readLong();
         boolean nonBlocking = i.readBoolean();
-        List<PolicyTime> policies = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            policies.add(new PolicyTime(str(i), str(i), i.readLong(), i.readLong(), i.readLong()));
-        }
+        List<PolicyTime> policies = list(i, RequestCodec::policy);
         long lockCount = i.readLong();
         long lockNanos = i.readLong();
-        List<LockSite> locks = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            locks.add(new LockSite(str(i), str(i), i.readLong(), i.readLong(), str(i)));
-        }
+        List<LockSite> locks = list(i, RequestCodec::lockSite);
         LockContention lock = lockCount == 0 && locks.isEmpty() ? LockContention.NONE
-                : new LockContention(lockCount, lockNanos, List.copyOf(locks));
-        List<AllocationSite> sites = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            sites.add(new AllocationSite(str(i), str(i), i.readLong(), i.readLong()));
-        }
+                : new LockContention(lockCount, lockNanos, locks);
+        List<AllocationSite> sites = list(i, RequestCodec::allocationSite);
         long gcNanos = i.readLong();
-        List<GcPause> pauses = new ArrayList<>();
-        for (int n = i.readInt(); n > 0; n--) {
-            pauses.add(new GcPause(i.readLong(), str(i), i.readLong(), i.readLong()));
-        }
+        List<GcPause> pauses = list(i, RequestCodec::gcPause);
         boolean detailKept = i.readBoolean();
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
-                List.copyOf(hopList), List.copyOf(threads), List.copyOf(segments), List.copyOf(waits),
-                List.copyOf(spans), allocated, blocked, queueDelay, wakeLatency, nonBlocking, List.copyOf(policies),
-                lock, List.copyOf(sites), gcNanos, List.copyOf(pauses), detailKept);
+                hopList, threads, segments, waits, spans, allocated, blocked, queueDelay, wakeLatency, nonBlocking,
+                policies, lock, sites, gcNanos, pauses, detailKept);
+    }
+
+    // One writer and one reader per nested record, each field in declaration order.
+
+    private static void hop(DataOutputStream o, Hop h) throws IOException {
+        str(o, h.kind());
+        thread(o, h.from());
+        thread(o, h.to());
+        o.writeLong(h.arrivalEpochNanos());
+        o.writeLong(h.delayNanos());
+        str(o, h.via());
+    }
+
+    private static Hop hop(DataInputStream i) throws IOException {
+        return new Hop(str(i), thread(i), thread(i), i.readLong(), i.readLong(), str(i));
+    }
+
+    private static void threadTime(DataOutputStream o, ThreadTime t) throws IOException {
+        thread(o, t.thread());
+        o.writeInt(t.segments());
+        o.writeLong(t.nanos());
+        o.writeLong(t.allocatedBytes());
+    }
+
+    private static ThreadTime threadTime(DataInputStream i) throws IOException {
+        return new ThreadTime(thread(i), i.readInt(), i.readLong(), i.readLong());
+    }
+
+    private static void segment(DataOutputStream o, Segment s) throws IOException {
+        thread(o, s.thread());
+        str(o, s.kind());
+        o.writeLong(s.startEpochNanos());
+        o.writeLong(s.endEpochNanos());
+        o.writeLong(s.allocatedBytes());
+        o.writeLong(s.cpuNanos());
+    }
+
+    private static Segment segment(DataInputStream i) throws IOException {
+        return new Segment(thread(i), str(i), i.readLong(), i.readLong(), i.readLong(), i.readLong());
+    }
+
+    private static void wait(DataOutputStream o, Wait w) throws IOException {
+        str(o, w.kind());
+        thread(o, w.thread());
+        thread(o, w.waker());
+        o.writeLong(w.startEpochNanos());
+        o.writeLong(w.endEpochNanos());
+        o.writeLong(w.wakeLatencyNanos());
+        o.writeBoolean(w.nonBlockingThread());
+        str(o, w.outcome());
+    }
+
+    private static Wait wait(DataInputStream i) throws IOException {
+        return new Wait(str(i), thread(i), thread(i), i.readLong(), i.readLong(), i.readLong(), i.readBoolean(), str(i));
+    }
+
+    private static void span(DataOutputStream o, Span s) throws IOException {
+        o.writeLong(s.spanId());
+        o.writeLong(s.parentSpanId());
+        str(o, s.kind());
+        str(o, s.name());
+        str(o, s.mode());
+        o.writeInt(s.depth());
+        thread(o, s.thread());
+        o.writeLong(s.startEpochNanos());
+        o.writeLong(s.endEpochNanos());
+    }
+
+    private static Span span(DataInputStream i) throws IOException {
+        return new Span(i.readLong(), i.readLong(), str(i), str(i), str(i), i.readInt(), thread(i), i.readLong(),
+                i.readLong());
+    }
+
+    private static void policy(DataOutputStream o, PolicyTime p) throws IOException {
+        str(o, p.name());
+        str(o, p.kind());
+        o.writeLong(p.count());
+        o.writeLong(p.totalNanos());
+        o.writeLong(p.selfNanos());
+    }
+
+    private static PolicyTime policy(DataInputStream i) throws IOException {
+        return new PolicyTime(str(i), str(i), i.readLong(), i.readLong(), i.readLong());
+    }
+
+    private static void lockSite(DataOutputStream o, LockSite l) throws IOException {
+        str(o, l.kind());
+        str(o, l.className());
+        o.writeLong(l.count());
+        o.writeLong(l.nanos());
+        str(o, l.stack());
+    }
+
+    private static LockSite lockSite(DataInputStream i) throws IOException {
+        return new LockSite(str(i), str(i), i.readLong(), i.readLong(), str(i));
+    }
+
+    private static void allocationSite(DataOutputStream o, AllocationSite a) throws IOException {
+        str(o, a.frame());
+        str(o, a.objectClass());
+        o.writeLong(a.samples());
+        o.writeLong(a.sampledBytes());
+    }
+
+    private static AllocationSite allocationSite(DataInputStream i) throws IOException {
+        return new AllocationSite(str(i), str(i), i.readLong(), i.readLong());
+    }
+
+    private static void gcPause(DataOutputStream o, GcPause p) throws IOException {
+        o.writeLong(p.gcId());
+        str(o, p.name());
+        o.writeLong(p.startEpochNanos());
+        o.writeLong(p.endEpochNanos());
+    }
+
+    private static GcPause gcPause(DataInputStream i) throws IOException {
+        return new GcPause(i.readLong(), str(i), i.readLong(), i.readLong());
+    }
+
+    /** Writes one element of a list. */
+    @FunctionalInterface
+    private interface ElementWriter<T> {
+        void write(DataOutputStream o, T element) throws IOException;
+    }
+
+    /** Reads one element of a list. */
+    @FunctionalInterface
+    private interface ElementReader<T> {
+        T read(DataInputStream i) throws IOException;
+    }
+
+    private static <T> void list(DataOutputStream o, List<T> items, ElementWriter<T> element) throws IOException {
+        o.writeInt(items.size());
+        for (T t : items) {
+            element.write(o, t);
+        }
+    }
+
+    private static <T> List<T> list(DataInputStream i, ElementReader<T> element) throws IOException {
+        List<T> items = new ArrayList<>();
+        for (int n = i.readInt(); n > 0; n--) {
+            items.add(element.read(i));
+        }
+        return List.copyOf(items);
     }
 
     private static void str(DataOutputStream o, String s) throws IOException {

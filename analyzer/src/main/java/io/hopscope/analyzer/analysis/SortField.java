@@ -1,6 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
 import java.util.Comparator;
+import java.util.function.ToLongFunction;
 
 /**
  * What {@code report --sort} orders the worst requests by (largest first; {@code start} earliest first).
@@ -8,53 +9,26 @@ import java.util.Comparator;
  * by it and the spill's external sort stores it ({@code ~v} reverses a long without overflow).
  */
 public enum SortField {
-    duration {
-        @Override
-        long key(RequestAcc r) {
-            return ~r.durationNanos;
-        }
-    },
-    hops {
-        @Override
-        long key(RequestAcc r) {
-            return ~(long) r.hops;
-        }
-    },
-    allocated {
-        @Override
-        long key(RequestAcc r) {
-            return ~r.allocatedBytes;
-        }
-    },
-    blocked {
-        @Override
-        long key(RequestAcc r) {
-            return ~r.blockedNanos;
-        }
-    },
-    lock {
-        @Override
-        long key(RequestAcc r) {
-            return ~r.lockNanos;
-        }
-    },
-    gc {
-        @Override
-        long key(RequestAcc r) {
-            return ~r.gcNanos;
-        }
-    },
-    start {
-        @Override
-        long key(RequestAcc r) {
-            return r.startEpochNanos;
-        }
-    };
+    duration(r -> ~r.durationNanos),
+    hops(r -> ~(long) r.hops),
+    allocated(r -> ~r.allocatedBytes),
+    blocked(r -> ~r.blockedNanos),
+    lock(r -> ~r.lockNanos),
+    gc(r -> ~r.gcNanos),
+    start(r -> r.startEpochNanos);
 
-    private final Comparator<RequestAcc> order = Comparator.comparingLong(this::key).thenComparingLong(r -> r.id);
+    private final ToLongFunction<RequestAcc> key;
+    private final Comparator<RequestAcc> order;
+
+    SortField(ToLongFunction<RequestAcc> key) {
+        this.key = key;
+        this.order = Comparator.comparingLong(key).thenComparingLong(r -> r.id);
+    }
 
     /** A key whose ascending order, then the id's, is the report's order. */
-    abstract long key(RequestAcc r);
+    long key(RequestAcc r) {
+        return key.applyAsLong(r);
+    }
 
     /** The report's order, on the totals, without building records. */
     Comparator<RequestAcc> order() {
