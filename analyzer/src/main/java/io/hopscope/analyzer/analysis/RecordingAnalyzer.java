@@ -170,7 +170,8 @@ public final class RecordingAnalyzer {
     public String passTimes() {
         return String.format(Locale.ROOT, "one pass %.2f s%s, %d flush points, %d requests, at most %d in flight",
                 passNanos / 1e9, joins == null ? "" : String.format(Locale.ROOT, " + joins pass %.2f s",
-                        joinPassNanos / 1e9), flushes, requests.requestsSeen, requests.peakInFlight);
+                        joinPassNanos / 1e9), flushes, requests == null ? 0 : requests.requestsSeen,
+                requests == null ? 0 : requests.peakInFlight);
     }
 
     /** The clock mapping found in the recording (for merging eBPF data). */

@@ -22,9 +22,9 @@ final class RecordingFacts {
     final ClockAlignment clock = new ClockAlignment();
     private final Map<String, Long> agentErrors = new TreeMap<>();
     private final List<String> warnings = new ArrayList<>();
-    long hopscopeEvents;
-    long jdkEvents;
-    long minStart = Long.MAX_VALUE;
+    private long hopscopeEvents;
+    private long jdkEvents;
+    private long minStart = Long.MAX_VALUE;
     long maxEnd = Long.MIN_VALUE;
     private String agentVersion;
     private String agentOptions;
@@ -36,9 +36,15 @@ final class RecordingFacts {
         this.file = file;
     }
 
-    void seen(long start, long end) {
+    private void seen(long start, long end) {
         minStart = Math.min(minStart, start);
         maxEnd = Math.max(maxEnd, end);
+    }
+
+    /** Counts an agent event and its times (every agent event handler starts here). */
+    void hopscopeEvent(long start, long end) {
+        hopscopeEvents++;
+        seen(start, end);
     }
 
     /** Counts a JDK event and its times (every JDK event handler starts here). */
@@ -62,11 +68,10 @@ final class RecordingFacts {
 
     /** The agent's events that belong to no request: clock sync, agent info and errors. */
     void onAgentEvent(RecordedEvent e) {
-        hopscopeEvents++;
         String type = e.getEventType().getName();
         long start = JfrEvents.startNanos(e);
         long end = JfrEvents.endNanos(e);
-        seen(start, end);
+        hopscopeEvent(start, end);
         switch (type) {
             case HopscopeContract.CLOCK_SYNC -> clock.add(start, JfrEvents.longField(e, "monotonicNanos", 0));
             case HopscopeContract.AGENT_INFO -> {

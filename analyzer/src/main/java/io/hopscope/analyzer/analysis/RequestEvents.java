@@ -148,10 +148,9 @@ final class RequestEvents {
      * in {@link #eventStart} and {@link #eventEnd}.
      */
     private RequestAcc requestOf(RecordedEvent e) {
-        facts.hopscopeEvents++;
         long start = JfrEvents.startNanos(e);
         long end = JfrEvents.endNanos(e);
-        facts.seen(start, end);
+        facts.hopscopeEvent(start, end);
         eventStart = start;
         eventEnd = end;
         long id = JfrEvents.longField(e, "requestId", 0);
