@@ -37,23 +37,33 @@ public final class FoldedStacks {
         }
         StringBuilder key = new StringBuilder();
         for (String frame : rootFirst) {
-            if (key.length() > 0) {
-                key.append(';');
-            }
-            key.append(frame(frame));
+            append(key, frame);
         }
         weights.merge(key.toString(), weight, Long::sum);
     }
 
     /** Adds a JDK event's stack below {@code requestName}, with its leaf (e.g. the allocated class) on top. */
     public void addSample(String requestName, StackSample sample) {
-        List<String> frames = new ArrayList<>(sample.framesRootFirst().size() + 2);
-        frames.add(requestName);
-        frames.addAll(sample.framesRootFirst());
-        if (sample.leaf() != null) {
-            frames.add(sample.leaf());
+        if (sample.weight() <= 0) {
+            return;
         }
-        add(frames, sample.weight());
+        // The key is built straight from the sample: no list per sample in the flame graphs' pass.
+        StringBuilder key = new StringBuilder();
+        append(key, requestName);
+        for (String frame : sample.framesRootFirst()) {
+            append(key, frame);
+        }
+        if (sample.leaf() != null) {
+            append(key, sample.leaf());
+        }
+        weights.merge(key.toString(), sample.weight(), Long::sum);
+    }
+
+    private static void append(StringBuilder key, String frame) {
+        if (key.length() > 0) {
+            key.append(';');
+        }
+        key.append(frame(frame));
     }
 
     /**
