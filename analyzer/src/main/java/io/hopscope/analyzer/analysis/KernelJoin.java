@@ -17,7 +17,6 @@ import io.hopscope.analyzer.read.OffCpuReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -36,113 +35,19 @@ import jdk.jfr.consumer.RecordedEvent;
  * {@code Request}, {@code Segment}, {@code Wait} and {@code ClockSync} events, so it depends on
  * nothing inside {@link RecordingAnalyzer}. The places (segments and waits) are kept per OS thread id
  * as sorted primitive arrays (about 30 bytes each); the eBPF file is then streamed, each interval
- * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept,
- * with the wakers and their stacks capped ({@link #MAX_WAKERS}, {@link #MAX_STACKS}).
+ * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept
+ * ({@link KernelAcc}).
  */
 public final class KernelJoin {
 
-    static final int MAX_WAKERS = 16;
-    static final int MAX_STACKS = 3;
     static final String SEGMENT = "segment";
-    static final String OTHER = "(other)";
-
-    /** Places of one OS thread: segments and waits of requests, sorted by start. */
-    private static final class Lane {
-        long[] starts = new long[8];
-        long[] ends = new long[8];
-        int[] slots = new int[8];
-        int[] places = new int[8];
-        // Per place: switch-in time and waker of the last woken interval in it (what ended a wait).
-        long[] lastOn;
-        int[] lastWaker;
-        int n;
-
-        void add(long start, long end, int slot, int place) {
-            if (n == starts.length) {
-                starts = Arrays.copyOf(starts, n * 2);
-                ends = Arrays.copyOf(ends, n * 2);
-                slots = Arrays.copyOf(slots, n * 2);
-                places = Arrays.copyOf(places, n * 2);
-            }
-            starts[n] = start;
-            ends[n] = end;
-            slots[n] = slot;
-            places[n] = place;
-            n++;
-        }
-
-        void sort() {
-            Integer[] order = new Integer[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, Comparator.comparingLong(i -> starts[i]));
-            long[] s = new long[n];
-            long[] e = new long[n];
-            int[] r = new int[n];
-            int[] p = new int[n];
-            for (int i = 0; i < n; i++) {
-                s[i] = starts[order[i]];
-                e[i] = ends[order[i]];
-                r[i] = slots[order[i]];
-                p[i] = places[order[i]];
-            }
-            starts = s;
-            ends = e;
-            slots = r;
-            places = p;
-            lastOn = new long[n];
-            lastWaker = new int[n];
-            Arrays.fill(lastWaker, -1);
-        }
-
-        int lastStartAtOrBefore(long t) {
-            return SegmentLane.lastStartAtOrBefore(starts, n, t);
-        }
-    }
-
-    /** Kernel totals of one request (or of one place kind inside it). */
-    private static final class Totals {
-        long offCpuNanos;
-        long runQueueNanos;
-        long contextSwitches;
-        long futexWaits;
-    }
-
-    private static final class WakerAcc {
-        long count;
-        long futexWakes;
-        long offCpuNanos;
-        long runQueueNanos;
-        final Map<String, long[]> stacks = new HashMap<>();
-    }
-
-    /** One request: its name, its kernel totals per place and its wakers. */
-    private static final class RequestKernel {
-        final long id;
-        final int slot;
-        String name;
-        boolean ended;
-        final Totals total = new Totals();
-        // Made on the first interval: most requests of a long recording may have none.
-        Map<String, Totals> byPlace;
-        Map<String, WakerAcc> wakers;
-        Map<String, Long> waitsEnded;
-        long lastFutexTid = -1;
-        long lastFutexEnter = -1;
-
-        RequestKernel(long id, int slot) {
-            this.id = id;
-            this.slot = slot;
-        }
-    }
 
     private final Path recording;
     private final JfrEvents jfr = new JfrEvents();
     private final ClockAlignment clock = new ClockAlignment();
-    private final Map<Long, RequestKernel> byId = new HashMap<>();
-    private final List<RequestKernel> bySlot = new ArrayList<>();
-    private final Map<Long, Lane> lanes = new HashMap<>();
+    private final Map<Long, KernelAcc> byId = new HashMap<>();
+    private final List<KernelAcc> bySlot = new ArrayList<>();
+    private final Map<Long, KernelLane> lanes = new HashMap<>();
     private final Map<Long, String> namesByOsId = new HashMap<>();
     private final List<String> placeNames = new ArrayList<>(List.of(SEGMENT));
     private final List<String> enders = new ArrayList<>();
@@ -204,7 +109,7 @@ public final class KernelJoin {
         handlers.put(HopscopeContract.CLOCK_SYNC, e -> clock.add(JfrEvents.startNanos(e),
                 JfrEvents.longField(e, "monotonicNanos", 0)));
         handlers.put(HopscopeContract.REQUEST, e -> {
-            RequestKernel r = request(JfrEvents.longField(e, "requestId", 0));
+            KernelAcc r = request(JfrEvents.longField(e, "requestId", 0));
             if (r != null) {
                 r.ended = true;
                 r.name = JfrEvents.string(e, "name");
@@ -226,28 +131,28 @@ public final class KernelJoin {
             }
         });
         jfr.stream(recording, handlers);
-        lanes.values().forEach(Lane::sort);
+        lanes.values().forEach(KernelLane::freeze);
     }
 
-    private RequestKernel request(long id) {
+    private KernelAcc request(long id) {
         if (id == 0) {
             return null;
         }
         return byId.computeIfAbsent(id, k -> {
-            RequestKernel r = new RequestKernel(k, bySlot.size());
+            KernelAcc r = new KernelAcc(k, bySlot.size());
             bySlot.add(r);
             return r;
         });
     }
 
     private void place(RecordedEvent e, int place) {
-        RequestKernel r = request(JfrEvents.longField(e, "requestId", 0));
+        KernelAcc r = request(JfrEvents.longField(e, "requestId", 0));
         ThreadRef t = jfr.eventThread(e);
         if (r == null || t == null || t.osId() < 0) {
             return;
         }
         known(t);
-        lanes.computeIfAbsent(t.osId(), k -> new Lane()).add(JfrEvents.startNanos(e), JfrEvents.endNanos(e), r.slot, place);
+        lanes.computeIfAbsent(t.osId(), k -> new KernelLane()).add(JfrEvents.startNanos(e), JfrEvents.endNanos(e), r.slot, place);
     }
 
     private void known(ThreadRef t) {
@@ -269,7 +174,7 @@ public final class KernelJoin {
 
     /** Attributes one interval to the request places it overlaps on its thread. */
     void add(OffCpuInterval i) {
-        Lane lane = lanes.get(i.tid());
+        KernelLane lane = lanes.get(i.tid());
         if (lane == null) {
             return;
         }
@@ -291,35 +196,15 @@ public final class KernelJoin {
             if (to <= from) {
                 continue;
             }
-            RequestKernel r = bySlot.get(lane.slots[k]);
+            KernelAcc r = bySlot.get(lane.slots[k]);
             if (overlaps != null && r.ended) {
                 overlaps.accept(new OffCpuOverlap(i, r.id, r.name == null ? "?" : r.name, placeNames.get(lane.places[k]),
                         name(i.tid(), i.comm()), i.wakerComm() != null ? wakerName(i) : null, from, to));
             }
-            if (r.byPlace == null) {
-                r.byPlace = new TreeMap<>();
-                r.wakers = new LinkedHashMap<>();
-            }
-            String place = placeNames.get(lane.places[k]);
-            Totals t = r.byPlace.computeIfAbsent(place, p -> new Totals());
-            long offCpu = to - from;
             long runq = rqStart < 0 ? 0 : Math.max(0, to - Math.max(from, rqStart));
             boolean switchedOutHere = off >= lane.starts[k] && off < lane.ends[k] && from == off;
-            r.total.offCpuNanos += offCpu;
-            t.offCpuNanos += offCpu;
-            r.total.runQueueNanos += runq;
-            t.runQueueNanos += runq;
-            if (switchedOutHere) {
-                r.total.contextSwitches++;
-                t.contextSwitches++;
-                // One futex call can go off CPU several times (spurious wakeups): count the call once.
-                if (i.futexWait() && !(r.lastFutexTid == i.tid() && r.lastFutexEnter == i.futexEnterEpochNanos())) {
-                    r.total.futexWaits++;
-                    t.futexWaits++;
-                    r.lastFutexTid = i.tid();
-                    r.lastFutexEnter = i.futexEnterEpochNanos();
-                }
-            }
+            r.addOffCpu(placeNames.get(lane.places[k]), to - from, runq, switchedOutHere, i.futexWait(), i.tid(),
+                    i.futexEnterEpochNanos());
             coveredUntil = Math.max(coveredUntil, to);
             lastHit = k;
         }
@@ -336,32 +221,9 @@ public final class KernelJoin {
                     return enders.size() - 1;
                 });
             }
-            RequestKernel r = bySlot.get(lane.slots[lastHit]);
-            String key = wakerName(i) + '\0' + name(i.tid(), i.comm()) + '\0' + placeNames.get(lane.places[lastHit]);
-            WakerAcc w = r.wakers.get(key);
-            if (w == null) {
-                if (r.wakers.size() >= MAX_WAKERS) {
-                    key = OTHER + '\0' + name(i.tid(), i.comm()) + '\0' + OTHER;
-                }
-                w = r.wakers.computeIfAbsent(key, x -> new WakerAcc());
-            }
-            w.count++;
-            if (i.futexWake()) {
-                w.futexWakes++;
-            }
-            w.offCpuNanos += i.offCpuNanos();
-            w.runQueueNanos += Math.max(0, i.runQueueNanos());
-            String stack = String.join(";", i.wakerStack());
-            long[] c = w.stacks.get(stack);
-            if (c == null && w.stacks.size() >= 4 * MAX_STACKS) {
-                stack = OTHER;
-                c = w.stacks.get(stack);
-            }
-            if (c == null) {
-                c = new long[1];
-                w.stacks.put(stack, c);
-            }
-            c[0]++;
+            bySlot.get(lane.slots[lastHit]).addWaker(wakerName(i), name(i.tid(), i.comm()),
+                    placeNames.get(lane.places[lastHit]), i.futexWake(), i.offCpuNanos(), i.runQueueNanos(),
+                    String.join(";", i.wakerStack()));
         }
     }
 
@@ -369,22 +231,18 @@ public final class KernelJoin {
         lanes.forEach((tid, lane) -> {
             for (int k = 0; k < lane.n; k++) {
                 if (lane.lastWaker[k] >= 0) {
-                    RequestKernel r = bySlot.get(lane.slots[k]);
-                    if (r.waitsEnded == null) {
-                        r.waitsEnded = new HashMap<>();
-                    }
-                    r.waitsEnded.merge(enders.get(lane.lastWaker[k]) + '\0' + name(tid, null) + '\0'
-                            + placeNames.get(lane.places[k]), 1L, Long::sum);
+                    bySlot.get(lane.slots[k]).waitEnded(enders.get(lane.lastWaker[k]) + '\0' + name(tid, null) + '\0'
+                            + placeNames.get(lane.places[k]));
                 }
             }
         });
         Map<Long, KernelView> views = new HashMap<>();
         Map<String, List<KernelView>> byName = new TreeMap<>();
-        for (RequestKernel r : bySlot) {
+        for (KernelAcc r : bySlot) {
             if (!r.ended) {
                 continue;
             }
-            KernelView v = view(r);
+            KernelView v = r.view();
             if (v.contextSwitches() > 0 || v.offCpuNanos() > 0 || !v.wakers().isEmpty()) {
                 views.put(r.id, v);
             }
@@ -395,33 +253,6 @@ public final class KernelJoin {
         return new KernelReport(bpfFile.toString(), "events", intervals, intervalsInRequests, views, summary,
                 threadNames, notes);
     }
-
-    private static KernelView view(RequestKernel r) {
-        if (r.byPlace == null) {
-            return KernelView.empty(r.id);
-        }
-        List<KernelView.Place> places = new ArrayList<>();
-        r.byPlace.forEach((p, t) -> places.add(new KernelView.Place(p, t.offCpuNanos, t.runQueueNanos,
-                t.contextSwitches, t.futexWaits)));
-        List<Waker> wakers = new ArrayList<>();
-        r.wakers.forEach((k, w) -> {
-            String[] parts = k.split("\0", -1);
-            List<Map.Entry<String, long[]>> stacks = new ArrayList<>(w.stacks.entrySet());
-            stacks.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[0]).reversed()
-                    .thenComparing(Map.Entry::getKey));
-            List<Waker.WakerStack> top = stacks.stream().limit(MAX_STACKS)
-                    .map(e -> new Waker.WakerStack(e.getKey(), e.getValue()[0])).toList();
-            long ended = r.waitsEnded == null ? 0 : r.waitsEnded.getOrDefault(k, 0L);
-            wakers.add(new Waker(parts[0], parts[1], parts[2], w.count, w.futexWakes, ended, w.offCpuNanos,
-                    w.runQueueNanos, top));
-        });
-        wakers.sort(WAKER_ORDER);
-        return new KernelView(r.id, r.total.offCpuNanos, r.total.runQueueNanos, r.total.contextSwitches,
-                r.total.futexWaits, List.copyOf(places), List.copyOf(wakers));
-    }
-
-    static final Comparator<Waker> WAKER_ORDER = Comparator.comparingLong(Waker::count).reversed()
-            .thenComparing(Waker::waker).thenComparing(Waker::thread).thenComparing(Waker::during);
 
     private static KernelSummary summary(String name, List<KernelView> vs) {
         double n = vs.size();
@@ -441,12 +272,12 @@ public final class KernelJoin {
             String[] p = k.split("\0", -1);
             top.add(new Waker(p[0], p[1], p[2], a[0], a[1], a[4], a[2], a[3], List.of()));
         });
-        top.sort(WAKER_ORDER);
+        top.sort(KernelAcc.WAKER_ORDER);
         return new KernelSummary(name, vs.size(),
                 vs.stream().mapToLong(KernelView::offCpuNanos).sum() / n,
                 vs.stream().mapToLong(KernelView::runQueueNanos).sum() / n,
                 vs.stream().mapToLong(KernelView::contextSwitches).sum() / n,
                 vs.stream().mapToLong(KernelView::futexWaits).sum() / n,
-                List.copyOf(top.subList(0, Math.min(top.size(), MAX_WAKERS))));
+                List.copyOf(top.subList(0, Math.min(top.size(), KernelAcc.MAX_WAKERS))));
     }
 }

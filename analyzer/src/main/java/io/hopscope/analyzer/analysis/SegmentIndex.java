@@ -36,11 +36,7 @@ public final class SegmentIndex {
 
         @Override
         void reorderPayload(Integer[] order) {
-            int[] r = new int[slots.length];
-            for (int i = 0; i < n; i++) {
-                r[i] = slots[order[i]];
-            }
-            slots = r;
+            slots = permuted(slots, order, n);
         }
     }
 

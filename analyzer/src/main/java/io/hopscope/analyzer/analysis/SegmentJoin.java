@@ -1,15 +1,16 @@
 package io.hopscope.analyzer.analysis;
 
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.model.StackSample;
 
 /**
  * Receives JDK events joined to the request whose segment ran on the event's thread at the event's
  * start: the extension point for outputs that need the events themselves (flame graphs of execution
- * samples inside one request name, and the like). {@code requestId} is 0 and {@code requestName}
- * null for an event outside every request. The event object is reused after the call returns.
+ * samples inside one request name, and the like). The event is read into a {@link StackSample}
+ * (so that no JFR type leaves the reading side); for an event outside every request
+ * {@code requestId} is 0 and {@code sample} and {@code requestName} are null.
  */
 @FunctionalInterface
 public interface SegmentJoin {
 
-    void accept(RecordedEvent event, long requestId, String requestName);
+    void accept(StackSample sample, long requestId, String requestName);
 }

@@ -51,16 +51,28 @@ abstract class SegmentLane {
         }
         // TimSort: linear on the long ordered runs this gets.
         Arrays.sort(order, (a, b) -> Long.compare(starts[a], starts[b]));
-        long[] s = new long[starts.length];
-        long[] e = new long[starts.length];
-        for (int i = 0; i < n; i++) {
-            s[i] = starts[order[i]];
-            e[i] = ends[order[i]];
-        }
-        starts = s;
-        ends = e;
+        starts = permuted(starts, order, n);
+        ends = permuted(ends, order, n);
         reorderPayload(order);
         sorted = true;
+    }
+
+    /** A new array of {@code a}'s length whose first {@code n} entries are {@code a[order[i]]}. */
+    static long[] permuted(long[] a, Integer[] order, int n) {
+        long[] p = new long[a.length];
+        for (int i = 0; i < n; i++) {
+            p[i] = a[order[i]];
+        }
+        return p;
+    }
+
+    /** The same for an int payload. */
+    static int[] permuted(int[] a, Integer[] order, int n) {
+        int[] p = new int[a.length];
+        for (int i = 0; i < n; i++) {
+            p[i] = a[order[i]];
+        }
+        return p;
     }
 
     /** Index of the segment that overlaps [start, end] the most (contains it, for a point), or -1. */

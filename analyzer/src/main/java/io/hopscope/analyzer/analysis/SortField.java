@@ -1,25 +1,42 @@
 package io.hopscope.analyzer.analysis;
 
-import io.hopscope.analyzer.model.Request;
 import java.util.Comparator;
+import java.util.function.ToLongFunction;
 
-/** What {@code report --sort} orders the worst requests by (largest first; {@code start} earliest first). */
+/**
+ * What {@code report --sort} orders the worst requests by (largest first; {@code start} earliest first).
+ * The order is defined once, as a key ascending then the request id: the selection compares requests
+ * by it and the spill's external sort stores it ({@code ~v} reverses a long without overflow).
+ */
 public enum SortField {
-    duration(Comparator.comparingLong(Request::durationNanos).reversed()),
-    hops(Comparator.comparingInt(Request::hops).reversed()),
-    allocated(Comparator.comparingLong(Request::allocatedBytes).reversed()),
-    blocked(Comparator.comparingLong(Request::blockedNanos).reversed()),
-    lock(Comparator.comparingLong((Request r) -> r.lock().nanos()).reversed()),
-    gc(Comparator.comparingLong(Request::gcNanos).reversed()),
-    start(Comparator.comparingLong(Request::startEpochNanos));
+    duration(r -> ~r.durationNanos),
+    hops(r -> ~(long) r.hops),
+    allocated(r -> ~r.allocatedBytes),
+    blocked(r -> ~r.blockedNanos),
+    lock(r -> ~r.lockNanos),
+    gc(r -> ~r.gcNanos),
+    start(r -> r.startEpochNanos);
 
-    private final Comparator<Request> order;
+    private final ToLongFunction<RequestAcc> key;
+    private final Comparator<RequestAcc> order;
 
-    SortField(Comparator<Request> order) {
-        this.order = order.thenComparingLong(Request::id);
+    SortField(ToLongFunction<RequestAcc> key) {
+        this.key = key;
+        this.order = Comparator.comparingLong(key).thenComparingLong(r -> r.id);
     }
 
-    public Comparator<Request> order() {
+    /** A key whose ascending order, then the id's, is the report's order. */
+    long key(RequestAcc r) {
+        return key.applyAsLong(r);
+    }
+
+    /** The report's order, on the totals, without building records. */
+    Comparator<RequestAcc> order() {
         return order;
+    }
+
+    /** Whether a request's key is final at its end (not changed by events committed later). */
+    boolean finalAtEnd() {
+        return this == duration || this == start;
     }
 }

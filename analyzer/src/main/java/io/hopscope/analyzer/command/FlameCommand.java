@@ -130,9 +130,9 @@ public final class FlameCommand implements Callable<Integer> {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.DEFAULT_DETAIL_LIMIT));
         for (String event : kind.events) {
-            analyzer.join(event, (e, id, name) -> {
+            analyzer.join(event, (sample, id, name) -> {
                 if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
-                    kind.add(stacks, e, name);
+                    stacks.addSample(name, sample);
                 }
             });
         }

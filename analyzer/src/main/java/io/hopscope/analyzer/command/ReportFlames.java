@@ -34,9 +34,9 @@ final class ReportFlames {
         for (FlameKind kind : JOINED) {
             FoldedStacks s = stacks.computeIfAbsent(kind, k -> new FoldedStacks());
             for (String event : kind.events) {
-                analyzer.join(event, (e, id, name) -> {
+                analyzer.join(event, (sample, id, name) -> {
                     if (id != 0 && (names == null || names.matches(name))) {
-                        kind.add(s, e, name);
+                        s.addSample(name, sample);
                     }
                 });
             }

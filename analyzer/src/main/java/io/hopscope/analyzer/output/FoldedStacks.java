@@ -6,6 +6,7 @@ import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.Wait;
 import java.io.IOException;
@@ -16,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
 
 /**
  * Collapsed stacks ({@code root;child;leaf weight}, Brendan Gregg's folded format), the exchange format
@@ -38,32 +37,33 @@ public final class FoldedStacks {
         }
         StringBuilder key = new StringBuilder();
         for (String frame : rootFirst) {
-            if (key.length() > 0) {
-                key.append(';');
-            }
-            key.append(frame(frame));
+            append(key, frame);
         }
         weights.merge(key.toString(), weight, Long::sum);
     }
 
-    /** Adds a JFR stack (leaf first in JFR) below {@code requestName}, with {@code leaf} (e.g. the allocated class) on top. */
-    public void addSample(String requestName, RecordedStackTrace stack, String leaf, long weight) {
-        List<String> frames = new ArrayList<>();
-        frames.add(requestName);
-        if (stack != null) {
-            List<RecordedFrame> jfrFrames = stack.getFrames();
-            for (int i = jfrFrames.size() - 1; i >= 0; i--) {
-                RecordedFrame f = jfrFrames.get(i);
-                frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
-            }
-            if (stack.isTruncated()) {
-                frames.add(1, "[truncated]");
-            }
+    /** Adds a JDK event's stack below {@code requestName}, with its leaf (e.g. the allocated class) on top. */
+    public void addSample(String requestName, StackSample sample) {
+        if (sample.weight() <= 0) {
+            return;
         }
-        if (leaf != null) {
-            frames.add(leaf);
+        // The key is built straight from the sample: no list per sample in the flame graphs' pass.
+        StringBuilder key = new StringBuilder();
+        append(key, requestName);
+        for (String frame : sample.framesRootFirst()) {
+            append(key, frame);
         }
-        add(frames, weight);
+        if (sample.leaf() != null) {
+            append(key, sample.leaf());
+        }
+        weights.merge(key.toString(), sample.weight(), Long::sum);
+    }
+
+    private static void append(StringBuilder key, String frame) {
+        if (key.length() > 0) {
+            key.append(';');
+        }
+        key.append(frame(frame));
     }
 
     /**

@@ -43,12 +43,10 @@ public final class HtmlReport {
     public record Flame(String title, String html) {
     }
 
-    /** Writes the page; {@code worst} is how many of the report's requests (in its order) get a timeline. */
-    public static void write(Report report, int worst, List<Flame> flames, Writer out) throws IOException {
-        write(report, worst, flames, null, out);
-    }
-
-    /** The page with the kernel view of {@code kernel} ({@code report --bpf}; null: none). */
+    /**
+     * Writes the page; {@code worst} is how many of the report's requests (in its order) get a timeline,
+     * with the kernel view of {@code kernel} ({@code report --bpf}; null: none).
+     */
     public static void write(Report report, int worst, List<Flame> flames, KernelReport kernel, Writer out)
             throws IOException {
         ObjectNode data = JsonReport.MAPPER.createObjectNode();

@@ -1,6 +1,5 @@
 package io.hopscope.analyzer.output;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hopscope.analyzer.model.Diff;
 import io.hopscope.analyzer.model.DiffRow;
@@ -19,28 +18,26 @@ public final class JsonDiff {
     public static void write(Diff diff, Writer out) throws IOException {
         ObjectNode root = JsonReport.MAPPER.createObjectNode();
         root.put("formatVersion", JsonReport.FORMAT_VERSION);
-        root.set("a", JsonReport.recording(diff.a()));
-        root.set("b", JsonReport.recording(diff.b()));
-        ArrayNode rows = root.putArray("rows");
-        for (DiffRow r : diff.rows()) {
-            ObjectNode o = rows.addObject();
-            o.put("name", r.name());
-            o.put("metric", r.metric());
-            o.put("unit", r.unit());
-            o.put("a", r.a());
-            o.put("b", r.b());
-            if (Double.isNaN(r.ratio()) || Double.isInfinite(r.ratio())) {
-                o.putNull("ratio");
-            } else {
-                o.put("ratio", r.ratio());
-            }
-        }
-        ArrayNode onlyA = root.putArray("onlyInA");
-        diff.onlyInA().forEach(onlyA::add);
-        ArrayNode onlyB = root.putArray("onlyInB");
-        diff.onlyInB().forEach(onlyB::add);
+        root.set("a", JsonRecords.recording(diff.a()));
+        root.set("b", JsonRecords.recording(diff.b()));
+        JsonRecords.array(root, "rows", diff.rows(), JsonDiff::row);
+        JsonRecords.strings(root, "onlyInA", diff.onlyInA());
+        JsonRecords.strings(root, "onlyInB", diff.onlyInB());
         JsonReport.MAPPER.writeValue(new JsonReport.NonClosingWriter(out), root);
         out.write(System.lineSeparator());
         out.flush();
+    }
+
+    private static void row(ObjectNode o, DiffRow r) {
+        o.put("name", r.name());
+        o.put("metric", r.metric());
+        o.put("unit", r.unit());
+        o.put("a", r.a());
+        o.put("b", r.b());
+        if (Double.isNaN(r.ratio()) || Double.isInfinite(r.ratio())) {
+            o.putNull("ratio");
+        } else {
+            o.put("ratio", r.ratio());
+        }
     }
 }

@@ -24,11 +24,27 @@ public final class HopscopeContract {
     /** Event name to its fields (name to type as the README writes it: long, int, boolean, String, Thread). */
     public static final Map<String, Map<String, String>> EVENTS = events();
 
-    /** JDK events the analyzer reads (all enabled by the agent's hopscope.jfc). */
-    public static final List<String> JDK_EVENTS = List.of(
-            "jdk.ThreadPark", "jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ObjectAllocationSample",
-            "jdk.ExecutionSample", "jdk.ThreadStart", "jdk.ThreadEnd", "jdk.GarbageCollection",
-            "jdk.GCPhasePause", "jdk.CPULoad", "jdk.JavaThreadStatistics");
+    public static final String THREAD_PARK = "jdk.ThreadPark";
+    public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
+    public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";
+    public static final String ALLOCATION_SAMPLE = "jdk.ObjectAllocationSample";
+    public static final String EXECUTION_SAMPLE = "jdk.ExecutionSample";
+    public static final String THREAD_START = "jdk.ThreadStart";
+    public static final String THREAD_END = "jdk.ThreadEnd";
+    public static final String GARBAGE_COLLECTION = "jdk.GarbageCollection";
+    public static final String GC_PHASE_PAUSE = "jdk.GCPhasePause";
+    public static final String CPU_LOAD = "jdk.CPULoad";
+    public static final String THREAD_STATISTICS = "jdk.JavaThreadStatistics";
+
+    /** JDK events the analyzer reads (all enabled by the agent's hopscope.jfc), in the README's order. */
+    public static final List<String> JDK_EVENTS = List.of(THREAD_PARK, MONITOR_ENTER, MONITOR_WAIT,
+            ALLOCATION_SAMPLE, EXECUTION_SAMPLE, THREAD_START, THREAD_END, GARBAGE_COLLECTION, GC_PHASE_PAUSE,
+            CPU_LOAD, THREAD_STATISTICS);
+
+    /** Samples that flame graphs of wall time also read, though hopscope.jfc does not enable them. */
+    public static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
+    /** async-profiler's wall-clock samples in a JFR file of its own. */
+    public static final String PROFILER_WALL_CLOCK_SAMPLE = "profiler.WallClockSample";
 
     private HopscopeContract() {
     }

@@ -7,6 +7,7 @@ import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.testing.ContractEvents;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import jdk.jfr.Recording;
@@ -83,7 +84,9 @@ class DetailDropTest {
     private static void assertSameAsAll(SortField sort, int top) throws Exception {
         Report shown = new RecordingAnalyzer(jfr, new AnalysisOptions(null, top, sort, 5,
                 AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
-        List<Request> expected = all.stream().sorted(sort.order()).limit(top).toList();
+        Comparator<Request> order = sort == SortField.start ? Comparator.comparingLong(Request::startEpochNanos)
+                : Comparator.comparingLong(Request::durationNanos).reversed();
+        List<Request> expected = all.stream().sorted(order.thenComparingLong(Request::id)).limit(top).toList();
         assertThat(shown.requests()).containsExactlyElementsOf(expected);
         assertThat(shown.requests()).allSatisfy(r -> assertThat(r.segments()).hasSize(2));
     }

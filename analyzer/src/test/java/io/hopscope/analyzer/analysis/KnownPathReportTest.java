@@ -139,13 +139,15 @@ class KnownPathReportTest {
         java.util.Map<Long, Integer> samplesPerRequest = new java.util.TreeMap<>();
         java.util.List<String> framesInRequests = new java.util.ArrayList<>();
         new RecordingAnalyzer(recording, AnalysisOptions.all())
-                .join("jdk.ObjectAllocationSample", (e, id, name) -> {
+                .join("jdk.ObjectAllocationSample", (sample, id, name) -> {
                     samplesPerRequest.merge(id, 1, Integer::sum);
                     if (id == 0) {
                         assertThat(name).isNull();
                     } else {
                         assertThat(name).isEqualTo(KnownPathRecording.NAME);
-                        framesInRequests.add(e.getStackTrace().getFrames().get(0).getMethod().getType().getName());
+                        List<String> frames = sample.framesRootFirst();
+                        String leaf = frames.get(frames.size() - 1);
+                        framesInRequests.add(leaf.substring(0, leaf.lastIndexOf('.')));
                     }
                 })
                 .analyze();

@@ -68,12 +68,28 @@ class RequestSpillTest {
         }
         for (SortField sort : SortField.values()) {
             List<RequestAcc> expected = new ArrayList<>(accs);
-            expected.sort(RecordingAnalyzer.accOrder(sort));
+            expected.sort(Comparator.<RequestAcc>comparingLong(r -> sort == SortField.start ? r.startEpochNanos
+                    : -figure(sort, r)).thenComparingLong(r -> r.id));
             List<RequestAcc> byKey = new ArrayList<>(accs);
-            byKey.sort(Comparator.<RequestAcc>comparingLong(r -> RecordingAnalyzer.spillKey(sort, r))
-                    .thenComparingLong(r -> r.id));
+            byKey.sort(Comparator.<RequestAcc>comparingLong(sort::key).thenComparingLong(r -> r.id));
             assertThat(byKey).as(sort.name()).containsExactlyElementsOf(expected);
+            List<RequestAcc> byOrder = new ArrayList<>(accs);
+            byOrder.sort(sort.order());
+            assertThat(byOrder).as(sort.name()).containsExactlyElementsOf(expected);
         }
+    }
+
+    // Largest first: the figure each sort field names, written out here independently of SortField.
+    private static long figure(SortField sort, RequestAcc r) {
+        return switch (sort) {
+            case duration -> r.durationNanos;
+            case hops -> r.hops;
+            case allocated -> r.allocatedBytes;
+            case blocked -> r.blockedNanos;
+            case lock -> r.lockNanos;
+            case gc -> r.gcNanos;
+            case start -> throw new AssertionError();
+        };
     }
 
     private static Request request(long id, boolean full) {

@@ -1,0 +1,127 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.read.JfrEvents;
+import java.util.ArrayList;
+import java.util.List;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+
+/**
+ * Joins lock contention and allocation samples to the request whose segment they fall in. A JDK event
+ * inside a segment comes before that segment in the file (it is committed earlier, on the same
+ * thread), so each waits in a pending list and is joined at a flush point against the
+ * {@link SegmentWindow}; one whose segment has not come {@link #PENDING_LAG} flush points later is dropped.
+ */
+final class JdkEventJoin {
+
+    // A JDK event waits longer for its segment than a request waits for its stragglers
+    // (RecordingAnalyzer's FINISH_LAG), since a long segment may commit later.
+    private static final int PENDING_LAG = 4;
+
+    /** A JDK event waiting for the segment it falls in (which the file gives later). */
+    private record PendingJdk(int kind, long javaThreadId, long startNanos, long endNanos, long weightBytes,
+                              RecordedClass type, RecordedStackTrace stack, long flush) {
+    }
+
+    private static final int MONITOR = 0;
+    private static final int PARK = 1;
+    private static final int ALLOCATION = 2;
+
+    private final RecordingFacts facts;
+    private final SegmentWindow window;
+    private List<PendingJdk> pending = new ArrayList<>();
+    private long flushes;
+    private long sampledAllocBytes;
+    private long sampledAllocBytesInRequests;
+
+    JdkEventJoin(RecordingFacts facts, SegmentWindow window) {
+        this.facts = facts;
+        this.window = window;
+    }
+
+    void onMonitorEnter(RecordedEvent e) {
+        lock(e, MONITOR, "monitorClass");
+    }
+
+    void onPark(RecordedEvent e) {
+        lock(e, PARK, "parkedClass");
+    }
+
+    private void lock(RecordedEvent e, int kind, String classField) {
+        long start = JfrEvents.startNanos(e);
+        long end = JfrEvents.endNanos(e);
+        facts.jdkEvent(start, end);
+        RecordedThread t = e.getThread();
+        if (t == null || end <= start) {
+            return;
+        }
+        pending.add(new PendingJdk(kind, t.getJavaThreadId(), start, end, 0,
+                e.hasField(classField) ? e.getClass(classField) : null, e.getStackTrace(), flushes));
+    }
+
+    void onAllocationSample(RecordedEvent e) {
+        long start = JfrEvents.startNanos(e);
+        facts.jdkEvent(start, JfrEvents.endNanos(e));
+        long weight = JfrEvents.longField(e, "weight", 0);
+        sampledAllocBytes += weight;
+        RecordedThread t = e.getThread();
+        if (t != null) {
+            // Stack and class are constant-pool objects, not part of the reused event: safe to keep.
+            pending.add(new PendingJdk(ALLOCATION, t.getJavaThreadId(), start, start, weight,
+                    e.hasField("objectClass") ? e.getClass("objectClass") : null, e.getStackTrace(), flushes));
+        }
+    }
+
+    /** At flush point {@code flush}: joins what waited, keeping what may still find its segment. */
+    void onFlush(long flush) {
+        flushes = flush;
+        join(false);
+    }
+
+    /** At the end of the file: joins what can be, drops the rest. */
+    void joinRemaining() {
+        join(true);
+    }
+
+    private void join(boolean last) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        window.sort();
+        List<PendingJdk> keep = new ArrayList<>();
+        for (PendingJdk p : pending) {
+            RequestAcc r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
+            if (r != null && !r.finished) {
+                attribute(p, r);
+            } else if (!last && p.flush() > flushes - PENDING_LAG) {
+                keep.add(p); // its segment may still come
+            }
+        }
+        pending = keep;
+    }
+
+    private void attribute(PendingJdk p, RequestAcc r) {
+        if (p.kind() == ALLOCATION) {
+            sampledAllocBytesInRequests += p.weightBytes();
+            r.addAllocationSample(JfrEvents.topFrame(p.stack()), p.type() == null ? "?" : p.type().getName(),
+                    p.weightBytes());
+            return;
+        }
+        long overlap = window.overlapNanos(p.javaThreadId(), p.startNanos(), p.endNanos(), r);
+        if (overlap <= 0) {
+            return;
+        }
+        r.addLock(p.kind() == MONITOR ? "monitor" : "park", p.type() == null ? "?" : p.type().getName(), overlap,
+                p.endNanos() - p.startNanos(), () -> JfrEvents.stack(p.stack(), 6));
+    }
+
+    long sampledAllocBytes() {
+        return sampledAllocBytes;
+    }
+
+    long sampledAllocBytesInRequests() {
+        return sampledAllocBytesInRequests;
+    }
+}

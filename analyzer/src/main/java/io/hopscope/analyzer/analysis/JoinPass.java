@@ -1,0 +1,80 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.read.JfrEvents;
+import io.hopscope.analyzer.read.RecordingProblem;
+import io.hopscope.analyzer.read.StackSamples;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
+
+/**
+ * The second pass for extra joins ({@link RecordingAnalyzer#join}): a {@link SegmentJoin} receives the
+ * event while it is current, so it cannot wait for its segment as the single pass's joins do. The
+ * first pass fills a full index of segments (24 bytes a segment) and each request's id and name by
+ * slot; the second streams just the joined event types against it.
+ */
+final class JoinPass {
+
+    private final Map<String, SegmentJoin> joins = new LinkedHashMap<>();
+    private final SegmentIndex index = new SegmentIndex();
+    private long[] ids = new long[1024];
+    private String[] names = new String[1024];
+    private int slots;
+
+    /** Several joins for one type run in the order they were added. */
+    void add(String eventName, SegmentJoin join) {
+        joins.merge(eventName, join, (a, b) -> (e, id, name) -> {
+            a.accept(e, id, name);
+            b.accept(e, id, name);
+        });
+    }
+
+    boolean isEmpty() {
+        return joins.isEmpty();
+    }
+
+    /** Gives a new request its slot in the index. */
+    void slot(RequestAcc r) {
+        if (slots == ids.length) {
+            ids = Arrays.copyOf(ids, slots * 2);
+            names = Arrays.copyOf(names, slots * 2);
+        }
+        r.joinSlot = slots++;
+    }
+
+    void addSegment(long javaThreadId, long start, long end, RequestAcc r) {
+        index.add(javaThreadId, start, end, r.joinSlot);
+    }
+
+    /** Records a finished request's id and name (its name is known only at its end). */
+    void finished(RequestAcc r) {
+        ids[r.joinSlot] = r.id;
+        names[r.joinSlot] = r.name;
+    }
+
+    void run(JfrEvents jfr, Path file) throws RecordingProblem {
+        index.freeze();
+        Map<String, Consumer<RecordedEvent>> handlers = new LinkedHashMap<>();
+        joins.forEach((name, join) -> handlers.put(name, e -> joined(e, join)));
+        jfr.stream(file, handlers);
+    }
+
+    private void joined(RecordedEvent e, SegmentJoin join) {
+        int slot = -1;
+        // Samples (jdk.ExecutionSample, jdk.NativeMethodSample, async-profiler's) name the thread they
+        // sampled in sampledThread; their event thread is empty.
+        RecordedThread thread = e.getThread() != null ? e.getThread()
+                : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
+        if (thread != null) {
+            long start = JfrEvents.startNanos(e);
+            slot = index.find(thread.getJavaThreadId(), start, start);
+        }
+        long id = slot >= 0 ? ids[slot] : 0;
+        // Only events inside a request are decoded: their frames are most of this pass's cost.
+        join.accept(id != 0 ? StackSamples.of(e) : null, id, id != 0 ? names[slot] : null);
+    }
+}

@@ -1,0 +1,117 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.model.RecordingInfo;
+import io.hopscope.analyzer.read.ClockAlignment;
+import io.hopscope.analyzer.read.HopscopeContract;
+import io.hopscope.analyzer.read.JfrEvents;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * What the report says about the recording itself rather than its requests: the time it spans, how
+ * many events of each side were read, the agent's version, options and errors, the clock mapping,
+ * the peak thread count, and the warnings gathered along the way.
+ */
+final class RecordingFacts {
+
+    private final Path file;
+    final ClockAlignment clock = new ClockAlignment();
+    private final Map<String, Long> agentErrors = new TreeMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private long hopscopeEvents;
+    private long jdkEvents;
+    private long minStart = Long.MAX_VALUE;
+    long maxEnd = Long.MIN_VALUE;
+    private String agentVersion;
+    private String agentOptions;
+    private long peakThreads = -1;
+    int scanMajor;
+    int scanMinor;
+
+    RecordingFacts(Path file) {
+        this.file = file;
+    }
+
+    private void seen(long start, long end) {
+        minStart = Math.min(minStart, start);
+        maxEnd = Math.max(maxEnd, end);
+    }
+
+    /** Counts an agent event and its times (every agent event handler starts here). */
+    void hopscopeEvent(long start, long end) {
+        hopscopeEvents++;
+        seen(start, end);
+    }
+
+    /** Counts a JDK event and its times (every JDK event handler starts here). */
+    void jdkEvent(long start, long end) {
+        jdkEvents++;
+        seen(start, end);
+    }
+
+    /**
+     * A JDK event read only to be counted: jdk.CPULoad, jdk.ThreadStart and jdk.ThreadEnd are used by
+     * nothing else, but "jdk events read" and the recording's span in every report include them.
+     */
+    void onCountedOnly(RecordedEvent e) {
+        jdkEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
+    }
+
+    void onThreadStatistics(RecordedEvent e) {
+        jdkEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
+        peakThreads = Math.max(peakThreads, JfrEvents.longField(e, "peakCount", -1));
+    }
+
+    /** The agent's events that belong to no request: clock sync, agent info and errors. */
+    void onAgentEvent(RecordedEvent e) {
+        String type = e.getEventType().getName();
+        long start = JfrEvents.startNanos(e);
+        long end = JfrEvents.endNanos(e);
+        hopscopeEvent(start, end);
+        switch (type) {
+            case HopscopeContract.CLOCK_SYNC -> clock.add(start, JfrEvents.longField(e, "monotonicNanos", 0));
+            case HopscopeContract.AGENT_INFO -> {
+                agentVersion = JfrEvents.string(e, "version");
+                agentOptions = JfrEvents.string(e, "options");
+            }
+            case HopscopeContract.AGENT_ERROR -> agentErrors.merge(
+                    JfrEvents.string(e, "instrumentation") + ": " + JfrEvents.string(e, "message"),
+                    Math.max(1, JfrEvents.longField(e, "count", 1)), Math::max);
+            case HopscopeContract.NON_BLOCKING_WAIT -> {
+                // Carried by hopscope.Wait's nonBlockingThread too; this one only adds a stack.
+            }
+            default -> {
+            }
+        }
+    }
+
+    void warn(String warning) {
+        warnings.add(file + ": " + warning);
+    }
+
+    /** Warnings that depend only on what was read, then the agent's errors; after the request warnings. */
+    void warnNoEvents() {
+        if (hopscopeEvents == 0) {
+            warn("no hopscope events (not recorded under the hopscope agent); "
+                    + "only what the jdk events allow is reported");
+            if (jdkEvents == 0) {
+                warn("none of the jdk events the analyzer reads either (gc, threads, allocation "
+                        + "samples, locks; format " + scanMajor + "." + scanMinor + " recordings of jdk 9 name them "
+                        + "com.oracle.jdk.*), so the report is empty");
+            }
+        }
+    }
+
+    RecordingInfo build(GcPauses gc, long allocInRequests, JdkEventJoin jdk, long incomplete) {
+        agentErrors.forEach((what, count) -> warn("agent error (" + count + "x) " + what));
+        return new RecordingInfo(file.toString(),
+                minStart == Long.MAX_VALUE ? 0 : minStart, maxEnd == Long.MIN_VALUE ? 0 : maxEnd,
+                hopscopeEvents > 0, hopscopeEvents, jdkEvents, agentVersion, agentOptions,
+                clock.offsetNanos(), clock.count(), gc.count(), gc.pauseNanos(), peakThreads, allocInRequests,
+                jdk.sampledAllocBytes(), jdk.sampledAllocBytesInRequests(), incomplete, List.copyOf(warnings));
+    }
+}

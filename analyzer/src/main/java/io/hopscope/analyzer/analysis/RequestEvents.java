@@ -1,0 +1,239 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.read.JfrEvents;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import jdk.jfr.consumer.RecordedEvent;
+
+/**
+ * The agent's per-request events into the requests in flight: each request is made at its first
+ * event, ended by its hopscope.Request event, and handed back by {@link #nextEnded} for the driver to
+ * finish. Ids finished in the last two flush intervals are remembered, so that an event later than
+ * that is counted as late rather than taken for a new, unfinished request.
+ */
+final class RequestEvents {
+
+    private final RecordingFacts facts;
+    private final JfrEvents jfr;
+    private final SegmentWindow window;
+    private final Selection selection;
+    private final JoinPass joins;
+    private final int detailLimit;
+    private final LongMap<RequestAcc> live = new LongMap<>(1024);
+    private final ArrayDeque<RequestAcc> ended = new ArrayDeque<>();
+    // Ids finished in the current and the previous flush interval.
+    private LongMap<RequestAcc> finishedNow = new LongMap<>(1024);
+    private LongMap<RequestAcc> finishedBefore = new LongMap<>(1024);
+    private final Map<String, String> strings = new HashMap<>();
+    private long flushes;
+    // The current contract event's start and end (the stream hands over one event at a time).
+    private long eventStart;
+    private long eventEnd;
+    long requestsSeen;
+    int peakInFlight;
+    long detailDropped;
+    long lateEvents;
+    long allocInRequests;
+
+    /** {@code joins} is null when there is no second pass. */
+    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow window, Selection selection, JoinPass joins,
+                  int detailLimit) {
+        this.facts = facts;
+        this.jfr = jfr;
+        this.window = window;
+        this.selection = selection;
+        this.joins = joins;
+        this.detailLimit = detailLimit;
+    }
+
+    // One handler per event type, each small: the stream already dispatches on the type, and one method
+    // for all five (a switch on the name) was the analyzer's largest JIT compilation (0.7 s of C2).
+    // Each field read is a walk over the type's fields by name in jdk.jfr.consumer (no read by index),
+    // so every field is read once, and fields only the event lists need only for requests that keep them.
+
+    void onRequest(RecordedEvent e) {
+        RequestAcc r = requestOf(e);
+        if (r == null || r.ended) {
+            return; // outside any request, late, or a duplicate (the first one stands)
+        }
+        r.ended = true;
+        r.endedAtFlush = flushes;
+        ended.add(r);
+        r.name = intern(JfrEvents.string(e, "name"));
+        r.boundary = intern(JfrEvents.string(e, "boundary"));
+        r.url = JfrEvents.string(e, "url");
+        r.outcome = intern(JfrEvents.string(e, "outcome"));
+        r.error = intern(JfrEvents.string(e, "error"));
+        r.statusCode = JfrEvents.intField(e, "statusCode", -1);
+        r.startThread = jfr.threadField(e, "startThread");
+        r.endThread = jfr.eventThread(e);
+        r.startEpochNanos = eventStart;
+        r.durationNanos = eventEnd - eventStart;
+        if (r.detail && selection.cannotBeShown(r)) {
+            r.dropDetail();
+        }
+    }
+
+    void onSegment(RecordedEvent e) {
+        RequestAcc r = requestOf(e);
+        if (r == null) {
+            return;
+        }
+        ThreadRef thread = jfr.eventThread(e);
+        if (thread == null) {
+            thread = ThreadRef.UNKNOWN;
+        }
+        boolean detail = r.detail;
+        r.addSegment(new Segment(thread, detail ? intern(JfrEvents.string(e, "kind")) : null, eventStart, eventEnd,
+                JfrEvents.longField(e, "allocatedBytes", 0), detail ? JfrEvents.longField(e, "cpuNanos", -1) : -1));
+        window.add(thread.javaId(), eventStart, eventEnd, r);
+        if (joins != null) {
+            joins.addSegment(thread.javaId(), eventStart, eventEnd, r);
+        }
+    }
+
+    void onHop(RecordedEvent e) {
+        RequestAcc r = requestOf(e);
+        if (r == null) {
+            return;
+        }
+        String kind = intern(JfrEvents.string(e, "kind"));
+        long delay = JfrEvents.longField(e, "delayNanos", 0);
+        if (r.detail) {
+            ThreadRef to = jfr.threadField(e, "toThread");
+            ThreadRef from = jfr.threadField(e, "fromThread");
+            r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN,
+                    to != null ? to : jfr.eventThread(e), eventStart, delay, intern(JfrEvents.string(e, "via"))));
+        } else {
+            r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null));
+        }
+    }
+
+    void onWait(RecordedEvent e) {
+        RequestAcc r = requestOf(e);
+        if (r == null) {
+            return;
+        }
+        boolean nonBlocking = JfrEvents.booleanField(e, "nonBlockingThread");
+        if (r.detail) {
+            r.addWait(new Wait(intern(JfrEvents.string(e, "kind")), jfr.eventThread(e),
+                    jfr.threadField(e, "wakerThread"), eventStart, eventEnd, JfrEvents.longField(e, "wakeLatencyNanos", -1),
+                    nonBlocking, intern(JfrEvents.string(e, "outcome"))));
+        } else {
+            r.addWait(new Wait(null, null, null, eventStart, eventEnd, -1, nonBlocking, null));
+        }
+    }
+
+    void onSpan(RecordedEvent e) {
+        RequestAcc r = requestOf(e);
+        if (r == null) {
+            return;
+        }
+        boolean detail = r.detail;
+        r.addSpan(new Span(JfrEvents.longField(e, "spanId", 0), JfrEvents.longField(e, "parentSpanId", 0),
+                intern(JfrEvents.string(e, "kind")), intern(JfrEvents.string(e, "name")),
+                detail ? intern(JfrEvents.string(e, "mode")) : null, detail ? JfrEvents.intField(e, "depth", 0) : 0,
+                detail ? jfr.eventThread(e) : null, eventStart, eventEnd));
+    }
+
+    /**
+     * The request a contract event belongs to, created at its first event; null for an event outside
+     * any request or one that came after its request was finished (counted). Leaves the event's times
+     * in {@link #eventStart} and {@link #eventEnd}.
+     */
+    private RequestAcc requestOf(RecordedEvent e) {
+        long start = JfrEvents.startNanos(e);
+        long end = JfrEvents.endNanos(e);
+        facts.hopscopeEvent(start, end);
+        eventStart = start;
+        eventEnd = end;
+        long id = JfrEvents.longField(e, "requestId", 0);
+        if (id == 0) {
+            return null; // outside any request (e.g. a non-blocking wait with no request)
+        }
+        RequestAcc r = live.get(id);
+        if (r == null) {
+            if (finishedNow.containsKey(id) || finishedBefore.containsKey(id)) {
+                lateEvents++;
+                return null;
+            }
+            r = newRequest(id);
+        }
+        r.firstSeenNanos = Math.min(r.firstSeenNanos, start);
+        return r;
+    }
+
+    private RequestAcc newRequest(long id) {
+        boolean withinLimit = live.size() < detailLimit;
+        if (!withinLimit) {
+            detailDropped++;
+        }
+        RequestAcc r = new RequestAcc(id, withinLimit && selection.showsAny());
+        live.put(id, r);
+        requestsSeen++;
+        peakInFlight = Math.max(peakInFlight, live.size());
+        if (joins != null) {
+            joins.slot(r);
+        }
+        return r;
+    }
+
+    // Names, kinds and outcomes repeat across millions of events; keep one copy of each (bounded,
+    // since URLs with ids in them need not repeat).
+    private String intern(String s) {
+        if (s == null) {
+            return null;
+        }
+        String known = strings.get(s);
+        if (known != null) {
+            return known;
+        }
+        if (strings.size() < 100_000) {
+            strings.put(s, s);
+        }
+        return s;
+    }
+
+    /** At flush point {@code flush}: the ids finished two intervals ago are forgotten. */
+    void onFlush(long flush) {
+        flushes = flush;
+        LongMap<RequestAcc> recycled = finishedBefore;
+        finishedBefore = finishedNow;
+        recycled.clear();
+        finishedNow = recycled;
+    }
+
+    /** The next ended request whose hopscope.Request event came at or before flush {@code upTo}, or null. */
+    RequestAcc nextEnded(long upTo) {
+        return !ended.isEmpty() && ended.peek().endedAtFlush <= upTo ? ended.poll() : null;
+    }
+
+    /** Takes a finished request out of the requests in flight. */
+    void finished(RequestAcc r) {
+        r.finished = true;
+        live.remove(r.id);
+        finishedNow.put(r.id, r);
+        allocInRequests += r.allocatedBytes;
+    }
+
+    /** The earliest event time of any request still in flight: GC pauses after it must be kept. */
+    long earliestInFlight() {
+        long[] earliest = {Long.MAX_VALUE};
+        live.forEachValue(r -> earliest[0] = Math.min(earliest[0],
+                Math.min(r.firstSeenNanos, r.ended ? r.startEpochNanos : Long.MAX_VALUE)));
+        return earliest[0];
+    }
+
+    /** Requests in flight when the recording ended (no hopscope.Request event), then forgets them. */
+    long dropUnfinished() {
+        long n = live.size();
+        live.clear();
+        return n;
+    }
+}

@@ -1,0 +1,119 @@
+package io.hopscope.analyzer.analysis;
+
+import io.hopscope.analyzer.model.NameSummary;
+import io.hopscope.analyzer.model.Request;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * Where finished requests go: the summary per name (an HdrHistogram each) and the requests the report
+ * shows, a bounded top-N by the sort field, or every request for {@code top < 0} (spilled to a
+ * temporary file past {@link #SPILL_AFTER_REQUESTS}), all filtered by the name glob.
+ */
+final class Selection {
+
+    // Past this many requests for --top all, they go to a temporary file instead of the heap.
+    private static final int SPILL_AFTER_REQUESTS = 20_000;
+
+    private final AnalysisOptions options;
+    private final NameGlob glob;
+    private final Map<String, SummaryBuilder> summaries = new LinkedHashMap<>();
+    private final Comparator<RequestAcc> order;
+    private final PriorityQueue<RequestAcc> worst;
+    private final List<RequestAcc> all;
+    private RequestSpill spill;
+
+    Selection(AnalysisOptions options) {
+        this.options = options;
+        this.glob = options.nameGlob() == null ? null : new NameGlob(options.nameGlob());
+        this.order = options.sort().order();
+        this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
+        this.all = options.top() < 0 ? new ArrayList<>() : null;
+    }
+
+    /** Whether any request is shown at all ({@code --top 0} shows none: no event lists are needed). */
+    boolean showsAny() {
+        return worst != null || all != null;
+    }
+
+    /** Adds a finished request to its name's summary and, if it may be shown, to the selection. */
+    void add(RequestAcc r) {
+        String name = r.name == null ? "?" : r.name;
+        if (glob != null && !glob.matches(name)) {
+            return;
+        }
+        summaries.computeIfAbsent(name, SummaryBuilder::new).add(r);
+        if (worst != null) {
+            worst.add(r);
+            if (worst.size() > options.top()) {
+                worst.poll();
+            }
+        } else if (all != null) {
+            if (spill == null && all.size() >= SPILL_AFTER_REQUESTS) {
+                spill = new RequestSpill();
+                all.forEach(this::spill);
+                all.clear();
+            }
+            if (spill != null) {
+                spill(r);
+            } else {
+                all.add(r);
+            }
+        }
+    }
+
+    private void spill(RequestAcc r) {
+        spill.add(options.sort().key(r), r.toRequest(options.topSites()));
+    }
+
+    // A request already known never to be shown drops its event lists at its end, while they are still
+    // young garbage: kept until it is finished, two flush points later, every request's lists were
+    // promoted to the old generation, and collecting them was a fifth of the CPU time on big files.
+    // Only for sort keys that are final at the request's end (duration, start): from then on, the
+    // N-th worst request finished so far can only get worse.
+    boolean cannotBeShown(RequestAcc r) {
+        if (glob != null && !glob.matches(r.name == null ? "?" : r.name)) {
+            return true;
+        }
+        if (worst == null) {
+            return all == null; // --top 0: none is shown
+        }
+        return options.sort().finalAtEnd() && worst.size() >= options.top()
+                && order.compare(r, worst.peek()) > 0;
+    }
+
+    /** The summary per name, most requests first. */
+    List<NameSummary> summary() {
+        List<NameSummary> summary = new ArrayList<>();
+        summaries.values().forEach(s -> summary.add(s.build()));
+        summary.sort(Comparator.comparingLong(NameSummary::count).reversed().thenComparing(NameSummary::name));
+        return List.copyOf(summary);
+    }
+
+    // Requests are turned into records only when an output reads them (a view over the totals), so
+    // that writing every request of a huge recording as JSON holds one record at a time.
+    List<Request> requests() {
+        if (spill != null) {
+            return spill.finish();
+        }
+        List<RequestAcc> chosen = new ArrayList<>(worst != null ? worst : all != null ? all : List.of());
+        chosen.sort(order);
+        int topSites = options.topSites();
+        return new AbstractList<>() {
+            @Override
+            public Request get(int index) {
+                return chosen.get(index).toRequest(topSites);
+            }
+
+            @Override
+            public int size() {
+                return chosen.size();
+            }
+        };
+    }
+}

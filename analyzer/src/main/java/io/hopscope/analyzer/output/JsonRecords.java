@@ -1,0 +1,263 @@
+package io.hopscope.analyzer.output;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.KernelView;
+import io.hopscope.analyzer.model.LockSite;
+import io.hopscope.analyzer.model.NameSummary;
+import io.hopscope.analyzer.model.PolicyTime;
+import io.hopscope.analyzer.model.RecordingInfo;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.WakePair;
+import io.hopscope.analyzer.model.Waker;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * The JSON form of each model record, one method per record type, shared by {@link JsonReport},
+ * {@link KernelJson} and {@link JsonDiff}. Field names are written out here one by one (not derived
+ * from the model's Java names) so that refactoring the model cannot rename them; the README's
+ * analyzer section documents each. Times are epoch nanoseconds, durations nanoseconds.
+ */
+final class JsonRecords {
+
+    private JsonRecords() {
+    }
+
+    /** An array field {@code name} of {@code parent} with one object per item, filled by {@code record}. */
+    static <T> void array(ObjectNode parent, String name, List<T> items, BiConsumer<ObjectNode, T> record) {
+        ArrayNode a = parent.putArray(name);
+        for (T item : items) {
+            record.accept(a.addObject(), item);
+        }
+    }
+
+    /** An array field of strings: {@code joined} split at {@code separator}, empty for an empty string. */
+    static void split(ObjectNode parent, String name, String joined, String separator) {
+        ArrayNode a = parent.putArray(name);
+        if (!joined.isEmpty()) {
+            for (String s : joined.split(separator)) {
+                a.add(s);
+            }
+        }
+    }
+
+    static void strings(ObjectNode parent, String name, List<String> items) {
+        ArrayNode a = parent.putArray(name);
+        items.forEach(a::add);
+    }
+
+    static ObjectNode recording(RecordingInfo i) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("file", i.file());
+        n.put("startEpochNanos", i.startEpochNanos());
+        n.put("endEpochNanos", i.endEpochNanos());
+        n.put("hasHopscopeEvents", i.hasHopscopeEvents());
+        n.put("hopscopeEvents", i.hopscopeEvents());
+        n.put("jdkEvents", i.jdkEvents());
+        n.put("agentVersion", i.agentVersion());
+        n.put("agentOptions", i.agentOptions());
+        n.put("clockOffsetNanos", i.clockOffsetNanos());
+        n.put("clockSyncEvents", i.clockSyncCount());
+        ObjectNode gc = n.putObject("gc");
+        gc.put("count", i.gcCount());
+        gc.put("pauseNanos", i.gcPauseNanos());
+        n.put("peakThreadCount", i.peakThreadCount());
+        ObjectNode alloc = n.putObject("allocation");
+        alloc.put("requestsBytes", i.requestsAllocatedBytes());
+        alloc.put("sampledBytes", i.sampledAllocationBytes());
+        alloc.put("sampledBytesInRequests", i.sampledAllocationBytesInRequests());
+        alloc.put("outsideRequestsShare", i.allocationOutsideRequestsShare());
+        n.put("incompleteRequests", i.incompleteRequests());
+        strings(n, "warnings", i.warnings());
+        return n;
+    }
+
+    static ObjectNode summary(NameSummary s) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("name", s.name());
+        n.put("count", s.count());
+        n.put("throughputPerSecond", s.throughputPerSecond());
+        ObjectNode lat = n.putObject("latencyNanos");
+        lat.put("p50", s.p50Nanos());
+        lat.put("p90", s.p90Nanos());
+        lat.put("p99", s.p99Nanos());
+        lat.put("max", s.maxNanos());
+        lat.put("mean", s.meanNanos());
+        n.put("meanHops", s.meanHops());
+        n.put("maxHops", s.maxHops());
+        n.put("meanQueueDelayNanos", s.meanQueueDelayNanos());
+        n.put("meanWakeLatencyNanos", s.meanWakeLatencyNanos());
+        n.put("meanAllocatedBytes", s.meanAllocatedBytes());
+        n.put("meanLockNanos", s.meanLockNanos());
+        n.put("meanBlockedNanos", s.meanBlockedNanos());
+        n.put("meanGcNanos", s.meanGcNanos());
+        n.put("nonBlockingShare", s.nonBlockingShare());
+        n.put("errors", s.errors());
+        return n;
+    }
+
+    static ObjectNode request(Request r) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("id", r.id());
+        n.put("name", r.name());
+        n.put("boundary", r.boundary());
+        n.put("url", r.url());
+        n.put("outcome", r.outcome());
+        n.put("error", r.error());
+        n.put("statusCode", r.statusCode());
+        n.set("startThread", thread(r.startThread()));
+        n.put("startEpochNanos", r.startEpochNanos());
+        n.put("durationNanos", r.durationNanos());
+        n.put("hops", r.hops());
+        array(n, "hopList", r.hopList(), JsonRecords::hop);
+        array(n, "threads", r.threads(), JsonRecords::threadTime);
+        n.put("allocatedBytes", r.allocatedBytes());
+        n.put("blockedNanos", r.blockedNanos());
+        n.put("queueDelayNanos", r.queueDelayNanos());
+        n.put("wakeLatencyNanos", r.wakeLatencyNanos());
+        n.put("blockedOnNonBlockingThread", r.blockedOnNonBlockingThread());
+        ObjectNode lock = n.putObject("lock");
+        lock.put("count", r.lock().count());
+        lock.put("nanos", r.lock().nanos());
+        array(lock, "top", r.lock().top(), JsonRecords::lockSite);
+        array(n, "allocationSites", r.allocationSites(), JsonRecords::allocationSite);
+        array(n, "policies", r.policies(), JsonRecords::policy);
+        n.put("gcNanos", r.gcNanos());
+        array(n, "gcPauses", r.gcPauses(), JsonRecords::gcPause);
+        array(n, "segments", r.segments(), JsonRecords::segment);
+        array(n, "waits", r.waits(), JsonRecords::wait);
+        array(n, "spans", r.spans(), JsonRecords::span);
+        n.put("detailKept", r.detailKept());
+        return n;
+    }
+
+    static ObjectNode thread(ThreadRef t) {
+        return t == null ? null : thread(JsonReport.MAPPER.createObjectNode(), t);
+    }
+
+    private static ObjectNode thread(ObjectNode o, ThreadRef t) {
+        o.put("javaId", t.javaId());
+        o.put("osId", t.osId());
+        o.put("name", t.name());
+        return o;
+    }
+
+    static void hop(ObjectNode o, Hop h) {
+        o.put("kind", h.kind());
+        o.set("from", thread(h.from()));
+        o.set("to", thread(h.to()));
+        o.put("arrivalEpochNanos", h.arrivalEpochNanos());
+        o.put("delayNanos", h.delayNanos());
+        o.put("via", h.via());
+    }
+
+    static void threadTime(ObjectNode o, ThreadTime t) {
+        thread(o, t.thread());
+        o.put("segments", t.segments());
+        o.put("nanos", t.nanos());
+        o.put("allocatedBytes", t.allocatedBytes());
+    }
+
+    static void lockSite(ObjectNode o, LockSite l) {
+        o.put("kind", l.kind());
+        o.put("class", l.className());
+        o.put("count", l.count());
+        o.put("nanos", l.nanos());
+        split(o, "stack", l.stack(), "\n");
+    }
+
+    static void allocationSite(ObjectNode o, AllocationSite a) {
+        o.put("frame", a.frame());
+        o.put("objectClass", a.objectClass());
+        o.put("samples", a.samples());
+        o.put("sampledBytes", a.sampledBytes());
+    }
+
+    static void policy(ObjectNode o, PolicyTime p) {
+        o.put("name", p.name());
+        o.put("kind", p.kind());
+        o.put("count", p.count());
+        o.put("totalNanos", p.totalNanos());
+        o.put("selfNanos", p.selfNanos());
+    }
+
+    static void gcPause(ObjectNode o, GcPause p) {
+        o.put("gcId", p.gcId());
+        o.put("name", p.name());
+        o.put("startEpochNanos", p.startEpochNanos());
+        o.put("durationNanos", p.durationNanos());
+    }
+
+    static void segment(ObjectNode o, Segment s) {
+        o.set("thread", thread(s.thread()));
+        o.put("kind", s.kind());
+        o.put("startEpochNanos", s.startEpochNanos());
+        o.put("durationNanos", s.durationNanos());
+        o.put("allocatedBytes", s.allocatedBytes());
+        o.put("cpuNanos", s.cpuNanos());
+    }
+
+    static void wait(ObjectNode o, Wait w) {
+        o.put("kind", w.kind());
+        o.set("thread", thread(w.thread()));
+        o.set("waker", thread(w.waker()));
+        o.put("startEpochNanos", w.startEpochNanos());
+        o.put("durationNanos", w.durationNanos());
+        o.put("wakeLatencyNanos", w.wakeLatencyNanos());
+        o.put("nonBlockingThread", w.nonBlockingThread());
+        o.put("outcome", w.outcome());
+    }
+
+    static void span(ObjectNode o, Span s) {
+        o.put("spanId", s.spanId());
+        o.put("parentSpanId", s.parentSpanId());
+        o.put("kind", s.kind());
+        o.put("name", s.name());
+        o.put("mode", s.mode());
+        o.put("depth", s.depth());
+        o.set("thread", thread(s.thread()));
+        o.put("startEpochNanos", s.startEpochNanos());
+        o.put("durationNanos", s.durationNanos());
+    }
+
+    static void wakePair(ObjectNode o, WakePair p) {
+        o.put("wakee", p.wakee());
+        o.put("waker", p.waker());
+        o.put("totalMicros", p.totalMicros());
+        o.put("records", p.stacks());
+    }
+
+    static void place(ObjectNode o, KernelView.Place p) {
+        o.put("during", p.during());
+        o.put("offCpuNanos", p.offCpuNanos());
+        o.put("runQueueNanos", p.runQueueNanos());
+        o.put("contextSwitches", p.contextSwitches());
+        o.put("futexWaits", p.futexWaits());
+    }
+
+    static void waker(ObjectNode o, Waker w) {
+        o.put("waker", w.waker());
+        o.put("thread", w.thread());
+        o.put("during", w.during());
+        o.put("count", w.count());
+        o.put("futexWakes", w.futexWakes());
+        o.put("waitsEnded", w.waitsEnded());
+        o.put("offCpuNanos", w.offCpuNanos());
+        o.put("runQueueNanos", w.runQueueNanos());
+        array(o, "topStacks", w.topStacks(), JsonRecords::wakerStack);
+    }
+
+    static void wakerStack(ObjectNode o, Waker.WakerStack s) {
+        split(o, "frames", s.stack(), ";");
+        o.put("count", s.count());
+    }
+}

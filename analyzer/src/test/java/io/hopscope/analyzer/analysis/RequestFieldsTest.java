@@ -1,0 +1,113 @@
+package io.hopscope.analyzer.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LockContention;
+import io.hopscope.analyzer.model.RecordingInfo;
+import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.output.JsonReport;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.StringWriter;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A field added to {@link Request} must be produced by {@link RequestAcc}, carried by the spill's
+ * {@link RequestCodec} and written by the JSON output; each test goes over every record component by
+ * reflection, so it fails for a new field that one of them forgot.
+ */
+class RequestFieldsTest {
+
+    private static final ThreadRef CALLER = new ThreadRef(1, 101, "caller");
+    private static final ThreadRef LOOP = new ThreadRef(2, 102, "loop");
+
+    /** Components the JSON output leaves out on purpose, with why; none so far. */
+    private static final Set<String> NOT_IN_JSON = Set.of();
+
+    @Test
+    void theAccumulatorSetsEveryField() throws Exception {
+        Request r = everyFieldSet();
+        for (RecordComponent c : Request.class.getRecordComponents()) {
+            Object value = c.getAccessor().invoke(r);
+            assertThat(isDefault(value)).as("Request.%s left at %s by RequestAcc.toRequest (or not fed here)",
+                    c.getName(), value).isFalse();
+        }
+    }
+
+    @Test
+    void theSpillCodecCarriesEveryField() throws Exception {
+        Request r = everyFieldSet();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        RequestCodec.write(new DataOutputStream(bytes), r);
+        Request back = RequestCodec.read(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        for (RecordComponent c : Request.class.getRecordComponents()) {
+            assertThat(c.getAccessor().invoke(back)).as("Request.%s through RequestCodec", c.getName())
+                    .isEqualTo(c.getAccessor().invoke(r));
+        }
+        assertThat(back).isEqualTo(r);
+    }
+
+    @Test
+    void theJsonOutputWritesEveryField() throws Exception {
+        RecordingInfo info = new RecordingInfo("a.jfr", 1, 2, true, 1, 0, null, null, 0, 0, 0, 0, -1, 0, 0, 0, 0,
+                List.of());
+        StringWriter out = new StringWriter();
+        JsonReport.write(new Report(info, List.of(), List.of(everyFieldSet())), out);
+        JsonNode request = new ObjectMapper().readTree(out.toString()).get("requests").get(0);
+        List<String> written = new ArrayList<>();
+        request.fieldNames().forEachRemaining(written::add);
+        for (RecordComponent c : Request.class.getRecordComponents()) {
+            if (!NOT_IN_JSON.contains(c.getName())) {
+                assertThat(written).as("JSON field for Request.%s", c.getName()).contains(c.getName());
+            }
+        }
+    }
+
+    /** A request whose every total and list the accumulator is given something for. */
+    static Request everyFieldSet() {
+        RequestAcc acc = new RequestAcc(7, true);
+        acc.name = "PUT /blob";
+        acc.boundary = "com.azure.core.http.HttpPipeline#sendSync";
+        acc.url = "http://127.0.0.1/blob";
+        acc.outcome = "error";
+        acc.error = "java.io.IOException: reset";
+        acc.statusCode = 503;
+        acc.startThread = CALLER;
+        acc.endThread = CALLER;
+        acc.startEpochNanos = 1_000;
+        acc.durationNanos = 1_000;
+        acc.addSegment(new Segment(CALLER, "start", 1_000, 1_100, 4_096, 50));
+        acc.addHop(new Hop("handoff", CALLER, LOOP, 1_200, 100, "io.netty.channel.nio.NioEventLoop"));
+        acc.addSegment(new Segment(LOOP, "task", 1_200, 1_300, 128, 30));
+        acc.addHop(new Hop("wake", LOOP, CALLER, 1_500, 40, null));
+        acc.addWait(new Wait("Mono.block", CALLER, LOOP, 1_100, 1_500, 40, true, "value"));
+        acc.addSpan(new Span(1, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1_000, 1_900));
+        acc.addLock("monitor", "java.lang.Object", 100, 100, () -> "a.B.c:1");
+        acc.addAllocationSample("a.B.c:1", "byte[]", 1_024);
+        acc.addGcPause(new GcPause(1, "G1New", 1_250, 1_260), 10);
+        return acc.toRequest(5);
+    }
+
+    private static boolean isDefault(Object v) {
+        return v == null || v.equals(0L) || v.equals(0) || v.equals(-1L) || v.equals(-1) || v.equals(Boolean.FALSE)
+                || v instanceof Collection<?> c && c.isEmpty() || v instanceof Map<?, ?> m && m.isEmpty()
+                || v == LockContention.NONE;
+    }
+}
