@@ -24,8 +24,8 @@ import java.util.function.BiConsumer;
 /**
  * The JSON form of each model record, one method per record type, shared by {@link JsonReport},
  * {@link KernelJson} and {@link JsonDiff}. Field names are written out here one by one (not derived
- * from the model's Java names) so that refactoring the model cannot rename them; the README's
- * analyzer section documents each. Times are epoch nanoseconds, durations nanoseconds.
+ * from the model's Java names) so that refactoring the model cannot rename them; docs/json.md
+ * documents each. Times are epoch nanoseconds, durations nanoseconds.
  */
 final class JsonRecords {
 

@@ -14,7 +14,7 @@ import java.io.Writer;
 /**
  * {@code report --format json}: the stable machine format, streamed one request at a time. Each
  * record's fields are written by {@link JsonRecords} (names written out one by one, documented in
- * the README's analyzer section); the eBPF fields by {@link KernelJson}.
+ * docs/json.md); the eBPF fields by {@link KernelJson}.
  */
 public final class JsonReport {
 

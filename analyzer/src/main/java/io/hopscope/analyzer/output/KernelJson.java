@@ -5,7 +5,7 @@ import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.KernelSummary;
 import io.hopscope.analyzer.model.KernelView;
 
-/** The eBPF fields of {@code report --bpf --format json}; names written out one by one, documented in the README. */
+/** The eBPF fields of {@code report --bpf --format json}; names written out one by one, documented in docs/json.md. */
 final class KernelJson {
 
     private KernelJson() {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The analyzer's side of the recording contract (README, "Recording"): the agent's event names and
+ * The analyzer's side of the recording contract (README, "The recording contract"): the agent's event names and
  * the fields the analyzer reads, with their JFR types. {@code RecordingContractTest} checks this
  * table against the README's, so the two cannot drift; the analyzer never loads the agent's classes.
  */

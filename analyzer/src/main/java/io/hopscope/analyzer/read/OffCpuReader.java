@@ -15,7 +15,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Streams {@code bpf/offwake.py --events} JSON Lines (schema: README, eBPF section) one record at a
+ * Streams {@code bpf/offwake.py --events} JSON Lines (schema: docs/ebpf.md) one record at a
  * time, mapping its CLOCK_MONOTONIC times to the recording's epoch nanoseconds; nothing is kept, so a
  * file of any size reads in constant memory. A line that is not such a record is refused with its
  * number, never skipped.

@@ -18,7 +18,7 @@ import jdk.jfr.Recording;
  * own lock, park and allocation events are in the file too.
  *
  * <p>An interim input until the agent is merged: then the benchmark should run a sample under the
- * agent instead (README, performance). Usage: {@code RecordingGenerator REQUESTS OUT.jfr}.
+ * agent instead (docs/performance.md). Usage: {@code RecordingGenerator REQUESTS OUT.jfr}.
  */
 public final class RecordingGenerator {
 

@@ -6,7 +6,7 @@ import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
 
 /**
- * Test-scope JFR events with the contract's names and fields (README, "Recording"), so tests can
+ * Test-scope JFR events with the contract's names and fields (README, "The recording contract"), so tests can
  * write recordings the way the agent does without depending on the agent's classes.
  */
 public final class ContractEvents {

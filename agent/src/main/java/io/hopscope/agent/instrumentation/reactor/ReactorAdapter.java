@@ -136,7 +136,7 @@ final class ReactorAdapter implements AsyncAdapter {
          * The downstream's context, asked for once. Reactor looks a context up by walking the
          * subscriber chain down, each operator an interface call, and every contextWrite above asks
          * again at subscription: with a Terminal per async policy span the walks through Terminals
-         * were 1.1% of the CPU of Netty sync-over-async (README, Performance). A subscriber's
+         * were 1.1% of the CPU of Netty sync-over-async (docs/performance.md). A subscriber's
          * context is fixed by the time it is subscribed (Reactor's own contextWrite keeps the one it
          * computed), so the first answer stands for the rest.
          */
