@@ -14,7 +14,6 @@
 # USAGE: sudo /usr/bin/python3 bpf/bench/emptytool.py -p PID [--duration S] [OFFWAKE OPTIONS...]
 
 import argparse
-import importlib.util
 import os
 import signal
 import sys
@@ -22,7 +21,10 @@ import time
 
 from bcc import BPF
 
-TOOL = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "offwake.py")
+# offwake's ExitWatch: the target's exit is then seen as offwake sees it (a zombie counts as
+# exited), at the same cost to this process.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from offwake_lib.exitwatch import ExitWatch  # noqa: E402
 
 # The same tracepoints as offwake.py's programs, each with a program that returns at once.
 PROGRAMS = """
@@ -33,15 +35,6 @@ TRACEPOINT_PROBE(sched, sched_process_exit) { return 0; }
 TRACEPOINT_PROBE(syscalls, sys_enter_futex) { return 0; }
 TRACEPOINT_PROBE(syscalls, sys_exit_futex) { return 0; }
 """
-
-
-def offwake_module():
-    """offwake.py as a module, for its ExitWatch: the target's exit is then seen as offwake sees it
-    (a zombie counts as exited), at the same cost to this process."""
-    spec = importlib.util.spec_from_file_location("offwake", TOOL)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def main():
@@ -55,7 +48,7 @@ def main():
     print("Tracing (empty programs) PID %d... Ctrl-C to end." % args.pid, file=sys.stderr,
           flush=True)
     end = time.monotonic() + args.duration if args.duration else None
-    watch = offwake_module().ExitWatch(args.pid)
+    watch = ExitWatch(args.pid)
     try:
         while not stop and (end is None or time.monotonic() < end):
             if not watch.wait(0.1):

@@ -3,7 +3,7 @@
 # progtime  Time offwake's BPF programs spend on the traced process's events, measured inside them.
 #
 # The throughput ratio of overhead.py needs a quiet machine; this figure much less so. It writes a
-# copy of offwake.py (or of --tool FILE, e.g. an older version from git) whose five programs read
+# copy of offwake (or of --tool FILE, e.g. an older version from git) whose five programs read
 # bpf_ktime_get_ns() when they start and, for runs that touched a traced thread (a switch out or in
 # of one, a wakeup of one, a futex call of one), add the time to a counter when they return. Runs
 # for other processes' events are not counted. One traced run of the workload (overhead.py's), then
@@ -19,6 +19,7 @@
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,8 +47,8 @@ static __always_inline void tend(int a) {
 
 # Where each program knows it touched a traced thread (offwake.py's own code, matched as text).
 MARKS = {
-    "sched_switch": [("        now = bpf_ktime_get_ns();\n        struct off_t *o",
-                      "        tmark();\n        now = bpf_ktime_get_ns();\n        struct off_t *o"),
+    "sched_switch": [("        now = bpf_ktime_get_ns();\n        struct ",
+                      "        tmark();\n        now = bpf_ktime_get_ns();\n        struct "),
                      ("    if (op == 0 || op->off_ns == 0)\n",
                       "    if (op != 0 && op->off_ns != 0) tmark();\n    if (op == 0 || op->off_ns == 0)\n")],
     "sched_waking": [("    u64 pid_tgid = bpf_get_current_pid_tgid();\n",
@@ -68,11 +69,15 @@ REPORT = '''        timing = self.bpf["timing"]
         print("progtime: traced runs: %%s; total %%.1f ms, %%.2f us per interval"
               %% ("; ".join(parts), total_ns / 1e6, total_ns / 1e3 / max(1, intervals)),
               file=sys.stderr)
-        counters = self.bpf["counters"]''' % (PROGRAMS,)
+''' % (PROGRAMS,)
+# Where the tool prints its summary: this layout's (offwake_lib/tracer.py), or a single-file
+# offwake.py's from before offwake_lib.
+SUMMARY_ANCHORS = ('        n = layout.counter_totals(self.bpf["counters"])',
+                   '        counters = self.bpf["counters"]')
 
 
-def instrument(source):
-    """offwake.py's text with timed BPF programs; fails when its code no longer matches."""
+def instrument_programs(source):
+    """The BPF program's text with timed programs; fails when its code no longer matches."""
     start = source.index("BPF_PERCPU_ARRAY(counters")
     source = source[:start] + TIMING_C + source[start:]
     for k, name in enumerate(PROGRAMS):
@@ -88,10 +93,41 @@ def instrument(source):
         if not body.rstrip().endswith("return 0; }"):
             body += "\n    tend(%d);" % (2 * k)
         source = source[:m.end()] + "    tstart();\n" + body + source[end:]
-    anchor = '        counters = self.bpf["counters"]'
-    if anchor not in source:
-        overhead.fail("cannot find where the tool prints its summary")
-    return source.replace(anchor, REPORT, 1)
+    return source
+
+
+def instrument_summary(source):
+    """The tool's Python with the timing printed before its summary."""
+    for anchor in SUMMARY_ANCHORS:
+        if anchor in source:
+            return source.replace(anchor, REPORT + anchor, 1)
+    overhead.fail("cannot find where the tool prints its summary")
+
+
+def timed_copy(tool, tmpdir):
+    """A timed copy of the tool in tmpdir; its path. tool is offwake.py, beside its offwake_lib/ and
+    offwake.bpf.c, or an older single-file offwake.py with the C inside."""
+    with open(tool) as f:
+        source = f.read()
+    if "TRACEPOINT_PROBE(" in source:
+        copy = os.path.join(tmpdir, "offwake_timed.py")
+        with open(copy, "w") as f:
+            f.write(instrument_summary(instrument_programs(source)))
+        return copy
+    src = os.path.dirname(os.path.abspath(tool))
+    dst = os.path.join(tmpdir, "tool")
+    os.makedirs(dst)
+    for name in ("offwake.py", "offwake_stacks.bpf.c"):
+        shutil.copy(os.path.join(src, name), dst)
+    shutil.copytree(os.path.join(src, "offwake_lib"), os.path.join(dst, "offwake_lib"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for name, change in (("offwake.bpf.c", instrument_programs),
+                         (os.path.join("offwake_lib", "tracer.py"), instrument_summary)):
+        with open(os.path.join(src, name)) as f:
+            text = change(f.read())
+        with open(os.path.join(dst, name), "w") as f:
+            f.write(text)
+    return os.path.join(dst, "offwake.py")
 
 
 def main():
@@ -110,14 +146,10 @@ def main():
     if not os.path.exists(args.jar):
         overhead.fail("no %s: build it with: mvn -B -ntp -q -pl samples -am package -DskipTests"
                       % args.jar)
-    with open(args.tool) as f:
-        source = instrument(f.read())
     workload = args.workload or overhead.DEFAULT_WORKLOAD
     overhead.TRACER_ARGS.extend(args.tracer_args.split())
     with tempfile.TemporaryDirectory(prefix="offwake-progtime-") as tmpdir:
-        overhead.TOOL = os.path.join(tmpdir, "offwake_timed.py")
-        with open(overhead.TOOL, "w") as f:
-            f.write(source)
+        overhead.TOOL = timed_copy(args.tool, tmpdir)
         # overhead.run() reads the tracer's summary through communicate(): keep a copy of it.
         seen = []
         communicate = subprocess.Popen.communicate

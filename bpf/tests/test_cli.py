@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from conftest import TOOL, run_tool
+from conftest import BPF_DIR, TOOL, run_tool
+from offwake_lib import kernel
 
 
 def assert_one_line_error(result, text):
@@ -89,6 +90,8 @@ def test_not_root():
         os.chmod(copy_dir, 0o755)
         tool = shutil.copy(TOOL, copy_dir)
         os.chmod(tool, 0o755)
+        shutil.copytree(os.path.join(BPF_DIR, "offwake_lib"), os.path.join(copy_dir, "offwake_lib"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
         result = run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl", user_prefix=prefix,
                           tool=tool, cwd="/")
     finally:
@@ -132,11 +135,11 @@ def test_thread_maps_must_be_a_known_kind():
     ("4194304\n", 0),          # the 64-bit maximum: hashes
     ("many\n", 0),             # unreadable: hashes
 ])
-def test_thread_arrays_follow_pid_max(offwake, tmp_path, content, slots):
+def test_thread_arrays_follow_pid_max(tmp_path, content, slots):
     pid_max = tmp_path / "pid_max"
     pid_max.write_text(content)
-    assert offwake.thread_array_slots(str(pid_max)) == slots
-    assert offwake.thread_array_slots(str(tmp_path / "missing")) == 0
+    assert kernel.thread_array_slots(str(pid_max)) == slots
+    assert kernel.thread_array_slots(str(tmp_path / "missing")) == 0
 
 
 def btf_blob(task_struct_flag=0):
@@ -161,24 +164,24 @@ def btf_blob(task_struct_flag=0):
 
 
 @pytest.mark.parametrize("flag", [0, 1])
-def test_btf_member_offsets_of_a_struct(offwake, flag):
-    assert offwake.btf_member_offsets(btf_blob(flag), "task_struct", {"stack", "pid"}) == {
+def test_btf_member_offsets_of_a_struct(flag):
+    assert kernel.btf_member_offsets(btf_blob(flag), "task_struct", {"stack", "pid"}) == {
         "pid": 12, "stack": 32}
-    assert offwake.btf_member_offsets(btf_blob(flag), "mm_struct", {"stack"}) is None
+    assert kernel.btf_member_offsets(btf_blob(flag), "mm_struct", {"stack"}) is None
 
 
-def test_task_stack_offset_without_btf(offwake, tmp_path):
-    assert offwake.task_stack_offset(str(tmp_path / "missing")) == -1
+def test_task_stack_offset_without_btf(tmp_path):
+    assert kernel.task_stack_offset(str(tmp_path / "missing")) == -1
     not_btf = tmp_path / "vmlinux"
     not_btf.write_bytes(b"\x7fELF" + bytes(60))
-    assert offwake.task_stack_offset(str(not_btf)) == -1
+    assert kernel.task_stack_offset(str(not_btf)) == -1
     cut = tmp_path / "cut"
     cut.write_bytes(btf_blob()[:40])
-    assert offwake.task_stack_offset(str(cut)) == -1
+    assert kernel.task_stack_offset(str(cut)) == -1
 
 
-def test_task_stack_offset_of_this_kernel(offwake):
-    if not os.access(offwake.BTF_VMLINUX, os.R_OK):
-        pytest.skip("no readable %s" % offwake.BTF_VMLINUX)
+def test_task_stack_offset_of_this_kernel():
+    if not os.access(kernel.BTF_VMLINUX, os.R_OK):
+        pytest.skip("no readable %s" % kernel.BTF_VMLINUX)
     # task_struct starts with thread_info (x86-64, arm64) and __state: stack follows within 64 bytes.
-    assert 0 < offwake.task_stack_offset() < 64
+    assert 0 < kernel.task_stack_offset() < 64

@@ -4,15 +4,16 @@ import subprocess
 import time
 
 import pytest
+from offwake_lib import exitwatch
 
 
 @pytest.mark.parametrize("pidfd", [True, False], ids=["pidfd", "proc"])
-def test_exit_watch_waits_until_the_process_exits(offwake, monkeypatch, pidfd):
+def test_exit_watch_waits_until_the_process_exits(monkeypatch, pidfd):
     if not pidfd:
         # As where pidfd_open is missing (Linux before 5.3): /proc/PID/stat after each wait.
         monkeypatch.delattr(os, "pidfd_open", raising=False)
     child = subprocess.Popen(["sleep", "30"])
-    watch = offwake.ExitWatch(child.pid)
+    watch = exitwatch.ExitWatch(child.pid)
     try:
         assert (watch.poll is not None) == pidfd
         started = time.monotonic()
@@ -34,10 +35,10 @@ def test_exit_watch_waits_until_the_process_exits(offwake, monkeypatch, pidfd):
             child.wait()
 
 
-def test_exit_watch_counts_a_zombie_as_exited(offwake):
+def test_exit_watch_counts_a_zombie_as_exited():
     # A target whose parent has not reaped it yet has exited all the same.
     child = subprocess.Popen(["true"])
-    watch = offwake.ExitWatch(child.pid)
+    watch = exitwatch.ExitWatch(child.pid)
     try:
         deadline = time.monotonic() + 10
         while watch.wait(0.05) and time.monotonic() < deadline:

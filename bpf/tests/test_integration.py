@@ -11,7 +11,8 @@ import time
 
 import pytest
 
-from conftest import PYTHON, TOOL, load_tool
+from conftest import PYTHON, TOOL
+from offwake_lib.symbols import PerfMap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DELAY_MS = 20
@@ -136,7 +137,7 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
         assert r["waker"]["context"] in ("task", "irq", "hardirq", "softirq", "nmi", None), r
 
     # The perf map the tool had the JVM write is there (its Java frames: test_java_frames_*).
-    assert load_tool().PerfMap.load("/tmp/perf-%d.map" % hopwake).entries
+    assert PerfMap.load("/tmp/perf-%d.map" % hopwake).entries
 
     # Folded output: "frames count" lines, wakee and waker split by "--", totals in microseconds.
     assert folded
@@ -167,7 +168,7 @@ def test_java_frames_are_symbolised_from_the_perf_map(bpf_ready, tmp_path):
     finally:
         proc.kill()
         proc.wait()
-    perf_map = load_tool().PerfMap.load("/tmp/perf-%d.map" % pid)
+    perf_map = PerfMap.load("/tmp/perf-%d.map" % pid)
     names = {e[2] for e in perf_map.entries}
     preempted = [r for r in records if r["comm"].startswith("spin-") and r["state"] in ("R", "R+")]
     assert preempted, "no spinner was preempted: %s" % result.stderr
@@ -248,4 +249,4 @@ def test_exited_threads_do_not_fill_the_thread_map(bpf_ready, tmp_path):
     churned = {r["tid"] for r in records if r["comm"].startswith("churn-")}
     assert len(churned) >= 200, "only %d churn threads recorded: %s" % (len(churned), result.stderr)
     assert "lost 0 events (ring buffer reservation failed), 0 intervals (thread map full), " \
-           "0 futex calls (futex map full)" in result.stderr, result.stderr
+           "0 futex calls (thread map full)" in result.stderr, result.stderr

@@ -1,4 +1,5 @@
 """Symbolisation of JIT addresses from a JVM perf map file (the format jcmd Compiler.perfmap writes)."""
+from offwake_lib import symbols
 
 MAP_TEXT = """\
 0x00007f9610ec7180 0x0000000000000078 void java.lang.Object.<init>()
@@ -11,19 +12,19 @@ this line is not a map entry
 """
 
 
-def load(offwake, tmp_path):
+def load(tmp_path):
     path = tmp_path / "perf-4242.map"
     path.write_text(MAP_TEXT)
-    return offwake.PerfMap.load(str(path))
+    return symbols.PerfMap.load(str(path))
 
 
-def test_parses_entries_and_skips_malformed_lines(offwake, tmp_path):
-    perf_map = load(offwake, tmp_path)
+def test_parses_entries_and_skips_malformed_lines(tmp_path):
+    perf_map = load(tmp_path)
     assert len(perf_map) == 4
 
 
-def test_lookup_inside_and_at_bounds(offwake, tmp_path):
-    perf_map = load(offwake, tmp_path)
+def test_lookup_inside_and_at_bounds(tmp_path):
+    perf_map = load(tmp_path)
     assert perf_map.lookup(0x7f9610ec7180) == "void java.lang.Object.<init>()"
     assert perf_map.lookup(0x7f9610ec7180 + 0x77) == "void java.lang.Object.<init>()"
     assert perf_map.lookup(0x7f9610ec74a0 + 0x10) == \
@@ -32,12 +33,12 @@ def test_lookup_inside_and_at_bounds(offwake, tmp_path):
         "boolean java.util.concurrent.CompletableFuture$Signaller.isReleasable()"
 
 
-def test_lookup_without_0x_prefix(offwake, tmp_path):
-    assert load(offwake, tmp_path).lookup(0x7f9600001010) == "Interpreter"
+def test_lookup_without_0x_prefix(tmp_path):
+    assert load(tmp_path).lookup(0x7f9600001010) == "Interpreter"
 
 
-def test_lookup_misses(offwake, tmp_path):
-    perf_map = load(offwake, tmp_path)
+def test_lookup_misses(tmp_path):
+    perf_map = load(tmp_path)
     assert perf_map.lookup(0x7f9610ec7180 + 0x78) is None   # one past the end
     assert perf_map.lookup(0x7f9600000fff) is None          # before the first entry
     assert perf_map.lookup(0x7f9600003000) is None          # zero-sized entries are dropped

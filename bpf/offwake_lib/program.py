@@ -1,0 +1,69 @@
+"""The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c and the record layout pasted in,
+and its UPPERCASE placeholders filled from the options and the running kernel."""
+import errno
+import os
+import re
+
+from . import layout
+
+BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = os.path.join(BPF_DIR, "offwake.bpf.c")
+STACKS_SOURCE = os.path.join(BPF_DIR, "offwake_stacks.bpf.c")
+
+FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
+CHECK_EVERY = 64  # past the 64th, every so many reuses of a kernel stack walk it again
+# A stack not asked for reads as -EFAULT, which the output shows as an empty stack.
+NO_STACK = -errno.EFAULT
+
+
+def placeholders(args, thread_slots, task_stack_offset):
+    """The value of each UPPERCASE word of the program, for these options and this kernel."""
+    kernel_stacks = args.stacks in ("both", "kernel")
+    return {
+        "KERNEL_STACK_GET": "stack_traces.get_stackid(args, 0)" if kernel_stacks else NO_STACK,
+        "USER_STACK_GET": "user_stack(args)" if args.stacks in ("both", "user") else NO_STACK,
+        "PREEMPTED_STACKS": 1 if args.preempted_stacks else 0,
+        "ALL_WAKER_STACKS": 1 if args.all_waker_stacks else 0,
+        "NO_STACK": NO_STACK,
+        "REUSE_KSTACKS": 1 if kernel_stacks and not args.no_stack_reuse else 0,
+        "REUSE_USTACKS": 0 if args.no_stack_reuse else 1,
+        "CHECK_EVERY": CHECK_EVERY,
+        "FLUSH_NS": FLUSH_NS,
+        "BATCH": layout.BATCH,
+        "EXIT_DEAD": "0x10",
+        "EXIT_ZOMBIE": "0x20",
+        "UNSTABLE": "0x80000000",
+        "KNOWN": "0x40000000",
+        "USES": "0x3fffffff",
+        "TGID": args.pid,
+        "MIN_NS": args.min_us * 1000,
+        "STACK_STORAGE": args.stack_storage,
+        "BUFFER_PAGES": args.buffer_pages,
+        "MAX_THREADS": args.max_threads,
+        "THREAD_ARRAYS": 1 if thread_slots else 0,
+        "THREAD_SLOTS": thread_slots or 1,
+        "TASK_STACK_OFFSET": task_stack_offset,
+    }
+
+
+def assemble(source=SOURCE, stacks_source=STACKS_SOURCE):
+    """The program with its pasted parts, placeholders still unfilled."""
+    with open(source) as f:
+        text = f.read()
+    with open(stacks_source) as f:
+        stacks = f.read()
+    for part, value in (("RECORD_LAYOUT", layout.c_definitions()), ("STACK_REUSE", stacks)):
+        text, n = re.subn(r"^%s$" % part, lambda _: value, text, count=1, flags=re.M)
+        if n != 1:
+            raise ValueError("%s has no line %s" % (source, part))
+    return text
+
+
+def fill(text, values):
+    """text with each whole-word placeholder replaced by its value."""
+    pattern = re.compile(r"\b(%s)\b" % "|".join(sorted(values, key=len, reverse=True)))
+    return pattern.sub(lambda m: str(values[m.group(1)]), text)
+
+
+def program_text(args, thread_slots, task_stack_offset):
+    return fill(assemble(), placeholders(args, thread_slots, task_stack_offset))

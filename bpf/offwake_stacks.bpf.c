@@ -1,0 +1,151 @@
+// offwake's stack walks and their reuse: which kernel stack a program runs on, and the stack
+// ids a thread's ways of sleeping and waking reuse instead of walking again. Pasted by offwake.py
+// into offwake.bpf.c where it says STACK_REUSE, after the maps these use.
+
+// Which kernel stack the program runs on: BPF programs run on the stack of the
+// context they were called from, a task's own (16 KiB, THREAD_SIZE-aligned on
+// x86-64) or, in a hardirq or softirq, the CPU's interrupt stack. Comparing it
+// with the page seen in the same thread's futex() entry tells whether a wakeup
+// came from that futex() call or from an interrupt that landed on the thread.
+// Linux 6.13+ moves a program whose BPF stack is 64 bytes or more to a per-CPU
+// private stack, so the programs that call this keep their locals small; the
+// page check in sys_exit_futex counts it if that ever stops holding.
+static __always_inline u64 stack_page(void) {
+    u64 anchor = 0;
+    void *p = &anchor;
+    u64 sp = 0;
+    // Copied, not cast: the verifier forbids shifting a stack pointer.
+    bpf_probe_read_kernel(&sp, sizeof(sp), &p);
+    return sp >> 14;
+}
+
+// The current task's own kernel stack page, from task_struct.stack at TASK_STACK_OFFSET (read
+// from the running kernel's BTF by user space), or 0 when that offset is unknown (-1).
+static __always_inline u64 own_stack_page(void) {
+#if TASK_STACK_OFFSET >= 0
+    u64 stack = 0;
+    bpf_probe_read_kernel(&stack, sizeof(stack), (void *)(bpf_get_current_task() + TASK_STACK_OFFSET));
+    return stack >> 14;
+#else
+    return 0;
+#endif
+}
+
+static __always_inline int futex_wait_cmd(u32 op) {
+    u32 cmd = op & 127;
+    return cmd == 0 || cmd == 9;            // FUTEX_WAIT, FUTEX_WAIT_BITSET
+}
+
+static __always_inline int futex_wake_cmd(u32 op) {
+    u32 cmd = op & 127;
+    return cmd == 1 || cmd == 5 || cmd == 10; // FUTEX_WAKE, _WAKE_OP, _WAKE_BITSET
+}
+
+// A thread asleep in a futex wait, or waking another from a futex wake, is in
+// the same kernel code path every time, and so, nearly always, is a thread
+// that sleeps again from the same user call site (a poll, an epoll_wait, a
+// socket read): its kernel stack is walked once per thread and way of sleeping
+// and then reused, which saves a walk (2-5 us here) per switch. The 2nd, 4th,
+// ... 64th reuse and then every CHECK_EVERY-th walk it again; a way of sleeping
+// whose walk ever differs is walked every time from then on, and the summary
+// counts it. c is where that way of sleeping keeps its stack; flags are
+// get_stackid()'s (user stacks are reused the same way, see user_stack()).
+static __always_inline s32 reused_stack(void *args, struct kval_t *c, u64 flags) {
+    int user = flags & BPF_F_USER_STACK;
+    if ((c->uses & (KNOWN | UNSTABLE)) == KNOWN) {
+        u32 uses = (c->uses & USES) + 1;
+        if (uses > USES)
+            uses = CHECK_EVERY;
+        c->uses = KNOWN | uses;
+        if ((uses & (uses - 1)) != 0 && uses % CHECK_EVERY != 0) {
+            count(user ? CNT_USTACKS_REUSED : CNT_KSTACKS_REUSED);
+            return c->id;
+        }
+        s32 id = stack_traces.get_stackid(args, flags);
+        count(user ? CNT_USTACKS_CHECKED : CNT_KSTACKS_CHECKED);
+        if (id >= 0 && id != c->id) {
+            count(user ? CNT_USTACKS_DIFFERED : CNT_KSTACKS_DIFFERED);
+            c->uses |= UNSTABLE;
+            c->id = id;
+        }
+        return id;
+    }
+    s32 id = stack_traces.get_stackid(args, flags);
+    if (!(c->uses & KNOWN) && id >= 0) {
+        c->id = id;
+        c->uses = KNOWN;
+    }
+    return id;
+}
+
+// The reused stack of a futex wait or wake of the thread whose futex entry is fx: kept in the
+// entry itself, no map lookup. Other commands are walked every time.
+static __always_inline s32 futex_kernel_stack(void *args, struct futex_t *fx, u32 op) {
+    u32 cmd = op & 127;
+    u32 i = cmd == 0 ? 0 : cmd == 9 ? 1 : cmd == 1 ? 2 : cmd == 5 ? 3 : cmd == 10 ? 4 : FUTEX_SLOTS;
+    if (i >= FUTEX_SLOTS)
+        return stack_traces.get_stackid(args, 0);
+    return reused_stack(args, &fx->kstack[i], 0);
+}
+
+// The key of a thread's reused kernel stack for a sleep outside futex() (see kernel_stack()).
+// 8 bytes, as kval_t.
+struct kkey_t {
+    u32 tid;
+    u32 ustack;             // the sleep's user stack id: its call site
+};
+BPF_HASH(kstacks, struct kkey_t, struct kval_t, MAX_THREADS);
+
+// The reused stack of a sleep outside futex() from the user call site ustack.
+static __always_inline s32 kernel_stack(void *args, u32 tid, s32 ustack) {
+    struct kkey_t k = {};
+    k.tid = tid;
+    k.ustack = ustack;
+    struct kval_t *c = kstacks.lookup(&k);
+    if (c)
+        return reused_stack(args, c, 0);
+    s32 id = stack_traces.get_stackid(args, 0);
+    if (id >= 0) {
+        struct kval_t v = {};
+        v.id = id;
+        v.uses = KNOWN;
+        kstacks.update(&k, &v);
+    }
+    return id;
+}
+
+// The current task's user stack. A frame-pointer walk starts at the instruction pointer and
+// reads the next frame at the frame pointer register; when that holds no address (below 4096,
+// where nothing is ever mapped) the walk ends there, its stack is the instruction pointer's frame
+// alone, and its id is reused by instruction pointer (a check every so often, as for kernel
+// stacks). That is most sleeps of a JVM's threads, inside glibc's futex and poll wrappers, and
+// such a walk cost about 1 us (the fault reading that address): the reuse saves it. The
+// registers are read through a per-CPU scratch value: sched_waking's BPF stack must stay small.
+struct uscratch_t {
+    u64 bp;
+    u64 ip;
+    struct kval_t fresh;
+};
+BPF_PERCPU_ARRAY(uscratch, struct uscratch_t, 1);
+BPF_HASH(ipstacks, u64, struct kval_t, STACK_STORAGE);
+
+static __always_inline s32 user_stack(void *args) {
+    int zero = 0;
+    struct uscratch_t *u = REUSE_USTACKS ? uscratch.lookup(&zero) : 0;
+    if (u == 0)
+        return stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+    if (bpf_probe_read_kernel(&u->bp, sizeof(u->bp), &regs->bp) != 0 || u->bp >= 4096
+        || bpf_probe_read_kernel(&u->ip, sizeof(u->ip), &regs->ip) != 0)
+        return stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    struct kval_t *c = ipstacks.lookup(&u->ip);
+    if (c)
+        return reused_stack(args, c, BPF_F_USER_STACK);
+    s32 id = stack_traces.get_stackid(args, BPF_F_USER_STACK);
+    if (id >= 0) {
+        u->fresh.id = id;
+        u->fresh.uses = KNOWN;
+        ipstacks.update(&u->ip, &u->fresh);
+    }
+    return id;
+}
