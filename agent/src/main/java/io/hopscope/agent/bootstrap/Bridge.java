@@ -275,6 +275,19 @@ public final class Bridge {
         }
     }
 
+    /** A result (a future, a blocking subscriber) is about to be completed on this thread. */
+    public static void onComplete(Object result) {
+        Hooks h = hooks;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.onComplete(result);
+        } catch (Throwable t) {
+            h.onError("waits", t);
+        }
+    }
+
     public static void onUnpark(Thread thread) {
         if (WAITERS.get() == 0 || thread == null) {
             return;

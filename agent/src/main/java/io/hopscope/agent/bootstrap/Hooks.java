@@ -43,5 +43,7 @@ public interface Hooks {
 
     void onUnpark(Thread thread);
 
+    void onComplete(Object result);
+
     void onError(String instrumentation, Throwable error);
 }

@@ -20,7 +20,8 @@ public final class HopEvent extends Event {
     public long requestId;
 
     @Label("Kind")
-    @Description("handoff (a task started on another thread) or wake (a waiter was woken).")
+    @Description("handoff (a task started on another thread), wake (a parked waiter was woken) or return"
+            + " (a result another thread completed was picked up without parking).")
     public String kind;
 
     @Label("From Thread")
@@ -32,10 +33,10 @@ public final class HopEvent extends Event {
     public Thread toThread;
 
     @Label("Delay Nanos")
-    @Description("Queue delay (handoff) or wake latency (wake).")
+    @Description("Queue delay (handoff), wake latency (wake) or completion to pickup (return).")
     public long delayNanos;
 
     @Label("Via")
-    @Description("The executor's class (handoff) or the waited-on class (wake).")
+    @Description("The executor's class (handoff) or the waited-on class (wake, return).")
     public String via;
 }

@@ -29,6 +29,17 @@ final class HopEvents {
         }
     }
 
+    /**
+     * A thread ({@code to}) picked up a result on {@code via} that another ({@code from}) had completed,
+     * without parking: it was there when it looked. The delay is from completion to pickup.
+     */
+    static void ret(RequestState request, Thread from, Thread to, long delayNanos, String via) {
+        HopEvent hop = new HopEvent();
+        if (hop.isEnabled()) {
+            write(hop, request, "return", from, to, delayNanos, via);
+        }
+    }
+
     private static void write(HopEvent hop, RequestState request, String kind, Thread from, Thread to,
             long delayNanos, String via) {
         hop.requestId = request.id;

@@ -160,6 +160,11 @@ public final class HopscopeRuntime implements Hooks {
         waits.onUnpark(thread);
     }
 
+    @Override
+    public void onComplete(Object result) {
+        waits.onComplete(result);
+    }
+
     // ---------------------------------------------------------------- errors, self-check, warm-up
 
     @Override

@@ -33,6 +33,8 @@ public final class RequestState {
     private boolean terminated;
     /** The Request event has been committed (or is being, by the caller told so). */
     private boolean ended;
+    /** Results its threads completed lately, made at the first (see {@link Completions}). */
+    private Completions completions;
 
     RequestState(long id, String name, String boundary, String url, Thread startThread, boolean spans) {
         this.id = id;
@@ -101,6 +103,19 @@ public final class RequestState {
             ended = true;
         }
         return endNow;
+    }
+
+    /** This request's completed results, made on first use. */
+    synchronized Completions completions() {
+        if (completions == null) {
+            completions = new Completions();
+        }
+        return completions;
+    }
+
+    /** This request's completed results, or null when none was recorded. */
+    synchronized Completions completionsIfAny() {
+        return completions;
     }
 
     /** Writes the Request event; called once, by the thread whose call above ended the request. */

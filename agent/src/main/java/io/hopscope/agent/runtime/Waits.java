@@ -12,6 +12,11 @@ import java.util.concurrent.TimeoutException;
  * Blocking waits (a future's get, Reactor's block): the Wait event, the thread that woke the
  * waiter (seen in LockSupport#unpark while the waiter is registered) and the wake hop; waits on
  * non-blocking threads, in a request or not; and a block() that joins the request it waits for.
+ *
+ * <p>The way back is a hop whatever the timing: a result completed by one thread of a request and
+ * picked up by another is a {@code wake} hop when the picker parked and was woken, and a
+ * {@code return} hop when the result was there when it looked (no Wait then), from the thread that
+ * completed it ({@link #onComplete}, kept in the request's {@link Completions}).
  */
 final class Waits {
 
@@ -32,12 +37,14 @@ final class Waits {
         final String via;
         final RequestState request;
         final boolean nonBlocking;
+        final Object waitedOn;
         final WaitEvent event = new WaitEvent();
 
-        WaitScope(ThreadState state, String kind, String via, RequestState request, boolean nonBlocking) {
+        WaitScope(ThreadState state, String kind, Object waitedOn, RequestState request, boolean nonBlocking) {
             this.state = state;
             this.kind = kind;
-            this.via = via;
+            this.waitedOn = waitedOn;
+            this.via = waitedOn == null ? "?" : waitedOn.getClass().getName();
             this.request = request;
             this.nonBlocking = nonBlocking;
         }
@@ -53,18 +60,17 @@ final class Waits {
         if (s.request == null && !nonBlocking) {
             return null;
         }
-        // A result already there at the call is no wait (Reactor's blocking subscribers are latches).
-        if (waitedOn instanceof Future && ((Future<?>) waitedOn).isDone()) {
-            return null;
-        }
-        if (waitedOn instanceof CountDownLatch && ((CountDownLatch) waitedOn).getCount() == 0) {
+        // A result already there at the call is no wait, but it is a hop if another thread put it there.
+        if (isDone(waitedOn)) {
+            if (s.request != null) {
+                returned(s.request, waitedOn, s.thread);
+            }
             return null;
         }
         if (kind == null) {
             kind = rules.waitKind(waitedOn);
         }
-        WaitScope w = new WaitScope(s, kind, waitedOn == null ? "?" : waitedOn.getClass().getName(), s.request,
-                nonBlocking);
+        WaitScope w = new WaitScope(s, kind, waitedOn, s.request, nonBlocking);
         w.event.begin();
         if (s.request != null) {
             ThreadContexts.endSegment(s);
@@ -108,10 +114,45 @@ final class Waits {
         }
         if (r != null && waker != null && waker != s.thread) {
             HopEvents.wake(r, waker, s.thread, now - wakeNanos, w.via);
+            Completions done = r.completionsIfAny();
+            if (done != null) {
+                done.forget(w.waitedOn);
+            }
+        } else if (r != null && waker == null) {
+            // Returned without an unpark seen: the result was completed before the wait registered.
+            returned(r, w.waitedOn, s.thread);
         }
         if (r != null && s.request == r) {
             ThreadContexts.beginSegment(s, "resume");
         }
+    }
+
+    /**
+     * {@code result} is about to be completed on this thread (called before it is visible as done):
+     * recorded in the thread's request, if it has one and the result is not done already.
+     */
+    void onComplete(Object result) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null || result == null || isDone(result)) {
+            return;
+        }
+        s.request.completions().record(result, s.thread, System.nanoTime());
+    }
+
+    /** {@code picker} took {@code result} without parking: a return hop if another thread of r completed it. */
+    private static void returned(RequestState r, Object result, Thread picker) {
+        Completions done = r.completionsIfAny();
+        if (done != null && result != null) {
+            done.returned(r, result, picker, result.getClass().getName());
+        }
+    }
+
+    /** A future with its result, or a latch at zero (Reactor's blocking subscribers are latches). */
+    private static boolean isDone(Object result) {
+        if (result instanceof Future) {
+            return ((Future<?>) result).isDone();
+        }
+        return result instanceof CountDownLatch && ((CountDownLatch) result).getCount() == 0;
     }
 
     void onUnpark(Thread thread) {

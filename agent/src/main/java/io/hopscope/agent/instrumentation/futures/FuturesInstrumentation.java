@@ -2,6 +2,7 @@ package io.hopscope.agent.instrumentation.futures;
 
 import static net.bytebuddy.matcher.ElementMatchers.isStatic;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
@@ -10,9 +11,13 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
- * Blocking waits on JDK futures (CompletableFuture#get/join, FutureTask#get) and the waker
- * detection they rely on: LockSupport#unpark, through which every JDK future, latch and lock
- * wakes its waiters, tells the runtime which thread woke a registered waiter and when.
+ * Blocking waits on JDK futures (CompletableFuture#get/join, FutureTask#get), the waker detection
+ * they rely on (LockSupport#unpark, through which every JDK future, latch and lock wakes its
+ * waiters, tells the runtime which thread woke a registered waiter and when), and the futures'
+ * completions, so that a result picked up without a wait is known to come from the thread that
+ * completed it: CompletableFuture's CAS of its result (every completion goes through one of the
+ * five methods, JDK 9 to 25) and FutureTask#set/setException, each seen just before the result is
+ * visible as done.
  */
 public final class FuturesInstrumentation implements HopscopeInstrumentation {
 
@@ -32,10 +37,14 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
                 .type(named("java.util.concurrent.CompletableFuture"))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(GetAdvice.class).on(named("get").and(takesArguments(0).or(takesArguments(2)))))
-                        .visit(Advice.to(JoinAdvice.class).on(named("join").and(takesArguments(0)))))
+                        .visit(Advice.to(JoinAdvice.class).on(named("join").and(takesArguments(0))))
+                        .visit(Advice.to(CompleteAdvice.class).on(namedOneOf("internalComplete", "completeNull",
+                                "completeValue", "completeThrowable", "completeRelay"))))
                 .type(named("java.util.concurrent.FutureTask"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(FutureTaskGetAdvice.class).on(named("get"))))
+                        .visit(Advice.to(FutureTaskGetAdvice.class).on(named("get")))
+                        .visit(Advice.to(CompleteAdvice.class).on(namedOneOf("set", "setException")
+                                .and(takesArguments(1)))))
                 .type(named("java.util.concurrent.locks.LockSupport"))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(UnparkAdvice.class).on(named("unpark").and(isStatic()))));
@@ -77,6 +86,14 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
             Bridge.waitExit(token, thrown);
+        }
+    }
+
+    /** A completion about to happen on this thread: one ThreadLocal lookup outside a request. */
+    static final class CompleteAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object future) {
+            Bridge.onComplete(future);
         }
     }
 

@@ -1,7 +1,12 @@
 package io.hopscope.agent.instrumentation.reactor;
 
+import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
+import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
@@ -36,7 +41,14 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
                         .on(namedOneOf("block", "blockOptional"))))
                 .type(named("reactor.core.publisher.BlockingSingleSubscriber"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(WaitAdvice.class)
-                        .on(named("blockingGet"))));
+                        .on(named("blockingGet"))))
+                // Its signals, where the blocked-on result completes (BlockingMonoSubscriber,
+                // BlockingFirstSubscriber, BlockingLastSubscriber and onComplete in the base class).
+                // Matched by name first: a super type matcher alone resolves every class loaded.
+                .type(nameStartsWith("reactor.core.publisher.Blocking").and(nameEndsWith("Subscriber"))
+                        .and(hasSuperType(named("reactor.core.publisher.BlockingSingleSubscriber"))))
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(SignalAdvice.class)
+                        .on(namedOneOf("onNext", "onError", "onComplete").and(not(isAbstract())))));
     }
 
     /**
@@ -87,6 +99,18 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token) {
             Bridge.joinExit(token);
+        }
+    }
+
+    /**
+     * A blocking subscriber's signal, before it counts its latch down: the thread that completes the
+     * result, should the blocked thread find it there without waiting. (BlockingLastSubscriber's
+     * onNext counts nothing down; its record is replaced by the onComplete that does.)
+     */
+    static final class SignalAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object subscriber) {
+            Bridge.onComplete(subscriber);
         }
     }
 

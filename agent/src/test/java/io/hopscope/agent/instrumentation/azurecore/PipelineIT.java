@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
- * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and is
- * woken back.
+ * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and back
+ * (woken, or finding the response there), every request.
  */
 class PipelineIT {
 
@@ -62,7 +62,7 @@ class PipelineIT {
     }
 
     @Test
-    void nettySyncOverAsyncRequestsHopToAnEventLoopAndAreWokenBack() throws Exception {
+    void nettySyncOverAsyncRequestsHopToAnEventLoopAndBack() throws Exception {
         Map<Long, Requests.Request> requests = run("sync-over-async", "netty");
         int woken = 0;
         int viaExecutor = 0;
@@ -84,26 +84,31 @@ class PipelineIT {
             if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith("io.netty."))) {
                 viaExecutor++;
             }
-            // When the response is there before the caller gets to park (a loaded machine can
-            // deschedule the caller inside subscribe), block() does not wait: no Wait, no wake.
-            List<RecordedEvent> wakes = r.hops("wake");
-            assertThat(wakes).as("wakes of request %d", r.id).hasSize(r.waits.size());
+            // The way back is a hop whatever the timing: a wake when the caller parked in block(),
+            // a return when the response was there before it got to park (no Wait then).
+            List<RecordedEvent> back = r.hops.stream()
+                    .filter(h -> h.getString("kind").equals("wake") || h.getString("kind").equals("return")).toList();
+            assertThat(back).as("the way back of request %d", r.id).singleElement().satisfies(h -> {
+                assertThat(Requests.threadName(h, "toThread")).isEqualTo(caller);
+                assertThat(Requests.threadName(h, "fromThread")).startsWith("reactor-http-");
+                assertThat(h.getString("kind")).isEqualTo(r.waits.isEmpty() ? "return" : "wake");
+            });
+            assertThat(r.hops.size()).as("hops of request %d", r.id).isGreaterThanOrEqualTo(2);
             if (!r.waits.isEmpty()) {
                 woken++;
-                assertThat(Requests.threadName(wakes.get(0), "toThread")).isEqualTo(caller);
-                assertThat(Requests.threadName(wakes.get(0), "fromThread")).startsWith("reactor-http-");
                 assertThat(r.waits).singleElement().satisfies(w -> {
                     assertThat(w.getString("kind")).isEqualTo("Mono.block");
                     assertThat(w.getLong("wakeLatencyNanos")).isPositive();
                     assertThat(Requests.threadName(w, "wakerThread")).isEqualTo(
-                            Requests.threadName(wakes.get(0), "fromThread"));
+                            Requests.threadName(back.get(0), "fromThread"));
                 });
             }
             assertPoliciesInPipelineOrder(r);
             assertAllocation(r);
         }
         assertThat(viaExecutor).as("requests handed to a loop through its executor").isPositive();
-        assertThat(woken).as("requests woken back to their caller").isGreaterThanOrEqualTo(requests.size() * 8 / 10);
+        // Most callers park before the response is back; the rest are return hops, checked above.
+        assertThat(woken).as("requests woken back to their caller").isPositive();
     }
 
     @Test
