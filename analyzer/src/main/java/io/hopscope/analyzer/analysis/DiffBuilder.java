@@ -38,8 +38,14 @@ public final class DiffBuilder {
             rows.add(new DiffRow(n, "p99", "ns", sa.p99Nanos(), sb.p99Nanos()));
             rows.add(new DiffRow(n, "max", "ns", sa.maxNanos(), sb.maxNanos()));
             rows.add(new DiffRow(n, "hops/request", "", sa.meanHops(), sb.meanHops()));
+            // Per kind: a path that changed shows in handoffs; the same path at another timing
+            // moves wakes to returns and back.
+            rows.add(new DiffRow(n, "handoff hops/request", "", sa.meanHandoffHops(), sb.meanHandoffHops()));
+            rows.add(new DiffRow(n, "wake hops/request", "", sa.meanWakeHops(), sb.meanWakeHops()));
+            rows.add(new DiffRow(n, "return hops/request", "", sa.meanReturnHops(), sb.meanReturnHops()));
             rows.add(new DiffRow(n, "queue delay/request", "ns", sa.meanQueueDelayNanos(), sb.meanQueueDelayNanos()));
             rows.add(new DiffRow(n, "wake latency/request", "ns", sa.meanWakeLatencyNanos(), sb.meanWakeLatencyNanos()));
+            rows.add(new DiffRow(n, "return delay/request", "ns", sa.meanReturnDelayNanos(), sb.meanReturnDelayNanos()));
             rows.add(new DiffRow(n, "blocked/request", "ns", sa.meanBlockedNanos(), sb.meanBlockedNanos()));
             rows.add(new DiffRow(n, "allocated/request", "bytes", sa.meanAllocatedBytes(), sb.meanAllocatedBytes()));
             rows.add(new DiffRow(n, "lock/request", "ns", sa.meanLockNanos(), sb.meanLockNanos()));

@@ -64,6 +64,10 @@ final class RequestAcc {
     long blockedNanos;
     long queueDelayNanos;
     long wakeLatencyNanos;
+    int handoffHops;
+    int wakeHops;
+    int returnHops;
+    long returnDelayNanos;
     boolean nonBlocking;
     // Small arrays rather than maps: a request touches a few threads and policies, and there can be
     // millions of requests, so per-request overhead is what bounds memory.
@@ -148,10 +152,16 @@ final class RequestAcc {
 
     void addHop(Hop h) {
         hops++;
+        long delay = Math.max(0, h.delayNanos());
         if ("wake".equals(h.kind())) {
-            wakeLatencyNanos += Math.max(0, h.delayNanos());
+            wakeHops++;
+            wakeLatencyNanos += delay;
+        } else if ("return".equals(h.kind())) {
+            returnHops++;
+            returnDelayNanos += delay;
         } else {
-            queueDelayNanos += Math.max(0, h.delayNanos());
+            handoffHops++;
+            queueDelayNanos += delay;
         }
         if (detail) {
             hopList.add(h);
@@ -324,8 +334,8 @@ final class RequestAcc {
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
                 detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
                 detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),
-                allocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, nonBlocking,
-                List.copyOf(policyTimes),
+                allocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops,
+                returnDelayNanos, nonBlocking, List.copyOf(policyTimes),
                 lockCount == 0 ? LockContention.NONE
                         : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
                 List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),

@@ -49,6 +49,10 @@ final class RequestCodec {
         o.writeLong(r.blockedNanos());
         o.writeLong(r.queueDelayNanos());
         o.writeLong(r.wakeLatencyNanos());
+        o.writeInt(r.handoffHops());
+        o.writeInt(r.wakeHops());
+        o.writeInt(r.returnHops());
+        o.writeLong(r.returnDelayNanos());
         o.writeBoolean(r.blockedOnNonBlockingThread());
         list(o, r.policies(), RequestCodec::policy);
         o.writeLong(r.lock().count());
@@ -81,6 +85,10 @@ final class RequestCodec {
         long blocked = i.readLong();
         long queueDelay = i.readLong();
         long wakeLatency = i.readLong();
+        int handoffHops = i.readInt();
+        int wakeHops = i.readInt();
+        int returnHops = i.readInt();
+        long returnDelay = i.readLong();
         boolean nonBlocking = i.readBoolean();
         List<PolicyTime> policies = list(i, RequestCodec::policy);
         long lockCount = i.readLong();
@@ -93,8 +101,8 @@ final class RequestCodec {
         List<GcPause> pauses = list(i, RequestCodec::gcPause);
         boolean detailKept = i.readBoolean();
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
-                hopList, threads, segments, waits, spans, allocated, blocked, queueDelay, wakeLatency, nonBlocking,
-                policies, lock, sites, gcNanos, pauses, detailKept);
+                hopList, threads, segments, waits, spans, allocated, blocked, queueDelay, wakeLatency, handoffHops,
+                wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, detailKept);
     }
 
     // One writer and one reader per nested record, each field in declaration order.

@@ -17,6 +17,10 @@ final class SummaryBuilder {
     private int maxHops;
     private long sumQueueDelay;
     private long sumWakeLatency;
+    private long sumHandoffs;
+    private long sumWakes;
+    private long sumReturns;
+    private long sumReturnDelay;
     private long sumAllocated;
     private long sumLock;
     private long sumBlocked;
@@ -39,6 +43,10 @@ final class SummaryBuilder {
         maxHops = Math.max(maxHops, r.hops);
         sumQueueDelay += r.queueDelayNanos;
         sumWakeLatency += r.wakeLatencyNanos;
+        sumHandoffs += r.handoffHops;
+        sumWakes += r.wakeHops;
+        sumReturns += r.returnHops;
+        sumReturnDelay += r.returnDelayNanos;
         sumAllocated += r.allocatedBytes;
         sumLock += r.lockNanos;
         sumBlocked += r.blockedNanos;
@@ -58,7 +66,8 @@ final class SummaryBuilder {
         return new NameSummary(name, count, throughput,
                 latency.getValueAtPercentile(50), latency.getValueAtPercentile(90),
                 latency.getValueAtPercentile(99), latency.getMaxValue(), sumNanos / n,
-                sumHops / n, maxHops, sumQueueDelay / n, sumWakeLatency / n, sumAllocated / n,
+                sumHops / n, maxHops, sumQueueDelay / n, sumWakeLatency / n, sumHandoffs / n, sumWakes / n,
+                sumReturns / n, sumReturnDelay / n, sumAllocated / n,
                 sumLock / n, sumBlocked / n, sumGc / n, nonBlocking / n, errors);
     }
 }

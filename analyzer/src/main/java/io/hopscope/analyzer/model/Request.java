@@ -7,6 +7,8 @@ import java.util.List;
  * fall inside its segments. Times are epoch nanoseconds (JFR's clock). When the recording has more
  * requests than the analyzer keeps detail for ({@code detailKept} false), the lists
  * {@code hopList}, {@code segments}, {@code waits} and {@code spans} are empty but every total is exact.
+ * {@code hops} counts every kind; {@code handoffHops}, {@code wakeHops} and {@code returnHops} each
+ * kind (queue delay is the handoffs', wake latency the wakes', return delay the returns').
  */
 public record Request(
         long id,
@@ -29,6 +31,10 @@ public record Request(
         long blockedNanos,
         long queueDelayNanos,
         long wakeLatencyNanos,
+        int handoffHops,
+        int wakeHops,
+        int returnHops,
+        long returnDelayNanos,
         boolean blockedOnNonBlockingThread,
         List<PolicyTime> policies,
         LockContention lock,

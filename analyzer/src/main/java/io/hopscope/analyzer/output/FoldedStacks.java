@@ -134,7 +134,7 @@ public final class FoldedStacks {
                 continue;
             }
             List<String> frames = policies(r, h.departureEpochNanos());
-            frames.add(("wake".equals(h.kind()) ? "wake latency to " : "queue delay to ") + pool(h.to()));
+            frames.add(h.delayName() + " to " + pool(h.to()));
             add(frames, h.delayNanos());
         }
     }

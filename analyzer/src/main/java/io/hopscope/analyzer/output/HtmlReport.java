@@ -121,6 +121,11 @@ public final class HtmlReport {
         o.put("blocked", Units.nanos(r.blockedNanos()));
         o.put("queue", Units.nanos(r.queueDelayNanos()));
         o.put("wake", Units.nanos(r.wakeLatencyNanos()));
+        // The hops by kind ("2 hop(s) (1 handoff, 1 return), ") and the return delay, when there are any.
+        o.put("hopKinds", r.hops() > 0 ? r.hops() + " hop(s)" + TextReport.hopKinds(r) + ", " : "");
+        if (r.returnHops() > 0) {
+            o.put("ret", Units.nanos(r.returnDelayNanos()));
+        }
         o.put("alloc", Units.bytes(r.allocatedBytes()));
         o.put("lock", Units.nanos(r.lock().nanos()));
         o.put("gc", Units.nanos(r.gcNanos()));

@@ -96,6 +96,10 @@ final class JsonRecords {
         n.put("maxHops", s.maxHops());
         n.put("meanQueueDelayNanos", s.meanQueueDelayNanos());
         n.put("meanWakeLatencyNanos", s.meanWakeLatencyNanos());
+        n.put("meanHandoffHops", s.meanHandoffHops());
+        n.put("meanWakeHops", s.meanWakeHops());
+        n.put("meanReturnHops", s.meanReturnHops());
+        n.put("meanReturnDelayNanos", s.meanReturnDelayNanos());
         n.put("meanAllocatedBytes", s.meanAllocatedBytes());
         n.put("meanLockNanos", s.meanLockNanos());
         n.put("meanBlockedNanos", s.meanBlockedNanos());
@@ -124,6 +128,10 @@ final class JsonRecords {
         n.put("blockedNanos", r.blockedNanos());
         n.put("queueDelayNanos", r.queueDelayNanos());
         n.put("wakeLatencyNanos", r.wakeLatencyNanos());
+        n.put("handoffHops", r.handoffHops());
+        n.put("wakeHops", r.wakeHops());
+        n.put("returnHops", r.returnHops());
+        n.put("returnDelayNanos", r.returnDelayNanos());
         n.put("blockedOnNonBlockingThread", r.blockedOnNonBlockingThread());
         ObjectNode lock = n.putObject("lock");
         lock.put("count", r.lock().count());

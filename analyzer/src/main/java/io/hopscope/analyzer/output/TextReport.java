@@ -102,13 +102,32 @@ public final class TextReport {
                 + "nb: share of requests that blocked on a non-blocking thread)");
     }
 
+    /** " (1 handoff, 1 return)": the request's hops by kind, or nothing without hops. */
+    static String hopKinds(Request r) {
+        if (r.hops() == 0) {
+            return "";
+        }
+        StringBuilder kinds = new StringBuilder();
+        addKind(kinds, r.handoffHops(), "handoff");
+        addKind(kinds, r.wakeHops(), "wake");
+        addKind(kinds, r.returnHops(), "return");
+        return " (" + kinds + ")";
+    }
+
+    private static void addKind(StringBuilder kinds, int count, String kind) {
+        if (count > 0) {
+            kinds.append(kinds.length() > 0 ? ", " : "").append(count).append(' ').append(kind);
+        }
+    }
+
     static void writeRequest(int rank, Request r, PrintWriter out) {
         out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%n", rank, r.id(), r.name(),
                 r.outcome(), r.error() != null ? " (" + r.error() + ")" : "", Units.nanos(r.durationNanos()),
                 Units.epoch(r.startEpochNanos()));
-        out.printf(Locale.ROOT, "  %d hop(s), %d thread(s); blocked %s, queue delay %s, wake latency %s, gc %s%n",
-                r.hops(), r.threads().size(), Units.nanos(r.blockedNanos()), Units.nanos(r.queueDelayNanos()),
-                Units.nanos(r.wakeLatencyNanos()), Units.nanos(r.gcNanos()));
+        out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); blocked %s, queue delay %s, wake latency %s%s, gc %s%n",
+                r.hops(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
+                Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
+                r.returnHops() > 0 ? ", return delay " + Units.nanos(r.returnDelayNanos()) : "", Units.nanos(r.gcNanos()));
         if (r.detailKept() && !r.segments().isEmpty()) {
             writeLanes(r, out);
         }
@@ -116,7 +135,7 @@ public final class TextReport {
         for (Hop h : r.hopList()) {
             out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s %s%s%n", n++, h.kind(), h.from().label(),
                     h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
-                    "wake".equals(h.kind()) ? "wake latency" : "queue delay", Units.nanos(h.delayNanos()),
+                    h.delayName(), Units.nanos(h.delayNanos()),
                     h.via() != null ? " via " + h.via() : "");
         }
         for (ThreadTime t : r.threads()) {

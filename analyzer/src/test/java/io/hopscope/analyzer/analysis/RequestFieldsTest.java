@@ -98,6 +98,7 @@ class RequestFieldsTest {
         acc.addSegment(new Segment(LOOP, "task", 1_200, 1_300, 128, 30));
         acc.addHop(new Hop("wake", LOOP, CALLER, 1_500, 40, null));
         acc.addWait(new Wait("Mono.block", CALLER, LOOP, 1_100, 1_500, 40, true, "value"));
+        acc.addHop(new Hop("return", LOOP, CALLER, 1_600, 30, "java.util.concurrent.CompletableFuture"));
         acc.addSpan(new Span(1, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1_000, 1_900));
         acc.addLock("monitor", "java.lang.Object", 100, 100, () -> "a.B.c:1");
         acc.addAllocationSample("a.B.c:1", "byte[]", 1_024);

@@ -183,7 +183,7 @@ class ReportCliTest {
         assertThat(r.err()).isEmpty();
         String out = r.out();
         assertThat(out.indexOf("name ")).isLessThan(out.indexOf("worst 1 request(s) by duration:"));
-        assertThat(out).contains("3 hop(s), 3 thread(s)")
+        assertThat(out).contains("3 hop(s) (2 handoff, 1 wake), 3 thread(s)")
                 .contains("hop 1: handoff known-path-caller -> known-path-A")
                 .contains("hop 3: wake    known-path-B -> known-path-caller")
                 .contains("monitor " + KnownPathRecording.KnownLock.class.getName())

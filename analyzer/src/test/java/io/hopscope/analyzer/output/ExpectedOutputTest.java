@@ -53,7 +53,7 @@ class ExpectedOutputTest {
                                 T0 + 5 * MS, T0 + 5 * MS + d - MS),
                         new Span(2, 1, "policy", "com.azure.core.http.policy.UserAgentPolicy", "async", 1, CALLER,
                                 T0 + 5 * MS, T0 + 5 * MS + d - 2 * MS)),
-                24_576, d - 2 * MS, 300_000, 120_000, false,
+                24_576, d - 2 * MS, 300_000, 120_000, 1, 1, 0, 0, false,
                 List.of(new PolicyTime("com.azure.core.http.policy.UserAgentPolicy", "policy", 1, d - 2 * MS, d - 2 * MS),
                         new PolicyTime("com.azure.core.http.policy.RetryPolicy", "policy", 1, d - MS, MS)),
                 new LockContention(1, 2 * MS, List.of(new LockSite("monitor", "java.lang.Object", 1, 2 * MS,
@@ -62,6 +62,7 @@ class ExpectedOutputTest {
                 MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), true);
         NameSummary s = new NameSummary("GET 127.0.0.1/blob", 120, 98.5 / scale, (long) (10 * MS * scale),
                 (long) (11 * MS * scale), (long) (12 * MS * scale), d, 10.2 * MS * scale, 2.0, 2, 310_000, 125_000,
+                1.0, 1.0 - 0.25 * (scale - 1), 0.25 * (scale - 1), 40_000 * (scale - 1),
                 24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0.0, 0);
         RecordingInfo info = new RecordingInfo(file, T0, T0 + 1_500 * MS, true, 1200, 340, "0.1.0", "jfr=" + file,
                 1_700_000_000_000_000_000L, 3, 4, 6 * MS, 23, 2_880_000, 4_000_000, 3_000_000, 0,
