@@ -10,6 +10,7 @@ import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
+import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
 import io.hopscope.agent.instrumentation.futures.FuturesInstrumentation;
 import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
@@ -95,11 +96,26 @@ final class AgentInstaller {
 
         // Load the JDK classes the agent instruments now, so that they are transformed here, in
         // premain, and not in the middle of the application's first request (CompletableFuture alone
-        // costs about 100 ms to transform on a cold JVM).
+        // costs about 100 ms to transform on a cold JVM); and so that none of them is first loaded
+        // while Byte Buddy transforms another (CompletableFuture's thread per task executor was, by
+        // its class's initialisation), which it would then leave untransformed.
         for (String jdkClass : List.of("java.util.concurrent.CompletableFuture", "java.util.concurrent.FutureTask",
-                "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ScheduledThreadPoolExecutor",
-                "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport")) {
-            Class.forName(jdkClass, false, null);
+                "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ForkJoinTask",
+                "java.util.concurrent.ScheduledThreadPoolExecutor",
+                "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask",
+                "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport",
+                "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
+                "java.util.concurrent.ForkJoinTask$AdaptedRunnable", "java.util.concurrent.ForkJoinTask$AdaptedRunnableAction",
+                "java.util.concurrent.ForkJoinTask$AdaptedCallable", "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleCallable",
+                "java.util.concurrent.ForkJoinTask$RunnableExecuteAction", "java.util.concurrent.DelayScheduler$ScheduledForkJoinTask",
+                "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleRunnable",
+                "java.util.concurrent.ForkJoinTask$CallableWithTimeout")) {
+            try {
+                Class.forName(jdkClass, false, null);
+            } catch (ClassNotFoundException e) {
+                // Not in this JDK (the thread per task executor is JDK 17's only, the scheduled
+                // fork/join task JDK 25's): nothing to transform.
+            }
         }
         Bridge.hooks = runtime;
         builder.installOn(instrumentation);
@@ -150,6 +166,7 @@ final class AgentInstaller {
     static List<HopscopeInstrumentation> instrumentations(AgentOptions options) {
         return List.of(
                 new ExecutorsInstrumentation(),
+                new ForkJoinInstrumentation(),
                 new FuturesInstrumentation(),
                 new RequestsInstrumentation(options.requests, options.policies),
                 new ReactorInstrumentation(),

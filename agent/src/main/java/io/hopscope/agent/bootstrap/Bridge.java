@@ -1,6 +1,6 @@
 /*
  * Why this package exists: advice is inlined into JDK classes (ThreadPoolExecutor, ForkJoinPool,
- * FutureTask, CompletableFuture, LockSupport, jdk.internal.net.http.HttpClientImpl), which are
+ * ForkJoinTask, FutureTask, CompletableFuture, LockSupport, jdk.internal.net.http.HttpClientImpl), which are
  * defined by the bootstrap class loader and cannot see the agent's own classes on the system class
  * path. Everything such advice calls therefore lives here, in the one package the agent extracts
  * into a temporary jar and appends to the bootstrap search path before anything loads it. It holds
@@ -24,6 +24,13 @@ public final class Bridge {
      * no instrumented wait is in progress.
      */
     public static final AtomicInteger WAITERS = new AtomicInteger();
+
+    /**
+     * Number of attached tasks (fork/join tasks, scheduled futures) handed over in a request and not
+     * started yet, or periodic (an upper bound: a task collected unrun stays counted). Every such
+     * task in the JVM checks it when it runs: one volatile read while no request has one pending.
+     */
+    public static final AtomicInteger PENDING_TASKS = new AtomicInteger();
 
     private Bridge() {
     }
@@ -51,6 +58,57 @@ public final class Bridge {
         } catch (Throwable t) {
             h.onError("executors", t);
             return task;
+        }
+    }
+
+    /**
+     * Remembers the current request, if any, with a task that is itself the unit of work and the
+     * caller's handle on its result, so it cannot be wrapped (a ForkJoinTask, a scheduler's future),
+     * handed to {@code via}: due {@code delayNanos} after now, then every {@code periodNanos} (0:
+     * once; negative: that long after each run ends). The task's run enters it with attachedTaskEnter.
+     */
+    public static void attachTask(Object task, Object via, long delayNanos, long periodNanos) {
+        Hooks h = hooks;
+        if (h == null || task == null) {
+            return;
+        }
+        try {
+            h.attachTask(task, via, delayNanos, periodNanos);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+        }
+    }
+
+    /** Enters the request attachTask remembered with task, if any; the token goes to contextExit. */
+    public static Object attachedTaskEnter(Object task) {
+        if (PENDING_TASKS.get() == 0) {
+            return null;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.attachedTaskEnter(task);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+            return null;
+        }
+    }
+
+    /** Forgets what attachTask remembered with a task that will not run (a cancelled scheduled task). */
+    public static void detachTask(Object task) {
+        if (PENDING_TASKS.get() == 0) {
+            return;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.detachTask(task);
+        } catch (Throwable t) {
+            h.onError("executors", t);
         }
     }
 

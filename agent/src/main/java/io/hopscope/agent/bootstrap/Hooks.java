@@ -9,6 +9,12 @@ public interface Hooks {
 
     Callable<?> wrapCallable(Callable<?> task, Object executor);
 
+    void attachTask(Object task, Object via, long delayNanos, long periodNanos);
+
+    Object attachedTaskEnter(Object task);
+
+    void detachTask(Object task);
+
     Object captureContext(Object via);
 
     Object contextEnter(Object captured);

@@ -33,10 +33,15 @@ public final class HopEvent extends Event {
     public Thread toThread;
 
     @Label("Delay Nanos")
-    @Description("Queue delay (handoff), wake latency (wake) or completion to pickup (return).")
+    @Description("Queue delay (handoff; for a scheduled task, from when it was due), wake latency (wake)"
+            + " or completion to pickup (return).")
     public long delayNanos;
 
     @Label("Via")
     @Description("The executor's class (handoff) or the waited-on class (wake, return).")
     public String via;
+
+    @Label("Scheduled Nanos")
+    @Description("The delay a scheduled task waited by design before it was due (handoff); 0 otherwise.")
+    public long scheduledNanos;
 }

@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.bootstrap.Bridge;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,13 @@ final class Handoffs {
      * connection, and its trigger events, a few per exchange), weakly held: an entry goes with its key.
      */
     private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * attachTask's tasks (fork/join tasks, scheduled futures) handed over in a request, until they
+     * run (a periodic one until its request ends) or are cancelled; weakly held, so a task dropped
+     * unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
+     * looks here while there is none.
+     */
+    private final Map<Object, HopTask.Captured> tasks = Collections.synchronizedMap(new WeakHashMap<>());
     private final List<Function<Object, Object>> contextKeys = new CopyOnWriteArrayList<>();
     private final LibraryRules rules;
     private volatile int selfCheckHits;
@@ -68,14 +76,59 @@ final class Handoffs {
                 executor == null ? "?" : executor.getClass().getName());
     }
 
+    /**
+     * Remembers the current request with a task handed to {@code via} that cannot be wrapped, due
+     * delayNanos from now and then every periodNanos (see HopTask#scheduled).
+     */
+    void attachTask(Object task, Object via, long delayNanos, long periodNanos) {
+        // A fork goes to the forking worker's pool, or the common pool: a ForkJoinPool either way.
+        HopTask.Captured captured = capture(via == null ? "java.util.concurrent.ForkJoinPool" : via.getClass().getName(),
+                System.nanoTime());
+        if (captured == null) {
+            return;
+        }
+        captured.scheduled(delayNanos, periodNanos);
+        if (tasks.put(task, captured) == null) {
+            Bridge.PENDING_TASKS.incrementAndGet();
+        }
+    }
+
+    /**
+     * A task attachTask remembered runs on this thread: entered as a task of its request. A periodic
+     * task stays remembered for its next run while its request is in flight.
+     */
+    Object attachedTaskEnter(Object task) {
+        HopTask.Captured captured = tasks.get(task);
+        if (captured == null) {
+            return null;
+        }
+        boolean periodic = captured.periodNanos != 0;
+        if (periodic && !captured.request.hasEnded()) {
+            return taskStart(captured);
+        }
+        detachTask(task);
+        // A periodic task's runs after its request ended are in no request.
+        return periodic ? null : taskStart(captured);
+    }
+
+    /** A task attachTask remembered will not run: forgotten, so that PENDING_TASKS can fall back to 0. */
+    void detachTask(Object task) {
+        if (tasks.remove(task) != null) {
+            Bridge.PENDING_TASKS.decrementAndGet();
+        }
+    }
+
     /** The current request as a Captured handed over at submitNanos, or null when none is current. */
     HopTask.Captured capture(Object via, long submitNanos) {
+        return capture(via == null ? "?" : via.getClass().getName(), submitNanos);
+    }
+
+    private HopTask.Captured capture(String via, long submitNanos) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null) {
             return null;
         }
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos,
-                via == null ? "?" : via.getClass().getName());
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos, via);
     }
 
     void attachContext(Object key, boolean replace) {
@@ -130,12 +183,23 @@ final class Handoffs {
     /** What a task found on its thread when it started (request and span position), to restore when it ends. */
     private static final class TaskScope extends SpanPosition {
         final ThreadState state;
+        final HopTask task;
         final RequestState previousRequest;
 
-        TaskScope(ThreadState s) {
+        TaskScope(ThreadState s, HopTask task) {
             state = s;
+            this.task = task;
             previousRequest = s.request;
             save(s);
+        }
+    }
+
+    /** taskStart's token for a task run inline by its submitter while it waits (a join that helps). */
+    private static final class InlineInWait {
+        final ThreadState state;
+
+        InlineInWait(ThreadState state) {
+            this.state = state;
         }
     }
 
@@ -143,10 +207,15 @@ final class Handoffs {
         try {
             ThreadState s = ThreadContexts.state();
             if (s.request == task.request && s.thread == task.fromThread) {
-                // Run inline on the submitting thread, in the same request: no hop, same segment.
-                return null;
+                // Run inline on the submitting thread, in the same request: no hop, same segment;
+                // inside a wait (a fork/join join runs the task it waits for), a segment of its own.
+                if (s.segment != null || s.waitDepth == 0) {
+                    return null;
+                }
+                ThreadContexts.beginSegment(s, "task");
+                return new InlineInWait(s);
             }
-            TaskScope scope = new TaskScope(s);
+            TaskScope scope = new TaskScope(s, task);
             if (s.request != null) {
                 ThreadContexts.endSegment(s);
             }
@@ -168,12 +237,20 @@ final class Handoffs {
             return;
         }
         try {
+            if (token instanceof InlineInWait) {
+                ThreadContexts.endSegment(((InlineInWait) token).state);
+                return;
+            }
             TaskScope scope = (TaskScope) token;
             ThreadState s = scope.state;
             ThreadContexts.endSegment(s);
+            if (scope.task.periodNanos != 0) {
+                scope.task.nextRun();
+            }
             s.request = scope.previousRequest;
             scope.restore(s);
-            if (s.request != null) {
+            // A task run while this thread waits (a fork/join join helping): the wait goes on.
+            if (s.request != null && s.waitDepth == 0) {
                 ThreadContexts.beginSegment(s, "resume");
             }
         } catch (Throwable t) {

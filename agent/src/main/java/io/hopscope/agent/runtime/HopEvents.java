@@ -16,7 +16,9 @@ final class HopEvents {
     static void handoff(HopTask task, Thread to) {
         HopEvent hop = new HopEvent();
         if (hop.isEnabled()) {
-            long delayNanos = task.submitNanos == HopTask.NO_QUEUE ? 0 : System.nanoTime() - task.submitNanos;
+            // A scheduled task waits in the queue from when it is due: its delay is counted apart.
+            long delayNanos = task.submitNanos == HopTask.NO_QUEUE ? 0 : System.nanoTime() - task.dueNanos;
+            hop.scheduledNanos = task.scheduledNanos;
             write(hop, task.request, "handoff", task.fromThread, to, delayNanos, task.via);
         }
     }

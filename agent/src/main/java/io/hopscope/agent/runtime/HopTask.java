@@ -18,6 +18,17 @@ abstract class HopTask {
     /** submitNanos of a capture picked up when its I/O was ready: no queue delay is measured. */
     static final long NO_QUEUE = Long.MIN_VALUE;
 
+    /**
+     * A scheduled task's delay before its next run (0 for a task due at once), when that run is due
+     * (the queue delay counts from then), and its period: 0 runs once, positive at a fixed rate,
+     * negative that long after each run ends. Written by the thread that runs the task, read by the
+     * next: the scheduler's queue orders the two. Only an attached task is scheduled (see
+     * Handoffs#attachTask): the scheduler's own task is the one that completes its future.
+     */
+    long scheduledNanos;
+    long dueNanos;
+    long periodNanos;
+
     HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
             long submitNanos, String via) {
         this.handoffs = handoffs;
@@ -27,6 +38,20 @@ abstract class HopTask {
         this.fromThread = fromThread;
         this.submitNanos = submitNanos;
         this.via = via;
+        this.dueNanos = submitNanos;
+    }
+
+    /** This task is due {@code delayNanos} after its submission, then every {@code periodNanos}. */
+    final void scheduled(long delayNanos, long periodNanos) {
+        this.scheduledNanos = Math.max(0, delayNanos);
+        this.dueNanos = submitNanos + scheduledNanos;
+        this.periodNanos = periodNanos;
+    }
+
+    /** A periodic task's run ended: the next is due one period after this one was (or after it ended). */
+    final void nextRun() {
+        scheduledNanos = Math.abs(periodNanos);
+        dueNanos = periodNanos > 0 ? dueNanos + periodNanos : System.nanoTime() - periodNanos;
     }
 
     /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */

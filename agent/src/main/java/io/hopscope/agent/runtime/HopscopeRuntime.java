@@ -70,6 +70,21 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
+    public void attachTask(Object task, Object via, long delayNanos, long periodNanos) {
+        handoffs.attachTask(task, via, delayNanos, periodNanos);
+    }
+
+    @Override
+    public Object attachedTaskEnter(Object task) {
+        return handoffs.attachedTaskEnter(task);
+    }
+
+    @Override
+    public void detachTask(Object task) {
+        handoffs.detachTask(task);
+    }
+
+    @Override
     public Object captureContext(Object via) {
         return handoffs.capture(via, System.nanoTime());
     }

@@ -41,8 +41,12 @@ public final class Requests {
                 threads.add(s.getThread().getJavaThreadId());
             }
             for (RecordedEvent h : hops) {
-                threads.add(((RecordedThread) h.getValue("fromThread")).getJavaThreadId());
-                threads.add(((RecordedThread) h.getValue("toThread")).getJavaThreadId());
+                for (String field : new String[] {"fromThread", "toThread"}) {
+                    RecordedThread t = h.getValue(field);
+                    if (t != null) { // JFR writes a thread that had ended as null
+                        threads.add(t.getJavaThreadId());
+                    }
+                }
             }
             return threads;
         }

@@ -55,7 +55,7 @@ public final class HopscopeContract {
                 "outcome", "String", "error", "String", "statusCode", "int", "startThread", "Thread"));
         m.put(SEGMENT, fields("requestId", "long", "kind", "String", "allocatedBytes", "long", "cpuNanos", "long"));
         m.put(HOP, fields("requestId", "long", "kind", "String", "fromThread", "Thread", "toThread", "Thread",
-                "delayNanos", "long", "via", "String"));
+                "delayNanos", "long", "via", "String", "scheduledNanos", "long"));
         m.put(SPAN, fields("requestId", "long", "spanId", "long", "parentSpanId", "long", "kind", "String",
                 "name", "String", "mode", "String", "depth", "int"));
         m.put(WAIT, fields("requestId", "long", "kind", "String", "wakerThread", "Thread",

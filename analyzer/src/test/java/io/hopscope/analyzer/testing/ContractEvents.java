@@ -65,6 +65,7 @@ public final class ContractEvents {
         public Thread toThread;
         public long delayNanos;
         public String via;
+        public long scheduledNanos;
     }
 
     /** hopscope.Span. */

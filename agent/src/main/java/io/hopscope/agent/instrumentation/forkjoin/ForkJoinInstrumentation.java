@@ -1,0 +1,200 @@
+package io.hopscope.agent.instrumentation.forkjoin;
+
+import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
+import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import java.util.concurrent.ForkJoinTask;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * Fork/join: tasks forked or handed to a ForkJoinPool (the common pool included, which
+ * CompletableFuture's async stages use where it has more than one worker), their runs, the waits
+ * for their results and their completions.
+ *
+ * <p>A ForkJoinTask is the unit of work and the caller's handle on its result (the pool returns the
+ * task it was given, and the caller joins it), so it cannot be wrapped: the current request is
+ * remembered with the task (ForkJoinTask#fork, ForkJoinPool#execute/submit/invoke) and entered
+ * when the task runs (ForkJoinTask#doExec, which every pool, join and invoke runs a task through;
+ * JDK 17 to 25). A plain Runnable or Callable handed to the pool is adapted into a task of the
+ * pool's, which carries the request the same way (made on the submitting thread).
+ * A task run inline by the thread that forked it (a join that pops it) is no hop. JDK 25's
+ * ForkJoinPool#schedule* tasks are followed here too, with their delay counted apart.
+ */
+public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
+
+    @Override
+    public String name() {
+        return "forkjoin";
+    }
+
+    @Override
+    public String requiredClass() {
+        return null;
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder) {
+        return builder
+                .type(named("java.util.concurrent.ForkJoinPool"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(SubmitTaskAdvice.class).on(namedOneOf("execute", "submit")
+                                .and(takesArguments(ForkJoinTask.class))))
+                        .visit(Advice.to(SubmitRunnableAdvice.class).on(namedOneOf("execute", "submit")
+                                .and(takesArgument(0, Runnable.class))
+                                .and(takesArguments(1).or(takesArguments(2)))))
+                        .visit(Advice.to(InvokeAdvice.class).on(named("invoke")
+                                .and(takesArguments(ForkJoinTask.class)))))
+                .type(named("java.util.concurrent.ForkJoinTask"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ForkAdvice.class).on(named("fork").and(takesArguments(0))))
+                        .visit(Advice.to(ExecAdvice.class).on(named("doExec").and(takesArguments(0))))
+                        .visit(Advice.to(JoinAdvice.class).on(named("join").and(takesArguments(0))))
+                        .visit(Advice.to(QuietlyJoinAdvice.class).on(named("quietlyJoin").and(takesArguments(0))))
+                        .visit(Advice.to(GetAdvice.class).on(named("get")
+                                .and(takesArguments(0).or(takesArguments(2)))))
+                        // Every completion sets the task's status in one of these (JDK 17 to 25).
+                        .visit(Advice.to(CompleteAdvice.class).on(namedOneOf("setDone", "trySetCancelled",
+                                "trySetThrown"))))
+                // The tasks a pool (or ForkJoinTask#adapt) makes of a Runnable or Callable: a pool's
+                // submit returns it, and its completion is the adapter's, so it carries the request.
+                .type(nameStartsWith("java.util.concurrent.ForkJoinTask$Adapted")
+                        .or(namedOneOf("java.util.concurrent.ForkJoinTask$RunnableExecuteAction",
+                                "java.util.concurrent.ForkJoinTask$CallableWithTimeout")))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(AdapterAdvice.class).on(isConstructor())))
+                // JDK 25: ForkJoinPool#schedule* make one of these, run through doExec like any task.
+                .type(named("java.util.concurrent.DelayScheduler$ScheduledForkJoinTask"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ScheduledTaskAdvice.class).on(isConstructor().and(takesArguments(6)))));
+    }
+
+    /** ForkJoinPool#execute/submit(ForkJoinTask): the task carries the request. */
+    static final class SubmitTaskAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Object task, @Advice.This Object pool) {
+            Bridge.attachTask(task, pool, 0, 0);
+        }
+    }
+
+    /**
+     * ForkJoinPool#execute/submit(Runnable[, result]): a Runnable that is a ForkJoinTask (a
+     * CompletableFuture's async stage) carries the request itself; the pool adapts any other.
+     */
+    static final class SubmitRunnableAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(0) Runnable task, @Advice.This Object pool) {
+            if (task instanceof ForkJoinTask) {
+                Bridge.attachTask(task, pool, 0, 0);
+            }
+        }
+    }
+
+    /** A pool's adapter of a Runnable or Callable, made on the submitting thread. */
+    static final class AdapterAdvice {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object task) {
+            Bridge.attachTask(task, null, 0, 0);
+        }
+    }
+
+    /** ForkJoinPool#invoke(task): hands the task over and waits for its result. */
+    static final class InvokeAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.Argument(0) Object task, @Advice.This Object pool) {
+            Bridge.attachTask(task, pool, 0, 0);
+            return Bridge.waitEnter("ForkJoinPool.invoke", task);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.waitExit(token, thrown);
+        }
+    }
+
+    /**
+     * JDK 25's ScheduledForkJoinTask(delay, nextDelay, isImmediate, runnable, callable, pool): made
+     * by ForkJoinPool#schedule* on the scheduling thread, due after delay, then every nextDelay.
+     */
+    static final class ScheduledTaskAdvice {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object task, @Advice.Argument(0) long delay, @Advice.Argument(1) long nextDelay,
+                @Advice.Argument(5) Object pool) {
+            Bridge.attachTask(task, pool, delay, nextDelay);
+        }
+    }
+
+    /** ForkJoinTask#fork: to the current worker's queue, or the common pool's from another thread. */
+    static final class ForkAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object task) {
+            Bridge.attachTask(task, null, 0, 0);
+        }
+    }
+
+    /** ForkJoinTask#doExec: a task runs; one volatile read when no request has a task pending. */
+    static final class ExecAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object task) {
+            return Bridge.attachedTaskEnter(task);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.contextExit(token);
+        }
+    }
+
+    /** ForkJoinTask#join. */
+    static final class JoinAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object task) {
+            return Bridge.waitEnter("ForkJoinTask.join", task);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.waitExit(token, thrown);
+        }
+    }
+
+    /** ForkJoinTask#quietlyJoin. */
+    static final class QuietlyJoinAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object task) {
+            return Bridge.waitEnter("ForkJoinTask.quietlyJoin", task);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.waitExit(token, thrown);
+        }
+    }
+
+    /** ForkJoinTask#get(), #get(long, TimeUnit). */
+    static final class GetAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object task) {
+            return Bridge.waitEnter("ForkJoinTask.get", task);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.waitExit(token, thrown);
+        }
+    }
+
+    /** A task's status is about to be set done on this thread: one ThreadLocal lookup outside a request. */
+    static final class CompleteAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Object task) {
+            Bridge.onComplete(task);
+        }
+    }
+}

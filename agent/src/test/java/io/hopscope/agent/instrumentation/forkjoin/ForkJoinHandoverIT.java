@@ -1,0 +1,54 @@
+package io.hopscope.agent.instrumentation.forkjoin;
+
+import static io.hopscope.agent.testing.Handovers.back;
+import static io.hopscope.agent.testing.Handovers.callerWaits;
+import static io.hopscope.agent.testing.Handovers.hops;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.Requests;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Fork/join hand-overs are hops, and so is the way back, whatever the timing: a task forked to the
+ * common pool, submitted (a task, a Runnable, a Callable), executed or invoked on a pool, each with
+ * its result picked up after it completed (a return hop) or while the caller is parked (a wake hop);
+ * a subtask its own worker runs inline is no hop. On this JVM and on JDK 25 where installed.
+ */
+class ForkJoinHandoverIT {
+
+    static java.util.stream.Stream<String> jvms() {
+        return Handovers.jvms();
+    }
+
+    @ParameterizedTest
+    @MethodSource("jvms")
+    void everyHandOverAndItsWayBackIsAHop(String java) throws Exception {
+        String[] scenarios = {"fork:before", "fork:parked", "submit:before", "submit:parked", "submitRunnable:before",
+            "submitRunnable:parked", "submitCallable:before", "submitCallable:parked", "execute:before",
+            "execute:parked", "invoke:parked", "forkInline:parked"};
+        String[] waits = {"ForkJoinTask.join", "ForkJoinTask.get", "ForkJoinTask.get", "ForkJoinTask.get",
+            "ForkJoinTask.quietlyJoin", "ForkJoinPool.invoke"};
+        List<Requests.Request> requests = Handovers.run(java, scenarios);
+        for (int i = 0; i < scenarios.length; i++) {
+            Requests.Request r = requests.get(i);
+            String what = Handovers.jdk(java) + " " + scenarios[i] + ", request " + r.id;
+            boolean parked = scenarios[i].endsWith("parked");
+            String worker = i < 2 ? Requests.threadName(r.hops.get(0), "toThread") : "fj-worker";
+            if (i < 2) {
+                assertThat(worker).as(what).startsWith("ForkJoinPool.commonPool-worker-");
+            }
+            assertThat(hops(r)).as(what).containsExactly("handoff main->" + worker, back(parked) + " " + worker + "->main");
+            assertThat(r.hops.get(0).getString("via")).as(what).isEqualTo("java.util.concurrent.ForkJoinPool");
+            assertThat(r.hops.get(0).getLong("scheduledNanos")).as(what).isZero();
+            assertThat(callerWaits(r)).as(what).containsExactly(parked ? new String[] {waits[Math.min(i / 2, 5)]} : new String[0]);
+            assertThat(r.threads()).as(what).hasSize(2);
+        }
+        // The subtask that its worker forked and joined ran inline, in a segment of its own.
+        Requests.Request inline = requests.get(scenarios.length - 1);
+        assertThat(inline.segments).filteredOn(s -> s.getThread().getJavaName().equals("fj-worker"))
+                .extracting(s -> s.getString("kind")).contains("task").hasSizeGreaterThanOrEqualTo(2);
+    }
+}

@@ -1,0 +1,243 @@
+package io.hopscope.testapps;
+
+import static io.hopscope.testapps.ReturnHopApp.awaitTrue;
+import static io.hopscope.testapps.ReturnHopApp.isParked;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.Future;
+import java.util.concurrent.RecursiveTask;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One request per hand-over and timing (args: {@code SCENARIO:before} or {@code SCENARIO:parked}):
+ * the caller hands work to another thread through fork/join, a CompletableFuture's async stages or
+ * a scheduler, and picks its result up either after it was completed ({@code before}) or while
+ * parked in the wait ({@code parked}: the work completes only once the caller is seen parked).
+ * Each request is a call of {@link #request}, a boundary (agent option requests=). The threads are
+ * named: fj-worker (a one-worker ForkJoinPool), async (a one-thread executor), sched (a one-thread
+ * scheduler); the common pool's and CompletableFuture's default threads are the JDK's.
+ */
+public final class HandoverApp {
+
+    private static final ForkJoinPool POOL = new ForkJoinPool(1, pool -> {
+        ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+        t.setName("fj-worker");
+        return t;
+    }, null, false);
+    private static final ExecutorService ASYNC = Executors.newSingleThreadExecutor(r -> new Thread(r, "async"));
+    private static final ScheduledExecutorService SCHED = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sched"));
+
+    /** The delay of the scheduled scenarios' tasks, and the period of the periodic ones. */
+    public static final long DELAY_MILLIS = 20;
+    public static final long PERIOD_MILLIS = 5;
+    /** A periodic task that outlives its request: its period, long enough for the request to end first. */
+    public static final long LONG_PERIOD_MILLIS = 200;
+
+    /** Threads a scenario left running after its request (a periodic task's canceller), joined before exit. */
+    private static final List<Thread> AFTER = new ArrayList<>();
+
+    private HandoverApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        for (String arg : args) {
+            String[] parts = arg.split(":");
+            Object value = request(parts[0], parts[1].equals("parked"));
+            System.out.println("request " + arg + ": " + value);
+        }
+        for (Thread t : AFTER) {
+            t.join();
+        }
+        POOL.shutdown();
+        ASYNC.shutdown();
+        SCHED.shutdown();
+    }
+
+    /** A fork/join task that returns the name of the thread it ran on, after the caller's gate. */
+    static final class NameTask extends RecursiveTask<String> {
+        final AtomicBoolean started = new AtomicBoolean();
+        final Runnable gate;
+
+        NameTask(Runnable gate) {
+            this.gate = gate;
+        }
+
+        @Override
+        protected String compute() {
+            started.set(true);
+            gate.run();
+            return Thread.currentThread().getName();
+        }
+    }
+
+    /** A task that forks a subtask and joins it at once: on a one-worker pool the worker runs it inline. */
+    static final class ForkInlineTask extends RecursiveTask<String> {
+        final Runnable gate;
+
+        ForkInlineTask(Runnable gate) {
+            this.gate = gate;
+        }
+
+        @Override
+        protected String compute() {
+            NameTask inner = new NameTask(() -> { });
+            inner.fork();
+            String name = inner.join();
+            gate.run();
+            return name;
+        }
+    }
+
+    /** The boundary: hands work over the scenario's way and picks up its result. */
+    public static Object request(String scenario, boolean parked) throws Exception {
+        Thread caller = Thread.currentThread();
+        Runnable gate = () -> {
+            if (parked) {
+                awaitTrue(() -> isParked(caller));
+            }
+        };
+        switch (scenario) {
+            case "fork": {
+                NameTask task = new NameTask(gate);
+                task.fork(); // from a thread outside any pool: to the common pool
+                // Taken by a worker before the join looks, so that the join cannot run it inline.
+                awaitTrue(task.started::get);
+                lookWhenDone(task, parked);
+                return task.join();
+            }
+            case "submit": {
+                NameTask task = new NameTask(gate);
+                POOL.submit(task);
+                lookWhenDone(task, parked);
+                return task.get();
+            }
+            case "submitRunnable": {
+                AtomicBoolean ran = new AtomicBoolean();
+                Future<?> f = POOL.submit(() -> {
+                    gate.run();
+                    ran.set(true);
+                });
+                lookWhenDone(f, parked);
+                f.get();
+                return ran.get();
+            }
+            case "submitCallable": {
+                Future<String> f = POOL.submit(() -> {
+                    gate.run();
+                    return Thread.currentThread().getName();
+                });
+                lookWhenDone(f, parked);
+                return f.get();
+            }
+            case "execute": {
+                NameTask task = new NameTask(gate);
+                POOL.execute(task);
+                lookWhenDone(task, parked);
+                task.quietlyJoin();
+                return task.getRawResult();
+            }
+            case "invoke":
+                return POOL.invoke(new NameTask(gate));
+            case "forkInline":
+                return POOL.invoke(new ForkInlineTask(gate));
+            case "supplyAsync": {
+                CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> {
+                    gate.run();
+                    return Thread.currentThread().getName();
+                });
+                lookWhenDone(f, parked);
+                return f.get();
+            }
+            case "runAsync": {
+                AtomicBoolean ran = new AtomicBoolean();
+                CompletableFuture<Void> f = CompletableFuture.runAsync(() -> {
+                    gate.run();
+                    ran.set(true);
+                }, ASYNC);
+                lookWhenDone(f, parked);
+                f.join();
+                return ran.get();
+            }
+            case "stages": {
+                // Every stage is in place before the first completes, so that each is handed over by
+                // the thread that completed the stage before it: to a fork/join pool (the stage is a
+                // ForkJoinTask itself) and back to the executor.
+                AtomicBoolean chained = new AtomicBoolean();
+                CompletableFuture<String> f = CompletableFuture.supplyAsync(() -> {
+                    awaitTrue(chained::get);
+                    return Thread.currentThread().getName();
+                }, ASYNC).thenApplyAsync(s -> s + " " + Thread.currentThread().getName(), POOL)
+                        .thenApplyAsync(s -> {
+                            gate.run();
+                            return s + " " + Thread.currentThread().getName();
+                        }, ASYNC);
+                chained.set(true);
+                lookWhenDone(f, parked);
+                return f.join();
+            }
+            case "schedule": {
+                ScheduledFuture<String> f = SCHED.schedule(() -> {
+                    gate.run();
+                    return Thread.currentThread().getName();
+                }, DELAY_MILLIS, TimeUnit.MILLISECONDS);
+                lookWhenDone(f, parked);
+                return f.get();
+            }
+            case "fixedRate":
+            case "fixedDelay": {
+                // The third run throws, which ends a periodic task: exactly three runs.
+                AtomicInteger runs = new AtomicInteger();
+                Runnable work = () -> {
+                    if (runs.incrementAndGet() == 3) {
+                        gate.run();
+                        throw new IllegalStateException("third run");
+                    }
+                };
+                ScheduledFuture<?> f = scenario.equals("fixedRate")
+                        ? SCHED.scheduleAtFixedRate(work, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS)
+                        : SCHED.scheduleWithFixedDelay(work, 0, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+                lookWhenDone(f, parked);
+                try {
+                    f.get();
+                    throw new IllegalStateException("the periodic task did not fail");
+                } catch (ExecutionException expected) {
+                    return runs.get();
+                }
+            }
+            case "periodicOutlives": {
+                // Runs once in the request, then after it (the request has ended by the next run).
+                AtomicInteger runs = new AtomicInteger();
+                ScheduledFuture<?> f = SCHED.scheduleAtFixedRate(runs::incrementAndGet, 0, LONG_PERIOD_MILLIS,
+                        TimeUnit.MILLISECONDS);
+                awaitTrue(() -> runs.get() >= 1);
+                Thread after = new Thread(() -> {
+                    awaitTrue(() -> runs.get() >= 3);
+                    f.cancel(false);
+                }, "periodic-canceller");
+                after.start();
+                AFTER.add(after);
+                return runs.get();
+            }
+            default:
+                throw new IllegalArgumentException("unknown scenario " + scenario);
+        }
+    }
+
+    /** Before: the caller looks only once the result is there. Parked: it looks at once. */
+    private static void lookWhenDone(Future<?> f, boolean parked) {
+        if (!parked) {
+            awaitTrue(f::isDone);
+        }
+    }
+}
