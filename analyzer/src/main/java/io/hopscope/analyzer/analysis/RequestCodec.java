@@ -114,10 +114,11 @@ final class RequestCodec {
         o.writeLong(h.arrivalEpochNanos());
         o.writeLong(h.delayNanos());
         str(o, h.via());
+        o.writeLong(h.scheduledNanos());
     }
 
     private static Hop hop(DataInputStream i) throws IOException {
-        return new Hop(str(i), thread(i), thread(i), i.readLong(), i.readLong(), str(i));
+        return new Hop(str(i), thread(i), thread(i), i.readLong(), i.readLong(), str(i), i.readLong());
     }
 
     private static void threadTime(DataOutputStream o, ThreadTime t) throws IOException {

@@ -105,13 +105,15 @@ final class RequestEvents {
         }
         String kind = intern(JfrEvents.string(e, "kind"));
         long delay = JfrEvents.longField(e, "delayNanos", 0);
+        long scheduled = JfrEvents.longField(e, "scheduledNanos", 0);
         if (r.detail) {
             ThreadRef to = jfr.threadField(e, "toThread");
             ThreadRef from = jfr.threadField(e, "fromThread");
             r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN,
-                    to != null ? to : jfr.eventThread(e), eventStart, delay, intern(JfrEvents.string(e, "via"))));
+                    to != null ? to : jfr.eventThread(e), eventStart, delay, intern(JfrEvents.string(e, "via")),
+                    scheduled));
         } else {
-            r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null));
+            r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));
         }
     }
 

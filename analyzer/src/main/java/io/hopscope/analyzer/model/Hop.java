@@ -2,12 +2,18 @@ package io.hopscope.analyzer.model;
 
 /**
  * The request's execution arriving on another thread ({@code hopscope.Hop}). {@code kind} is
- * {@code handoff} (delay = queue delay), {@code wake} (a parked waiter woken; delay = wake latency)
- * or {@code return} (a result another thread completed, picked up without parking; delay =
- * completion to pickup); it left {@code from} at {@code arrivalEpochNanos - delayNanos}.
+ * {@code handoff} (delay = queue delay; a scheduled task's from when it was due, its
+ * {@code scheduledNanos} apart), {@code wake} (a parked waiter woken; delay = wake latency) or
+ * {@code return} (a result another thread completed, picked up without parking; delay = completion
+ * to pickup); it left {@code from} at {@code arrivalEpochNanos - delayNanos - scheduledNanos}.
  */
 public record Hop(String kind, ThreadRef from, ThreadRef to, long arrivalEpochNanos, long delayNanos,
-                  String via) {
+                  String via, long scheduledNanos) {
+
+    /** A hop that was not scheduled. */
+    public Hop(String kind, ThreadRef from, ThreadRef to, long arrivalEpochNanos, long delayNanos, String via) {
+        this(kind, from, to, arrivalEpochNanos, delayNanos, via, 0);
+    }
 
     /** What the delay of this kind of hop is called. */
     public String delayName() {
@@ -19,6 +25,6 @@ public record Hop(String kind, ThreadRef from, ThreadRef to, long arrivalEpochNa
     }
 
     public long departureEpochNanos() {
-        return arrivalEpochNanos - Math.max(0, delayNanos);
+        return arrivalEpochNanos - Math.max(0, delayNanos) - scheduledNanos;
     }
 }

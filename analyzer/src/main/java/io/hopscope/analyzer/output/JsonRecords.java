@@ -166,6 +166,7 @@ final class JsonRecords {
         o.put("arrivalEpochNanos", h.arrivalEpochNanos());
         o.put("delayNanos", h.delayNanos());
         o.put("via", h.via());
+        o.put("scheduledNanos", h.scheduledNanos());
     }
 
     static void threadTime(ObjectNode o, ThreadTime t) {

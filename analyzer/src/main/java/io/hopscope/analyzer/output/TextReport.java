@@ -133,8 +133,9 @@ public final class TextReport {
         }
         int n = 1;
         for (Hop h : r.hopList()) {
-            out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s %s%s%n", n++, h.kind(), h.from().label(),
+            out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s%s %s%s%n", n++, h.kind(), h.from().label(),
                     h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
+                    h.scheduledNanos() > 0 ? "scheduled " + Units.nanos(h.scheduledNanos()) + ", " : "",
                     h.delayName(), Units.nanos(h.delayNanos()),
                     h.via() != null ? " via " + h.via() : "");
         }

@@ -169,6 +169,9 @@ public final class TraceJson {
         g.writeStringField("from", h.from().label());
         g.writeStringField("to", h.to().label());
         g.writeNumberField("delayMicros", h.delayNanos() / 1e3);
+        if (h.scheduledNanos() > 0) {
+            g.writeNumberField("scheduledMicros", h.scheduledNanos() / 1e3);
+        }
         if (h.via() != null) {
             g.writeStringField("via", h.via());
         }

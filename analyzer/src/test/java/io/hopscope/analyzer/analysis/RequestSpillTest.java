@@ -100,7 +100,7 @@ class RequestSpillTest {
         }
         return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
                 "error", "java.io.IOException: reset", 503, CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id, 2,
-                List.of(new Hop("handoff", CALLER, LOOP, 10, 300, "io.netty.channel.nio.NioEventLoop"),
+                List.of(new Hop("handoff", CALLER, LOOP, 10, 300, "io.netty.channel.nio.NioEventLoop", 5_000),
                         new Hop("wake", LOOP, ThreadRef.UNKNOWN, 20, -1, null)),
                 List.of(new ThreadTime(CALLER, 2, 900, 4096), new ThreadTime(LOOP, 1, 400, 128)),
                 List.of(new Segment(CALLER, "start", 1, 5, 4000, -1), new Segment(LOOP, null, 6, 9, 128, 77)),

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The way back as a {@code return} hop (a result picked up without parking) in every output, and
  * {@code diff} per hop kind: the same path at two timings (woken back, or the result already there)
- * differs in wakes and returns, not in hops.
+ * differs in wakes and returns, not in hops. And a scheduled handoff's delay, apart from its queue
+ * delay.
  */
 class ReturnHopOutputTest {
 
@@ -26,17 +27,20 @@ class ReturnHopOutputTest {
     static Path dir;
     static Path returned;
     static Path woken;
+    static Path scheduled;
 
     @BeforeAll
     static void record() throws Exception {
         returned = dir.resolve("returned.jfr");
         woken = dir.resolve("woken.jfr");
-        record(returned, false);
-        record(woken, true);
+        scheduled = dir.resolve("scheduled.jfr");
+        record(returned, false, 0);
+        record(woken, true, 0);
+        record(scheduled, false, 20_000_000);
     }
 
     /** One request: the caller hands it to "worker-1", which completes the result the caller picks up. */
-    private static void record(Path file, boolean parked) throws Exception {
+    private static void record(Path file, boolean parked, long scheduledNanos) throws Exception {
         try (Recording recording = new Recording()) {
             for (Class<? extends jdk.jfr.Event> type : java.util.List.of(ContractEvents.Request.class,
                     ContractEvents.Segment.class, ContractEvents.Hop.class, ContractEvents.Wait.class)) {
@@ -52,7 +56,8 @@ class ReturnHopOutputTest {
             CountDownLatch handedOver = new CountDownLatch(1);
             CountDownLatch back = new CountDownLatch(1);
             Thread worker = new Thread(() -> {
-                hop("handoff", caller, Thread.currentThread(), 2_000, "java.util.concurrent.ThreadPoolExecutor");
+                hop("handoff", caller, Thread.currentThread(), 2_000, "java.util.concurrent.ThreadPoolExecutor",
+                        scheduledNanos);
                 ContractEvents.instantSegment(1, "task", 200);
                 handedOver.countDown();
                 awaitQuietly(back);
@@ -69,7 +74,7 @@ class ReturnHopOutputTest {
                 wait.outcome = "value";
                 wait.commit();
             }
-            hop(parked ? "wake" : "return", worker, caller, 3_000, "java.util.concurrent.CompletableFuture");
+            hop(parked ? "wake" : "return", worker, caller, 3_000, "java.util.concurrent.CompletableFuture", 0);
             back.countDown();
             worker.join();
             ContractEvents.instantSegment(1, parked ? "resume" : "start", 10);
@@ -91,7 +96,7 @@ class ReturnHopOutputTest {
         }
     }
 
-    private static void hop(String kind, Thread from, Thread to, long delay, String via) {
+    private static void hop(String kind, Thread from, Thread to, long delay, String via, long scheduledNanos) {
         ContractEvents.Hop hop = new ContractEvents.Hop();
         hop.requestId = 1;
         hop.kind = kind;
@@ -99,6 +104,7 @@ class ReturnHopOutputTest {
         hop.toThread = to;
         hop.delayNanos = delay;
         hop.via = via;
+        hop.scheduledNanos = scheduledNanos;
         hop.commit();
     }
 
@@ -167,5 +173,23 @@ class ReturnHopOutputTest {
                 .containsPattern("handoff hops/request +1 +1")
                 .containsPattern("wake hops/request +1 +0")
                 .containsPattern("return hops/request +0 +1");
+    }
+
+    @Test
+    void aScheduledDelayIsShownApartFromTheQueueDelay() throws Exception {
+        Cli text = Cli.run("report", scheduled.toString());
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).contains("queue delay 2.0 us, wake latency 0 ns")
+                .containsPattern("hop 1: handoff \\S+ -> worker-1 at \\+[^,]+, scheduled 20.00 ms, queue delay 2.0 us via ");
+        Cli json = Cli.run("report", scheduled.toString(), "--format", "json");
+        JsonNode r = new ObjectMapper().readTree(json.out()).get("requests").get(0);
+        assertThat(r.get("queueDelayNanos").asLong()).isEqualTo(2_000);
+        assertThat(r.get("hopList").get(0).get("scheduledNanos").asLong()).isEqualTo(20_000_000);
+        assertThat(r.get("hopList").get(1).get("scheduledNanos").asLong()).isZero();
+        Path out = dir.resolve("scheduled-trace.json");
+        Cli trace = Cli.run("trace", scheduled.toString(), "-o", out.toString());
+        assertThat(trace.exitCode()).as(trace.err()).isZero();
+        assertThat(new ObjectMapper().readTree(Files.readString(out)).findValues("scheduledMicros"))
+                .extracting(JsonNode::asDouble).containsOnly(20_000.0);
     }
 }
