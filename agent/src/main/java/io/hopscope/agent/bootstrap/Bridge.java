@@ -26,9 +26,9 @@ public final class Bridge {
     public static final AtomicInteger WAITERS = new AtomicInteger();
 
     /**
-     * Number of attached tasks (fork/join tasks, scheduled futures) handed over in a request and not
-     * started yet, or periodic (an upper bound: a task collected unrun stays counted). Every such
-     * task in the JVM checks it when it runs: one volatile read while no request has one pending.
+     * Number of attached tasks (fork/join tasks) handed over in a request and not started yet, or
+     * periodic (an upper bound: a task collected unrun stays counted). Every fork/join task in the
+     * JVM checks it when it runs: one volatile read while no request has one pending.
      */
     public static final AtomicInteger PENDING_TASKS = new AtomicInteger();
 
@@ -63,7 +63,7 @@ public final class Bridge {
 
     /**
      * Remembers the current request, if any, with a task that is itself the unit of work and the
-     * caller's handle on its result, so it cannot be wrapped (a ForkJoinTask, a scheduler's future),
+     * caller's handle on its result, so it cannot be wrapped (a ForkJoinTask),
      * handed to {@code via}: due {@code delayNanos} after now, then every {@code periodNanos} (0:
      * once; negative: that long after each run ends). The task's run enters it with attachedTaskEnter.
      */
@@ -96,17 +96,47 @@ public final class Bridge {
         }
     }
 
-    /** Forgets what attachTask remembered with a task that will not run (a cancelled scheduled task). */
-    public static void detachTask(Object task) {
-        if (PENDING_TASKS.get() == 0) {
-            return;
-        }
+    /**
+     * Wraps a task handed to a scheduler, due {@code delayNanos} after now and then every
+     * {@code periodNanos} (0: once; negative: that long after each run ends, a fixed delay).
+     */
+    public static Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
         Hooks h = hooks;
-        if (h == null) {
+        if (h == null || task == null) {
+            return task;
+        }
+        try {
+            return h.wrapScheduled(task, executor, delayNanos, periodNanos);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+            return task;
+        }
+    }
+
+    public static Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos) {
+        Hooks h = hooks;
+        if (h == null || task == null) {
+            return task;
+        }
+        try {
+            return h.wrapScheduledCallable(task, executor, delayNanos);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+            return task;
+        }
+    }
+
+    /**
+     * {@code future} runs {@code task} (a wrapped one, or any other: then nothing is done) and is
+     * completed right after it: the task's run tells who completed it, before it is visible as done.
+     */
+    public static void bindFuture(Object task, Object future) {
+        Hooks h = hooks;
+        if (h == null || task == null) {
             return;
         }
         try {
-            h.detachTask(task);
+            h.bindFuture(task, future);
         } catch (Throwable t) {
             h.onError("executors", t);
         }

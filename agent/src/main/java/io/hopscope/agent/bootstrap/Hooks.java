@@ -13,7 +13,11 @@ public interface Hooks {
 
     Object attachedTaskEnter(Object task);
 
-    void detachTask(Object task);
+    Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos);
+
+    Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos);
+
+    void bindFuture(Object task, Object future);
 
     Object captureContext(Object via);
 

@@ -24,8 +24,8 @@ final class Handoffs {
      */
     private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
     /**
-     * attachTask's tasks (fork/join tasks, scheduled futures) handed over in a request, until they
-     * run (a periodic one until its request ends) or are cancelled; weakly held, so a task dropped
+     * attachTask's tasks (fork/join tasks) handed over in a request, until they run (a periodic one,
+     * JDK 25's scheduled fork/join task, until its request ends); weakly held, so a task dropped
      * unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
      * looks here while there is none.
      */
@@ -76,6 +76,23 @@ final class Handoffs {
                 executor == null ? "?" : executor.getClass().getName());
     }
 
+    /** wrapRunnable for a scheduler: due delayNanos from now, then every periodNanos (see HopTask#scheduled). */
+    Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
+        Runnable wrapped = wrapRunnable(task, executor);
+        if (wrapped != task) {
+            ((HopTask) wrapped).scheduled(delayNanos, periodNanos);
+        }
+        return wrapped;
+    }
+
+    Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos) {
+        Callable<?> wrapped = wrapCallable(task, executor);
+        if (wrapped != task) {
+            ((HopTask) wrapped).scheduled(delayNanos, 0);
+        }
+        return wrapped;
+    }
+
     /**
      * Remembers the current request with a task handed to {@code via} that cannot be wrapped, due
      * delayNanos from now and then every periodNanos (see HopTask#scheduled).
@@ -106,16 +123,11 @@ final class Handoffs {
         if (periodic && !captured.request.hasEnded()) {
             return taskStart(captured);
         }
-        detachTask(task);
-        // A periodic task's runs after its request ended are in no request.
-        return periodic ? null : taskStart(captured);
-    }
-
-    /** A task attachTask remembered will not run: forgotten, so that PENDING_TASKS can fall back to 0. */
-    void detachTask(Object task) {
         if (tasks.remove(task) != null) {
             Bridge.PENDING_TASKS.decrementAndGet();
         }
+        // A periodic task's runs after its request ended are in no request.
+        return periodic ? null : taskStart(captured);
     }
 
     /** The current request as a Captured handed over at submitNanos, or null when none is current. */

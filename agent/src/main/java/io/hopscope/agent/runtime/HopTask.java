@@ -22,12 +22,18 @@ abstract class HopTask {
      * A scheduled task's delay before its next run (0 for a task due at once), when that run is due
      * (the queue delay counts from then), and its period: 0 runs once, positive at a fixed rate,
      * negative that long after each run ends. Written by the thread that runs the task, read by the
-     * next: the scheduler's queue orders the two. Only an attached task is scheduled (see
-     * Handoffs#attachTask): the scheduler's own task is the one that completes its future.
+     * next: the scheduler's queue orders the two.
      */
     long scheduledNanos;
     long dueNanos;
     long periodNanos;
+    /**
+     * The future that runs this task and is completed right after it (a scheduler's), or null: it
+     * is recorded as completed by this task's thread before it is visible as done (see
+     * Waits#onComplete), since its completion comes after the task, out of the request. A periodic
+     * task's future completes only when a run throws. Set before the task is queued.
+     */
+    Object future;
 
     HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
             long submitNanos, String via) {
@@ -54,6 +60,13 @@ abstract class HopTask {
         dueNanos = periodNanos > 0 ? dueNanos + periodNanos : System.nanoTime() - periodNanos;
     }
 
+    /** The run ends (threw: with an exception): the future that ran it, if any, is about to complete. */
+    final void completing(boolean threw) {
+        if (future != null && (threw || periodNanos == 0)) {
+            Waits.onComplete(future);
+        }
+    }
+
     /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
     static final class Captured extends HopTask {
         Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
@@ -75,10 +88,17 @@ abstract class HopTask {
 
         @Override
         public void run() {
+            if (periodNanos != 0 && request.hasEnded()) {
+                delegate.run(); // a periodic task's runs after its request ended are in no request
+                return;
+            }
             Object scope = handoffs.taskStart(this);
+            boolean threw = true;
             try {
                 delegate.run();
+                threw = false;
             } finally {
+                completing(threw);
                 handoffs.taskEnd(scope);
             }
         }
@@ -107,6 +127,7 @@ abstract class HopTask {
             try {
                 return delegate.call();
             } finally {
+                completing(true);
                 handoffs.taskEnd(scope);
             }
         }

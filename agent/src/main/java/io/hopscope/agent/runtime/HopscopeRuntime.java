@@ -80,8 +80,20 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
-    public void detachTask(Object task) {
-        handoffs.detachTask(task);
+    public Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
+        return handoffs.wrapScheduled(task, executor, delayNanos, periodNanos);
+    }
+
+    @Override
+    public Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos) {
+        return handoffs.wrapScheduledCallable(task, executor, delayNanos);
+    }
+
+    @Override
+    public void bindFuture(Object task, Object future) {
+        if (task instanceof HopTask) {
+            ((HopTask) task).future = future;
+        }
     }
 
     @Override
@@ -177,7 +189,7 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public void onComplete(Object result) {
-        waits.onComplete(result);
+        Waits.onComplete(result);
     }
 
     // ---------------------------------------------------------------- errors, self-check, warm-up

@@ -131,7 +131,7 @@ final class Waits {
      * {@code result} is about to be completed on this thread (called before it is visible as done):
      * recorded in the thread's request, if it has one and the result is not done already.
      */
-    void onComplete(Object result) {
+    static void onComplete(Object result) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null || result == null || isDone(result)) {
             return;

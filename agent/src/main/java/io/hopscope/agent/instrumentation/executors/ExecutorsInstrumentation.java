@@ -8,13 +8,14 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
 /**
  * Carries the current request with tasks handed to the JDK's executors: ThreadPoolExecutor#execute
- * (which submit goes through), ScheduledThreadPoolExecutor's tasks (schedule*, execute and submit),
- * whose delay is counted apart from the queue delay, and the thread per task that
+ * (which submit goes through), ScheduledThreadPoolExecutor's schedule* (which its execute and
+ * submit go through), whose delay is counted apart from the queue delay, and the thread per task that
  * CompletableFuture's async stages use on JDK 17 when the common pool has a single worker.
  * ForkJoinPool's tasks, JDK 25's scheduled ones included, are in the forkjoin instrumentation.
  */
@@ -37,20 +38,23 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
                         .or(named("java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor")))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(RunnableAdvice.class)
                         .on(named("execute").and(takesArguments(Runnable.class)))))
-                // A scheduled task's future is the task the scheduler runs and the caller's handle on
-                // its result: it carries the request (made on the scheduling thread, for schedule*,
-                // execute and submit alike), with the delay it was given, counted apart.
+                // Its execute and submit go through schedule; each wraps its task, due after its delay.
+                .type(named("java.util.concurrent.ScheduledThreadPoolExecutor"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ScheduleAdvice.class).on(named("schedule")
+                                .and(takesArguments(Runnable.class, long.class, TimeUnit.class))))
+                        .visit(Advice.to(ScheduleCallableAdvice.class).on(named("schedule")
+                                .and(takesArguments(Callable.class, long.class, TimeUnit.class))))
+                        .visit(Advice.to(FixedRateAdvice.class).on(named("scheduleAtFixedRate")
+                                .and(takesArguments(Runnable.class, long.class, long.class, TimeUnit.class))))
+                        .visit(Advice.to(FixedDelayAdvice.class).on(named("scheduleWithFixedDelay")
+                                .and(takesArguments(Runnable.class, long.class, long.class, TimeUnit.class)))))
+                // The future made of a wrapped task completes right after it, out of the request: the
+                // wrapper is told which future that is (an inner class: its executor comes first).
                 .type(named("java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask"))
                 .transform((b, type, loader, module, domain) -> b
-                        // An inner class: each constructor takes its executor first (JDK 17 to 25).
-                        .visit(Advice.to(OnceAdvice.class).on(isConstructor().and(takesArguments(5))
-                                .and(takesArgument(1, Runnable.class))))
-                        .visit(Advice.to(PeriodicAdvice.class).on(isConstructor().and(takesArguments(6))
-                                .and(takesArgument(1, Runnable.class))))
-                        .visit(Advice.to(CallableAdvice.class).on(isConstructor().and(takesArguments(4))
-                                .and(takesArgument(1, Callable.class))))
-                        .visit(Advice.to(RunAdvice.class).on(named("run").and(takesArguments(0))))
-                        .visit(Advice.to(CancelAdvice.class).on(named("cancel").and(takesArguments(boolean.class)))));
+                        .visit(Advice.to(BindAdvice.class).on(isConstructor().and(takesArgument(1, Runnable.class)
+                                .or(takesArgument(1, Callable.class))))));
     }
 
     /** Wraps the Runnable argument when a request is current. */
@@ -61,54 +65,51 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
         }
     }
 
-    /** ScheduledFutureTask(executor, runnable, result, triggerTime, sequence): runs once at triggerTime (nanoTime). */
-    static final class OnceAdvice {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object task, @Advice.Argument(0) Object executor, @Advice.Argument(3) long triggerTime) {
-            Bridge.attachTask(task, executor, triggerTime - System.nanoTime(), 0);
-        }
-    }
-
-    /** ScheduledFutureTask(executor, runnable, result, triggerTime, period, sequence): period > 0 fixed rate, < 0 fixed delay. */
-    static final class PeriodicAdvice {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object task, @Advice.Argument(0) Object executor, @Advice.Argument(3) long triggerTime,
-                @Advice.Argument(4) long period) {
-            Bridge.attachTask(task, executor, triggerTime - System.nanoTime(), period);
-        }
-    }
-
-    /** ScheduledFutureTask(executor, callable, triggerTime, sequence). */
-    static final class CallableAdvice {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object task, @Advice.Argument(0) Object executor, @Advice.Argument(2) long triggerTime) {
-            Bridge.attachTask(task, executor, triggerTime - System.nanoTime(), 0);
-        }
-    }
-
-    /** ScheduledFutureTask#run: a scheduled task runs; one volatile read when no request has one pending. */
-    static final class RunAdvice {
+    /** schedule(Runnable, delay, unit): due after the delay. */
+    static final class ScheduleAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object task) {
-            return Bridge.attachedTaskEnter(task);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token) {
-            Bridge.contextExit(token);
+        static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task, @Advice.Argument(1) long delay,
+                @Advice.Argument(2) TimeUnit unit, @Advice.This Object executor) {
+            task = Bridge.wrapScheduled(task, executor, unit == null ? 0 : unit.toNanos(delay), 0);
         }
     }
 
-    /**
-     * ScheduledFutureTask#cancel: a cancelled task may be taken out of the queue and never run (a
-     * scheduler with removeOnCancel, as Reactor's are), so what it carried is forgotten here.
-     */
-    static final class CancelAdvice {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object task, @Advice.Return boolean cancelled) {
-            if (cancelled) {
-                Bridge.detachTask(task);
+    /** schedule(Callable, delay, unit). */
+    static final class ScheduleCallableAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(value = 0, readOnly = false) Callable<?> task, @Advice.Argument(1) long delay,
+                @Advice.Argument(2) TimeUnit unit, @Advice.This Object executor) {
+            task = Bridge.wrapScheduledCallable(task, executor, unit == null ? 0 : unit.toNanos(delay));
+        }
+    }
+
+    /** scheduleAtFixedRate(Runnable, initialDelay, period, unit): each run one period after the last was due. */
+    static final class FixedRateAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task, @Advice.Argument(1) long initialDelay,
+                @Advice.Argument(2) long period, @Advice.Argument(3) TimeUnit unit, @Advice.This Object executor) {
+            if (unit != null && period > 0) {
+                task = Bridge.wrapScheduled(task, executor, unit.toNanos(initialDelay), unit.toNanos(period));
             }
+        }
+    }
+
+    /** scheduleWithFixedDelay(Runnable, initialDelay, delay, unit): each run that long after the last ended. */
+    static final class FixedDelayAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task, @Advice.Argument(1) long initialDelay,
+                @Advice.Argument(2) long delay, @Advice.Argument(3) TimeUnit unit, @Advice.This Object executor) {
+            if (unit != null && delay > 0) {
+                task = Bridge.wrapScheduled(task, executor, unit.toNanos(initialDelay), -unit.toNanos(delay));
+            }
+        }
+    }
+
+    /** ScheduledFutureTask's constructors, (executor, runnable or callable, ...): binds a wrapped task to it. */
+    static final class BindAdvice {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object future, @Advice.Argument(1) Object task) {
+            Bridge.bindFuture(task, future);
         }
     }
 }
