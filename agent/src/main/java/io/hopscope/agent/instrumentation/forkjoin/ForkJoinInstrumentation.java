@@ -8,7 +8,9 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.WaitAdvice;
 import java.util.concurrent.ForkJoinTask;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -55,12 +57,12 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ForkAdvice.class).on(named("fork").and(takesArguments(0))))
                         .visit(Advice.to(ExecAdvice.class).on(named("doExec").and(takesArguments(0))))
-                        .visit(Advice.to(JoinAdvice.class).on(named("join").and(takesArguments(0))))
-                        .visit(Advice.to(QuietlyJoinAdvice.class).on(named("quietlyJoin").and(takesArguments(0))))
-                        .visit(Advice.to(GetAdvice.class).on(named("get")
+                        .visit(WaitAdvice.of("ForkJoinTask.join").on(named("join").and(takesArguments(0))))
+                        .visit(WaitAdvice.of("ForkJoinTask.quietlyJoin").on(named("quietlyJoin").and(takesArguments(0))))
+                        .visit(WaitAdvice.of("ForkJoinTask.get").on(named("get")
                                 .and(takesArguments(0).or(takesArguments(2)))))
                         // Every completion sets the task's status in one of these (JDK 17 to 25).
-                        .visit(Advice.to(CompleteAdvice.class).on(namedOneOf("setDone", "trySetCancelled",
+                        .visit(Advice.to(CompletionAdvice.class).on(namedOneOf("setDone", "trySetCancelled",
                                 "trySetThrown"))))
                 // The tasks a pool (or ForkJoinTask#adapt) makes of a Runnable or Callable: a pool's
                 // submit returns it, and its completion is the adapter's, so it carries the request.
@@ -148,53 +150,6 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token) {
             Bridge.contextExit(token);
-        }
-    }
-
-    /** ForkJoinTask#join. */
-    static final class JoinAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object task) {
-            return Bridge.waitEnter("ForkJoinTask.join", task);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** ForkJoinTask#quietlyJoin. */
-    static final class QuietlyJoinAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object task) {
-            return Bridge.waitEnter("ForkJoinTask.quietlyJoin", task);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** ForkJoinTask#get(), #get(long, TimeUnit). */
-    static final class GetAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object task) {
-            return Bridge.waitEnter("ForkJoinTask.get", task);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** A task's status is about to be set done on this thread: one ThreadLocal lookup outside a request. */
-    static final class CompleteAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.This Object task) {
-            Bridge.onComplete(task);
         }
     }
 }

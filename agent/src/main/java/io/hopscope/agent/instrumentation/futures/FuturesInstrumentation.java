@@ -6,7 +6,9 @@ import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.WaitAdvice;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 
@@ -36,65 +38,19 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
         return builder
                 .type(named("java.util.concurrent.CompletableFuture"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(GetAdvice.class).on(named("get").and(takesArguments(0).or(takesArguments(2)))))
-                        .visit(Advice.to(JoinAdvice.class).on(named("join").and(takesArguments(0))))
-                        .visit(Advice.to(CompleteAdvice.class).on(namedOneOf("internalComplete", "completeNull",
+                        .visit(WaitAdvice.of("CompletableFuture.get").on(named("get")
+                                .and(takesArguments(0).or(takesArguments(2)))))
+                        .visit(WaitAdvice.of("CompletableFuture.join").on(named("join").and(takesArguments(0))))
+                        .visit(Advice.to(CompletionAdvice.class).on(namedOneOf("internalComplete", "completeNull",
                                 "completeValue", "completeThrowable", "completeRelay"))))
                 .type(named("java.util.concurrent.FutureTask"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(FutureTaskGetAdvice.class).on(named("get")))
-                        .visit(Advice.to(CompleteAdvice.class).on(namedOneOf("set", "setException")
+                        .visit(WaitAdvice.of("FutureTask.get").on(named("get")))
+                        .visit(Advice.to(CompletionAdvice.class).on(namedOneOf("set", "setException")
                                 .and(takesArguments(1)))))
                 .type(named("java.util.concurrent.locks.LockSupport"))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(UnparkAdvice.class).on(named("unpark").and(isStatic()))));
-    }
-
-    /** CompletableFuture#get() and #get(long, TimeUnit): the same wait, with or without a timeout. */
-    static final class GetAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object future) {
-            return Bridge.waitEnter("CompletableFuture.get", future);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** CompletableFuture#join(). */
-    static final class JoinAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object future) {
-            return Bridge.waitEnter("CompletableFuture.join", future);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** FutureTask#get, both overloads. */
-    static final class FutureTaskGetAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object future) {
-            return Bridge.waitEnter("FutureTask.get", future);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.waitExit(token, thrown);
-        }
-    }
-
-    /** A completion about to happen on this thread: one ThreadLocal lookup outside a request. */
-    static final class CompleteAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.This Object future) {
-            Bridge.onComplete(future);
-        }
     }
 
     /** LockSupport#unpark(Thread): one volatile read when no instrumented wait is in progress. */

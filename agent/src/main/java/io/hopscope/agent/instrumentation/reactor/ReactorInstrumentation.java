@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
@@ -47,7 +48,7 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
                 // Matched by name first: a super type matcher alone resolves every class loaded.
                 .type(nameStartsWith("reactor.core.publisher.Blocking").and(nameEndsWith("Subscriber"))
                         .and(hasSuperType(named("reactor.core.publisher.BlockingSingleSubscriber"))))
-                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(SignalAdvice.class)
+                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(CompletionAdvice.class)
                         .on(namedOneOf("onNext", "onError", "onComplete").and(not(isAbstract())))));
     }
 
@@ -99,18 +100,6 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token) {
             Bridge.joinExit(token);
-        }
-    }
-
-    /**
-     * A blocking subscriber's signal, before it counts its latch down: the thread that completes the
-     * result, should the blocked thread find it there without waiting. (BlockingLastSubscriber's
-     * onNext counts nothing down; its record is replaced by the onComplete that does.)
-     */
-    static final class SignalAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.This Object subscriber) {
-            Bridge.onComplete(subscriber);
         }
     }
 

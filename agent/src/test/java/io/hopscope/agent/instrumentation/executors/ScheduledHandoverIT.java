@@ -25,12 +25,8 @@ class ScheduledHandoverIT {
     private static final long DELAY = TimeUnit.MILLISECONDS.toNanos(HandoverApp.DELAY_MILLIS);
     private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(HandoverApp.PERIOD_MILLIS);
 
-    static java.util.stream.Stream<String> jvms() {
-        return Handovers.jvms();
-    }
-
     @ParameterizedTest
-    @MethodSource("jvms")
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void scheduledRunsAreHopsWithTheirDelayApart(String java) throws Exception {
         String[] scenarios = {"schedule:before", "schedule:parked", "fixedRate:before", "fixedRate:parked",
             "fixedDelay:before", "fixedDelay:parked", "periodicOutlives:before"};

@@ -19,12 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ForkJoinHandoverIT {
 
-    static java.util.stream.Stream<String> jvms() {
-        return Handovers.jvms();
-    }
-
     @ParameterizedTest
-    @MethodSource("jvms")
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void everyHandOverAndItsWayBackIsAHop(String java) throws Exception {
         String[] scenarios = {"fork:before", "fork:parked", "submit:before", "submit:parked", "submitRunnable:before",
             "submitRunnable:parked", "submitCallable:before", "submitCallable:parked", "execute:before",

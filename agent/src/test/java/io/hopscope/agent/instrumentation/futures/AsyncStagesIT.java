@@ -19,12 +19,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class AsyncStagesIT {
 
-    static java.util.stream.Stream<String> jvms() {
-        return Handovers.jvms();
-    }
-
     @ParameterizedTest
-    @MethodSource("jvms")
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void asyncStagesAreHops(String java) throws Exception {
         String[] scenarios = {"supplyAsync:before", "supplyAsync:parked", "runAsync:before", "runAsync:parked",
             "stages:before", "stages:parked"};
