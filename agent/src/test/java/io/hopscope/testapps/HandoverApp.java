@@ -229,6 +229,20 @@ public final class HandoverApp {
                 AFTER.add(after);
                 return runs.get();
             }
+            case "virtual": {
+                // JDK 21+: a task on a virtual thread that parks (a timed sleep) and is mounted again.
+                ExecutorService virtual = (ExecutorService) Executors.class
+                        .getMethod("newVirtualThreadPerTaskExecutor").invoke(null);
+                try {
+                    Future<Integer> f = virtual.submit(() -> {
+                        Thread.sleep(3);
+                        return new byte[64 * 1024].length;
+                    });
+                    return f.get();
+                } finally {
+                    virtual.shutdown();
+                }
+            }
             default:
                 throw new IllegalArgumentException("unknown scenario " + scenario);
         }

@@ -26,9 +26,9 @@ public final class Bridge {
     public static final AtomicInteger WAITERS = new AtomicInteger();
 
     /**
-     * Number of attached tasks (fork/join tasks) handed over in a request and not started yet, or
-     * periodic (an upper bound: a task collected unrun stays counted). Every fork/join task in the
-     * JVM checks it when it runs: one volatile read while no request has one pending.
+     * Number of attached tasks (fork/join tasks) handed over in a request and not started yet (an
+     * upper bound: a task collected unrun stays counted). Every fork/join task in the JVM checks it
+     * when it runs: one volatile read while no request has one pending.
      */
     public static final AtomicInteger PENDING_TASKS = new AtomicInteger();
 
@@ -63,17 +63,16 @@ public final class Bridge {
 
     /**
      * Remembers the current request, if any, with a task that is itself the unit of work and the
-     * caller's handle on its result, so it cannot be wrapped (a ForkJoinTask),
-     * handed to {@code via}: due {@code delayNanos} after now, then every {@code periodNanos} (0:
-     * once; negative: that long after each run ends). The task's run enters it with attachedTaskEnter.
+     * caller's handle on its result, so it cannot be wrapped (a ForkJoinTask), handed to {@code via}.
+     * The task's run enters it with attachedTaskEnter.
      */
-    public static void attachTask(Object task, Object via, long delayNanos, long periodNanos) {
+    public static void attachTask(Object task, Object via) {
         Hooks h = hooks;
         if (h == null || task == null) {
             return;
         }
         try {
-            h.attachTask(task, via, delayNanos, periodNanos);
+            h.attachTask(task, via);
         } catch (Throwable t) {
             h.onError("executors", t);
         }

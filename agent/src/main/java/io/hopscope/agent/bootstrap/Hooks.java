@@ -9,7 +9,7 @@ public interface Hooks {
 
     Callable<?> wrapCallable(Callable<?> task, Object executor);
 
-    void attachTask(Object task, Object via, long delayNanos, long periodNanos);
+    void attachTask(Object task, Object via);
 
     Object attachedTaskEnter(Object task);
 

@@ -24,9 +24,8 @@ final class Handoffs {
      */
     private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
     /**
-     * attachTask's tasks (fork/join tasks) handed over in a request, until they run (a periodic one,
-     * JDK 25's scheduled fork/join task, until its request ends); weakly held, so a task dropped
-     * unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
+     * attachTask's tasks (fork/join tasks) handed over in a request, until they run; weakly held, so
+     * a task dropped unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
      * looks here while there is none.
      */
     private final Map<Object, HopTask.Captured> tasks = Collections.synchronizedMap(new WeakHashMap<>());
@@ -93,41 +92,24 @@ final class Handoffs {
         return wrapped;
     }
 
-    /**
-     * Remembers the current request with a task handed to {@code via} that cannot be wrapped, due
-     * delayNanos from now and then every periodNanos (see HopTask#scheduled).
-     */
-    void attachTask(Object task, Object via, long delayNanos, long periodNanos) {
+    /** Remembers the current request with a task handed to {@code via} that cannot be wrapped. */
+    void attachTask(Object task, Object via) {
         // A fork goes to the forking worker's pool, or the common pool: a ForkJoinPool either way.
         HopTask.Captured captured = capture(via == null ? "java.util.concurrent.ForkJoinPool" : via.getClass().getName(),
                 System.nanoTime());
-        if (captured == null) {
-            return;
-        }
-        captured.scheduled(delayNanos, periodNanos);
-        if (tasks.put(task, captured) == null) {
+        if (captured != null && tasks.put(task, captured) == null) {
             Bridge.PENDING_TASKS.incrementAndGet();
         }
     }
 
-    /**
-     * A task attachTask remembered runs on this thread: entered as a task of its request. A periodic
-     * task stays remembered for its next run while its request is in flight.
-     */
+    /** A task attachTask remembered runs on this thread: entered as a task of its request. */
     Object attachedTaskEnter(Object task) {
-        HopTask.Captured captured = tasks.get(task);
+        HopTask.Captured captured = tasks.remove(task);
         if (captured == null) {
             return null;
         }
-        boolean periodic = captured.periodNanos != 0;
-        if (periodic && !captured.request.hasEnded()) {
-            return taskStart(captured);
-        }
-        if (tasks.remove(task) != null) {
-            Bridge.PENDING_TASKS.decrementAndGet();
-        }
-        // A periodic task's runs after its request ended are in no request.
-        return periodic ? null : taskStart(captured);
+        Bridge.PENDING_TASKS.decrementAndGet();
+        return taskStart(captured);
     }
 
     /** The current request as a Captured handed over at submitNanos, or null when none is current. */

@@ -70,8 +70,8 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
-    public void attachTask(Object task, Object via, long delayNanos, long periodNanos) {
-        handoffs.attachTask(task, via, delayNanos, periodNanos);
+    public void attachTask(Object task, Object via) {
+        handoffs.attachTask(task, via);
     }
 
     @Override

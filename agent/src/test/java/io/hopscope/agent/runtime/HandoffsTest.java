@@ -8,23 +8,20 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Attached tasks (fork/join tasks): remembered only in a request, counted in Bridge.PENDING_TASKS
- * until they run, so that the check every such task in the JVM makes when it runs falls back to one
- * volatile read; a periodic one (JDK 25's scheduled fork/join task) stays remembered for its next
- * run while its request is in flight, and is let go once the request has ended.
+ * Attached tasks (fork/join tasks): remembered only in a request, and counted in
+ * Bridge.PENDING_TASKS until they run, so that the check every such task in the JVM makes when it
+ * runs falls back to one volatile read.
  */
 class HandoffsTest {
 
     private final Handoffs handoffs = new Handoffs(new LibraryRules());
     private final ThreadState self = ThreadContexts.state();
-    private RequestState request;
     private int pendingBefore;
 
     @BeforeEach
     void enterRequest() {
         pendingBefore = Bridge.PENDING_TASKS.get();
-        request = new RequestState(42, "test", "HandoffsTest", null, Thread.currentThread(), false);
-        self.request = request;
+        self.request = new RequestState(42, "test", "HandoffsTest", null, Thread.currentThread(), false);
     }
 
     @AfterEach
@@ -36,7 +33,7 @@ class HandoffsTest {
     void nothingIsRememberedOutsideARequest() {
         self.request = null;
         Object task = new Object();
-        handoffs.attachTask(task, null, 0, 0);
+        handoffs.attachTask(task, null);
         assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore);
         assertThat(handoffs.attachedTaskEnter(task)).isNull();
     }
@@ -44,8 +41,8 @@ class HandoffsTest {
     @Test
     void aTaskIsCountedUntilItRunsOnce() throws Exception {
         Object task = new Object();
-        handoffs.attachTask(task, null, 0, 0);
-        handoffs.attachTask(task, null, 0, 0); // submitted twice (an advised method calling another)
+        handoffs.attachTask(task, null);
+        handoffs.attachTask(task, null); // submitted twice (an advised method calling another)
         assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore + 1);
         Object[] tokens = new Object[2];
         onAnotherThread(() -> {
@@ -55,26 +52,6 @@ class HandoffsTest {
         });
         assertThat(tokens[0]).as("the task's run").isNotNull();
         assertThat(tokens[1]).as("a second run").isNull();
-        assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore);
-    }
-
-    @Test
-    void aPeriodicTaskStaysWhileItsRequestIsInFlight() throws Exception {
-        Object task = new Object();
-        handoffs.attachTask(task, null, 0, 5_000_000L);
-        for (int run = 0; run < 3; run++) {
-            Object[] token = new Object[1];
-            onAnotherThread(() -> {
-                token[0] = handoffs.attachedTaskEnter(task);
-                handoffs.taskEnd(token[0]);
-            });
-            assertThat(token[0]).as("run %d", run).isNotNull();
-        }
-        assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore + 1);
-        request.markEnded();
-        Object[] token = {"not run"};
-        onAnotherThread(() -> token[0] = handoffs.attachedTaskEnter(task));
-        assertThat(token[0]).as("a run after the request ended").isNull();
         assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore);
     }
 

@@ -2,11 +2,13 @@ package io.hopscope.agent.instrumentation.executors;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.runtime.LibraryRules;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -17,7 +19,7 @@ import net.bytebuddy.asm.Advice;
  * (which submit goes through), ScheduledThreadPoolExecutor's schedule* (which its execute and
  * submit go through), whose delay is counted apart from the queue delay, and the thread per task that
  * CompletableFuture's async stages use on JDK 17 when the common pool has a single worker.
- * ForkJoinPool's tasks, JDK 25's scheduled ones included, are in the forkjoin instrumentation.
+ * ForkJoinPool's other hand-overs are in the forkjoin instrumentation.
  */
 public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
 
@@ -31,6 +33,16 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
         return null;
     }
 
+    /**
+     * A virtual thread's own tasks (its continuation, handed to its scheduler's execute, and its
+     * timed park's timeout, to a scheduler): mounting a virtual thread is no hand-over of the
+     * request it runs, whose thread is the virtual thread itself.
+     */
+    @Override
+    public void addRules(LibraryRules rules) {
+        rules.addHousekeepingTask("java.lang.VirtualThread");
+    }
+
     @Override
     public AgentBuilder extend(AgentBuilder builder) {
         return builder
@@ -39,7 +51,8 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(RunnableAdvice.class)
                         .on(named("execute").and(takesArguments(Runnable.class)))))
                 // Its execute and submit go through schedule; each wraps its task, due after its delay.
-                .type(named("java.util.concurrent.ScheduledThreadPoolExecutor"))
+                // JDK 25's ForkJoinPool has the same schedule* (its tasks bound in forkjoin).
+                .type(namedOneOf("java.util.concurrent.ScheduledThreadPoolExecutor", "java.util.concurrent.ForkJoinPool"))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ScheduleAdvice.class).on(named("schedule")
                                 .and(takesArguments(Runnable.class, long.class, TimeUnit.class))))

@@ -11,6 +11,7 @@ import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.WaitAdvice;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinTask;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -24,10 +25,9 @@ import net.bytebuddy.asm.Advice;
  * task it was given, and the caller joins it), so it cannot be wrapped: the current request is
  * remembered with the task (ForkJoinTask#fork, ForkJoinPool#execute/submit/invoke) and entered
  * when the task runs (ForkJoinTask#doExec, which every pool, join and invoke runs a task through;
- * JDK 17 to 25). A plain Runnable or Callable handed to the pool is adapted into a task of the
- * pool's, which carries the request the same way (made on the submitting thread).
- * A task run inline by the thread that forked it (a join that pops it) is no hop. JDK 25's
- * ForkJoinPool#schedule* tasks are followed here too, with their delay counted apart.
+ * JDK 17 to 25). A plain Runnable or Callable handed to the pool is wrapped as for any executor,
+ * and told which of the pool's tasks adapts it, whose completion follows its run.
+ * A task run inline by the thread that forked it (a join that pops it) is no hop.
  */
 public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
 
@@ -51,6 +51,8 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
                         .visit(Advice.to(SubmitRunnableAdvice.class).on(namedOneOf("execute", "submit")
                                 .and(takesArgument(0, Runnable.class))
                                 .and(takesArguments(1).or(takesArguments(2)))))
+                        .visit(Advice.to(SubmitCallableAdvice.class).on(named("submit")
+                                .and(takesArguments(Callable.class))))
                         .visit(Advice.to(InvokeAdvice.class).on(named("invoke")
                                 .and(takesArguments(ForkJoinTask.class)))))
                 .type(named("java.util.concurrent.ForkJoinTask"))
@@ -64,45 +66,65 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
                         // Every completion sets the task's status in one of these (JDK 17 to 25).
                         .visit(Advice.to(CompletionAdvice.class).on(namedOneOf("setDone", "trySetCancelled",
                                 "trySetThrown"))))
-                // The tasks a pool (or ForkJoinTask#adapt) makes of a Runnable or Callable: a pool's
-                // submit returns it, and its completion is the adapter's, so it carries the request.
+                // The tasks a pool makes of a wrapped Runnable or Callable complete right after it, out
+                // of the request: the wrapper is told which task that is (its first argument).
                 .type(nameStartsWith("java.util.concurrent.ForkJoinTask$Adapted")
                         .or(namedOneOf("java.util.concurrent.ForkJoinTask$RunnableExecuteAction",
                                 "java.util.concurrent.ForkJoinTask$CallableWithTimeout")))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(AdapterAdvice.class).on(isConstructor())))
-                // JDK 25: ForkJoinPool#schedule* make one of these, run through doExec like any task.
+                        .visit(Advice.to(BindAdvice.class).on(isConstructor())))
+                // JDK 25: ForkJoinPool#schedule* (wrapped as the scheduler's, see the executors
+                // instrumentation) make one of these of the task: (delay, nextDelay, isImmediate,
+                // runnable, callable, pool).
                 .type(named("java.util.concurrent.DelayScheduler$ScheduledForkJoinTask"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(ScheduledTaskAdvice.class).on(isConstructor().and(takesArguments(6)))));
+                        .visit(Advice.to(BindScheduledAdvice.class).on(isConstructor().and(takesArguments(6)))));
     }
 
     /** ForkJoinPool#execute/submit(ForkJoinTask): the task carries the request. */
     static final class SubmitTaskAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.Argument(0) Object task, @Advice.This Object pool) {
-            Bridge.attachTask(task, pool, 0, 0);
+            Bridge.attachTask(task, pool);
         }
     }
 
     /**
      * ForkJoinPool#execute/submit(Runnable[, result]): a Runnable that is a ForkJoinTask (a
-     * CompletableFuture's async stage) carries the request itself; the pool adapts any other.
+     * CompletableFuture's async stage) carries the request itself; any other is wrapped.
      */
     static final class SubmitRunnableAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.Argument(0) Runnable task, @Advice.This Object pool) {
+        static void enter(@Advice.Argument(value = 0, readOnly = false) Runnable task, @Advice.This Object pool) {
             if (task instanceof ForkJoinTask) {
-                Bridge.attachTask(task, pool, 0, 0);
+                Bridge.attachTask(task, pool);
+            } else {
+                task = Bridge.wrapRunnable(task, pool);
             }
         }
     }
 
-    /** A pool's adapter of a Runnable or Callable, made on the submitting thread. */
-    static final class AdapterAdvice {
+    /** ForkJoinPool#submit(Callable): wrapped. */
+    static final class SubmitCallableAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.Argument(value = 0, readOnly = false) Callable<?> task, @Advice.This Object pool) {
+            task = Bridge.wrapCallable(task, pool);
+        }
+    }
+
+    /** A pool's adapter of a Runnable or Callable (its first argument), made before it is queued. */
+    static final class BindAdvice {
         @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object task) {
-            Bridge.attachTask(task, null, 0, 0);
+        static void exit(@Advice.This Object task, @Advice.Argument(0) Object adapted) {
+            Bridge.bindFuture(adapted, task);
+        }
+    }
+
+    /** JDK 25's ScheduledForkJoinTask, made of a (wrapped) runnable or callable before it is scheduled. */
+    static final class BindScheduledAdvice {
+        @Advice.OnMethodExit(suppress = Throwable.class)
+        static void exit(@Advice.This Object task, @Advice.Argument(3) Object runnable, @Advice.Argument(4) Object callable) {
+            Bridge.bindFuture(runnable != null ? runnable : callable, task);
         }
     }
 
@@ -110,7 +132,7 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
     static final class InvokeAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static Object enter(@Advice.Argument(0) Object task, @Advice.This Object pool) {
-            Bridge.attachTask(task, pool, 0, 0);
+            Bridge.attachTask(task, pool);
             return Bridge.waitEnter("ForkJoinPool.invoke", task);
         }
 
@@ -120,23 +142,11 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
         }
     }
 
-    /**
-     * JDK 25's ScheduledForkJoinTask(delay, nextDelay, isImmediate, runnable, callable, pool): made
-     * by ForkJoinPool#schedule* on the scheduling thread, due after delay, then every nextDelay.
-     */
-    static final class ScheduledTaskAdvice {
-        @Advice.OnMethodExit(suppress = Throwable.class)
-        static void exit(@Advice.This Object task, @Advice.Argument(0) long delay, @Advice.Argument(1) long nextDelay,
-                @Advice.Argument(5) Object pool) {
-            Bridge.attachTask(task, pool, delay, nextDelay);
-        }
-    }
-
     /** ForkJoinTask#fork: to the current worker's queue, or the common pool's from another thread. */
     static final class ForkAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.This Object task) {
-            Bridge.attachTask(task, null, 0, 0);
+            Bridge.attachTask(task, null);
         }
     }
 

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Requests;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -46,5 +48,20 @@ class ForkJoinHandoverIT {
         Requests.Request inline = requests.get(scenarios.length - 1);
         assertThat(inline.segments).filteredOn(s -> s.getThread().getJavaName().equals("fj-worker"))
                 .extracting(s -> s.getString("kind")).contains("task").hasSizeGreaterThanOrEqualTo(2);
+    }
+
+    /**
+     * A virtual thread's continuation runs as a task of the fork/join pool that schedules it, and its
+     * timed park's timeout as a scheduled task: neither is a hand-over of the request, so no carrier
+     * thread (ForkJoinPool-N-worker-M) and no scheduled hop is in it. JDK 25 only.
+     */
+    @Test
+    void aVirtualThreadsCarrierIsNoHop() throws Exception {
+        String java = Handovers.jvms().filter(j -> j.contains("temurin-25")).findFirst().orElse(null);
+        Assumptions.assumeTrue(java != null, "no JDK 25 on this machine");
+        Requests.Request r = Handovers.run(java, "virtual:parked").get(0);
+        assertThat(hops(r)).as("hops").noneMatch(h -> h.contains("ForkJoinPool-"));
+        assertThat(r.hops).extracting(h -> h.getLong("scheduledNanos")).containsOnly(0L);
+        assertThat(r.segments).extracting(s -> s.getThread().getJavaName()).noneMatch(n -> n.startsWith("ForkJoinPool-"));
     }
 }
