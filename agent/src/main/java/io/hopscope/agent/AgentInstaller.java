@@ -11,6 +11,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
+import io.hopscope.agent.instrumentation.threads.ThreadsInstrumentation;
 import io.hopscope.agent.instrumentation.futures.FuturesInstrumentation;
 import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
@@ -109,7 +110,7 @@ final class AgentInstaller {
                 "java.util.concurrent.ForkJoinTask$AdaptedCallable", "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleCallable",
                 "java.util.concurrent.ForkJoinTask$RunnableExecuteAction", "java.util.concurrent.DelayScheduler$ScheduledForkJoinTask",
                 "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleRunnable",
-                "java.util.concurrent.ForkJoinTask$CallableWithTimeout")) {
+                "java.util.concurrent.ForkJoinTask$CallableWithTimeout", "java.lang.VirtualThread")) {
             try {
                 Class.forName(jdkClass, false, null);
             } catch (ClassNotFoundException e) {
@@ -167,6 +168,7 @@ final class AgentInstaller {
         return List.of(
                 new ExecutorsInstrumentation(),
                 new ForkJoinInstrumentation(),
+                new ThreadsInstrumentation(),
                 new FuturesInstrumentation(),
                 new RequestsInstrumentation(options.requests, options.policies),
                 new ReactorInstrumentation(),

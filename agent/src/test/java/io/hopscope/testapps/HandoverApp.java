@@ -15,6 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,8 +45,13 @@ public final class HandoverApp {
     /** A periodic task that outlives its request: its period, long enough for the request to end first. */
     public static final long LONG_PERIOD_MILLIS = 200;
 
-    /** Threads a scenario left running after its request (a periodic task's canceller), joined before exit. */
-    private static final List<Thread> AFTER = new ArrayList<>();
+    /** A scenario name's prefix that runs it on a virtual caller thread (JDK 21+). */
+    static final String ON_VIRTUAL = "onVirtual-";
+    /** JDK 21's Thread.Builder, or null before it. */
+    private static final Class<?> BUILDER = builderClass();
+
+    /** What a scenario leaves to do after its request, outside it (cancel a periodic task after more runs). */
+    private static final List<Runnable> AFTER = new ArrayList<>();
 
     private HandoverApp() {
     }
@@ -53,11 +59,19 @@ public final class HandoverApp {
     public static void main(String[] args) throws Exception {
         for (String arg : args) {
             String[] parts = arg.split(":");
-            Object value = request(parts[0], parts[1].equals("parked"));
-            System.out.println("request " + arg + ": " + value);
-        }
-        for (Thread t : AFTER) {
-            t.join();
+            boolean parked = parts[1].equals("parked");
+            Object[] value = new Object[1];
+            if (parts[0].startsWith(ON_VIRTUAL)) {
+                // JDK 21+: the request runs on a virtual caller thread.
+                Thread caller = (Thread) BUILDER.getMethod("start", Runnable.class).invoke(virtualBuilder("vcaller-"),
+                        (Runnable) () -> value[0] = requestQuietly(parts[0].substring(ON_VIRTUAL.length()), parked));
+                caller.join();
+            } else {
+                value[0] = request(parts[0], parked);
+            }
+            System.out.println("request " + arg + ": " + value[0]);
+            AFTER.forEach(Runnable::run);
+            AFTER.clear();
         }
         POOL.shutdown();
         ASYNC.shutdown();
@@ -221,13 +235,43 @@ public final class HandoverApp {
                 ScheduledFuture<?> f = SCHED.scheduleAtFixedRate(runs::incrementAndGet, 0, LONG_PERIOD_MILLIS,
                         TimeUnit.MILLISECONDS);
                 awaitTrue(() -> runs.get() >= 1);
-                Thread after = new Thread(() -> {
+                AFTER.add(() -> {
                     awaitTrue(() -> runs.get() >= 3);
                     f.cancel(false);
-                }, "periodic-canceller");
-                after.start();
-                AFTER.add(after);
+                });
                 return runs.get();
+            }
+            case "newThread": {
+                // A thread started for this request; it stays until the caller has picked its result
+                // up, so that the way back names it (JDK 17 writes a thread that has ended as null).
+                CompletableFuture<String> f = new CompletableFuture<>();
+                AtomicBoolean pickedUp = new AtomicBoolean();
+                Thread t = new Thread(() -> {
+                    gate.run();
+                    f.complete(Thread.currentThread().getName() + " " + new byte[64 * 1024].length);
+                    awaitTrue(pickedUp::get);
+                }, "spawned");
+                t.start();
+                lookWhenDone(f, parked);
+                String value = f.get();
+                pickedUp.set(true);
+                t.join();
+                return value;
+            }
+            case "virtualPerTask": {
+                // JDK 21+: a thread-per-task executor of named virtual threads.
+                ExecutorService perTask = (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor",
+                        ThreadFactory.class).invoke(null, BUILDER.getMethod("factory").invoke(virtualBuilder("vworker-")));
+                try {
+                    Future<String> f = perTask.submit(() -> {
+                        gate.run();
+                        return Thread.currentThread().getName() + " " + new byte[64 * 1024].length;
+                    });
+                    lookWhenDone(f, parked);
+                    return f.get();
+                } finally {
+                    perTask.shutdown();
+                }
             }
             case "virtual": {
                 // JDK 21+: a task on a virtual thread that parks (a timed sleep) and is mounted again.
@@ -246,6 +290,28 @@ public final class HandoverApp {
             default:
                 throw new IllegalArgumentException("unknown scenario " + scenario);
         }
+    }
+
+    private static Class<?> builderClass() {
+        try {
+            return Class.forName("java.lang.Thread$Builder");
+        } catch (ClassNotFoundException beforeJdk21) {
+            return null;
+        }
+    }
+
+    private static Object requestQuietly(String scenario, boolean parked) {
+        try {
+            return request(scenario, parked);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** JDK 21's Thread.ofVirtual().name(prefix, 1), through reflection: the test classes are built for 17. */
+    private static Object virtualBuilder(String prefix) throws ReflectiveOperationException {
+        Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+        return BUILDER.getMethod("name", String.class, long.class).invoke(builder, prefix, 1L);
     }
 
     /** Before: the caller looks only once the result is there. Parked: it looks at once. */

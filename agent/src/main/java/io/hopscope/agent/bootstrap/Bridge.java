@@ -26,9 +26,9 @@ public final class Bridge {
     public static final AtomicInteger WAITERS = new AtomicInteger();
 
     /**
-     * Number of attached tasks (fork/join tasks) handed over in a request and not started yet (an
-     * upper bound: a task collected unrun stays counted). Every fork/join task in the JVM checks it
-     * when it runs: one volatile read while no request has one pending.
+     * Number of attached tasks (fork/join tasks, threads) handed over in a request and not started
+     * yet (an upper bound: a task collected unrun stays counted). Every fork/join task and thread in
+     * the JVM checks it when it runs: one volatile read while no request has one pending.
      */
     public static final AtomicInteger PENDING_TASKS = new AtomicInteger();
 
@@ -75,6 +75,19 @@ public final class Bridge {
             h.attachTask(task, via);
         } catch (Throwable t) {
             h.onError("executors", t);
+        }
+    }
+
+    /** A thread is started: the request, if any, goes with it when its run is one task (see attachTask). */
+    public static void attachThread(Thread thread) {
+        Hooks h = hooks;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.attachThread(thread);
+        } catch (Throwable t) {
+            h.onError("threads", t);
         }
     }
 

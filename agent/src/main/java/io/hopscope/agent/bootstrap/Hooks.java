@@ -11,6 +11,8 @@ public interface Hooks {
 
     void attachTask(Object task, Object via);
 
+    void attachThread(Thread thread);
+
     Object attachedTaskEnter(Object task);
 
     Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos);

@@ -24,8 +24,8 @@ final class Handoffs {
      */
     private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
     /**
-     * attachTask's tasks (fork/join tasks) handed over in a request, until they run; weakly held, so
-     * a task dropped unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
+     * attachTask's tasks (fork/join tasks, threads) handed over in a request, until they run; weakly
+     * held, so a task dropped unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
      * looks here while there is none.
      */
     private final Map<Object, HopTask.Captured> tasks = Collections.synchronizedMap(new WeakHashMap<>());
@@ -99,6 +99,40 @@ final class Handoffs {
                 System.nanoTime());
         if (captured != null && tasks.put(task, captured) == null) {
             Bridge.PENDING_TASKS.incrementAndGet();
+        }
+    }
+
+    /** Reads a platform thread's Runnable; null until the threads instrumentation sets it. */
+    private volatile Function<Thread, Object> threadTargets;
+
+    void readThreadTargets(Function<Thread, Object> targetOf) {
+        threadTargets = targetOf;
+    }
+
+    /**
+     * A thread is started: remembered with the current request when its run is one task of it. A
+     * virtual thread's is. A platform thread's is when it is a plain java.lang.Thread (a subclass
+     * runs its own loop: a fork/join worker, an event loop, a selector) whose Runnable is neither a
+     * task that carries the request already nor a library's worker loop (a pool's Worker, which a
+     * pool starts inside whichever request made it grow: housekeeping rules).
+     */
+    void attachThread(Thread thread) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null) {
+            return;
+        }
+        Class<?> type = thread.getClass();
+        if (type != Thread.class) {
+            String name = type.getName();
+            if (name.equals("java.lang.VirtualThread") || name.equals("java.lang.ThreadBuilders$BoundVirtualThread")) {
+                attachTask(thread, thread);
+            }
+            return;
+        }
+        Function<Thread, Object> targetOf = threadTargets;
+        Object target = targetOf == null ? null : targetOf.apply(thread);
+        if (target != null && !(target instanceof HopTask) && !rules.isHousekeeping(target)) {
+            attachTask(thread, thread);
         }
     }
 

@@ -75,6 +75,16 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
+    public void attachThread(Thread thread) {
+        handoffs.attachThread(thread);
+    }
+
+    /** How to read a platform thread's Runnable, or null where it cannot be read (see Handoffs#attachThread). */
+    public void readThreadTargets(Function<Thread, Object> targetOf) {
+        handoffs.readThreadTargets(targetOf);
+    }
+
+    @Override
     public Object attachedTaskEnter(Object task) {
         return handoffs.attachedTaskEnter(task);
     }

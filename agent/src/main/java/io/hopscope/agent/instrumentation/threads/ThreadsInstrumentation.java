@@ -1,0 +1,78 @@
+package io.hopscope.agent.instrumentation.threads;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.agent.runtime.LibraryRules;
+import java.lang.instrument.Instrumentation;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+
+/**
+ * Threads started in a request, virtual or platform: Thread#start (and JDK 21's
+ * start(ThreadContainer), through which thread-per-task executors and structured scopes start
+ * theirs; VirtualThread overrides both) remembers the request with the thread, and the thread's
+ * run (Thread#run, VirtualThread#run(Runnable)) enters it: a handoff whose queue delay is the start
+ * call to the first run, and a task segment for the thread's whole run. Only a thread whose run is
+ * one task is followed (see Handoffs#attachThread): a virtual thread, or a plain java.lang.Thread
+ * whose Runnable is no library's worker loop.
+ */
+public final class ThreadsInstrumentation implements HopscopeInstrumentation {
+
+    @Override
+    public String name() {
+        return "threads";
+    }
+
+    @Override
+    public String requiredClass() {
+        return null;
+    }
+
+    /** A thread pool's worker loop, started by the pool inside whichever request made it grow. */
+    @Override
+    public void addRules(LibraryRules rules) {
+        rules.addHousekeepingTask("java.util.concurrent.ThreadPoolExecutor$Worker");
+    }
+
+    @Override
+    public void register(HopscopeRuntime runtime, Instrumentation instrumentation) {
+        runtime.readThreadTargets(ThreadTargets.open(instrumentation));
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder) {
+        return builder
+                .type(namedOneOf("java.lang.Thread", "java.lang.VirtualThread"))
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(StartAdvice.class).on(named("start")
+                                .and(takesArguments(0).or(takesArguments(1)))))
+                        .visit(Advice.to(RunAdvice.class).on(named("run")
+                                .and(takesArguments(0).or(takesArguments(Runnable.class))))));
+    }
+
+    /** Thread#start: the request, if any, goes with the thread. */
+    static final class StartAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Thread thread) {
+            Bridge.attachThread(thread);
+        }
+    }
+
+    /** The thread's run, on the thread itself: one volatile read when no request has a thread pending. */
+    static final class RunAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Thread thread) {
+            return thread == Thread.currentThread() ? Bridge.attachedTaskEnter(thread) : null;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.contextExit(token);
+        }
+    }
+}

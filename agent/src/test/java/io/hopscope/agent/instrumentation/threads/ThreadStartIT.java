@@ -1,0 +1,64 @@
+package io.hopscope.agent.instrumentation.threads;
+
+import static io.hopscope.agent.testing.Handovers.back;
+import static io.hopscope.agent.testing.Handovers.callerWaits;
+import static io.hopscope.agent.testing.Handovers.hops;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.Requests;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * A thread started in a request is a hop into it, and its result's way back a hop out, whatever the
+ * timing: a platform thread (new Thread(r).start()) on this JVM and on JDK 25, and on JDK 25 virtual
+ * threads of a thread-per-task executor, from a platform caller and from a virtual one. The thread's
+ * whole run is a task segment of the request.
+ */
+class ThreadStartIT {
+
+    @ParameterizedTest
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    void aStartedThreadIsAHop(String java) throws Exception {
+        List<Requests.Request> requests = Handovers.run(java, "newThread:before", "newThread:parked");
+        for (int i = 0; i < 2; i++) {
+            Requests.Request r = requests.get(i);
+            boolean parked = i == 1;
+            String what = Handovers.jdk(java) + " newThread " + (parked ? "parked" : "before");
+            assertThat(hops(r)).as(what).containsExactly("handoff main->spawned", back(parked) + " spawned->main");
+            assertThat(r.hops.get(0).getString("via")).as(what).isEqualTo("java.lang.Thread");
+            assertThat(r.segments).as(what).filteredOn(s -> s.getThread().getJavaName().equals("spawned"))
+                    .extracting(s -> s.getString("kind")).containsExactly("task");
+            assertThat(callerWaits(r)).as(what).containsExactly(parked ? new String[] {"CompletableFuture.get"} : new String[0]);
+            assertThat(r.threads()).as(what).hasSize(2);
+        }
+    }
+
+    @Test
+    void virtualThreadsAreHopsFromPlatformAndVirtualCallers() throws Exception {
+        String java = Handovers.jvms().filter(j -> j.contains("temurin-25")).findFirst().orElse(null);
+        Assumptions.assumeTrue(java != null, "no JDK 25 on this machine");
+        String[] scenarios = {"virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:before",
+            "onVirtual-virtualPerTask:parked"};
+        List<Requests.Request> requests = Handovers.run(java, scenarios);
+        for (int i = 0; i < scenarios.length; i++) {
+            Requests.Request r = requests.get(i);
+            boolean parked = i % 2 == 1;
+            String what = scenarios[i] + ", request " + r.id;
+            // Each request names its threads from 1: a new executor (and caller) of its own.
+            String caller = i < 2 ? "main" : "vcaller-1";
+            String worker = "vworker-1";
+            assertThat(hops(r)).as(what).containsExactly("handoff " + caller + "->" + worker,
+                    back(parked) + " " + worker + "->" + caller);
+            assertThat(r.hops.get(0).getString("via")).as(what).isEqualTo("java.lang.VirtualThread");
+            assertThat(r.segments).as(what).filteredOn(s -> s.getThread().getJavaName().equals(worker))
+                    .extracting(s -> s.getString("kind")).containsExactly("task");
+            assertThat(callerWaits(r)).as(what).containsExactly(parked ? new String[] {"FutureTask.get"} : new String[0]);
+            assertThat(r.threads()).as(what).hasSize(2);
+        }
+    }
+}
