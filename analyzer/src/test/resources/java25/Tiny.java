@@ -6,7 +6,8 @@ import jdk.jfr.StackTrace;
 /**
  * Run as a single-file program on another JDK with -XX:StartFlightRecording: commits a few contract
  * events (hopscope.Request, hopscope.Segment, hopscope.Hop) the way the agent would, plus whatever
- * the JDK records, so the analyzer's reading of that JDK's format is tested.
+ * the JDK records, so the analyzer's reading of that JDK's format is tested; the last request's
+ * worker is a virtual thread.
  */
 public class Tiny {
 
@@ -41,7 +42,7 @@ public class Tiny {
             first.allocatedBytes = 64 * 1024;
             first.cpuNanos = -1;
             first.commit();
-            Thread worker = new Thread(() -> {
+            Runnable work = () -> {
                 HopEvent hop = new HopEvent();
                 hop.requestId = id;
                 hop.kind = "handoff";
@@ -58,7 +59,9 @@ public class Tiny {
                 onWorker.allocatedBytes = 128 * 1024;
                 onWorker.cpuNanos = -1;
                 onWorker.commit();
-            }, "tiny-worker-" + i);
+            };
+            // The last request's worker is an unnamed virtual thread: no OS thread, no name.
+            Thread worker = i == 5 ? Thread.ofVirtual().unstarted(work) : new Thread(work, "tiny-worker-" + i);
             worker.start();
             worker.join();
             request.requestId = id;

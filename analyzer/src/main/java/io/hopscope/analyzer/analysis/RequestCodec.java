@@ -276,6 +276,7 @@ final class RequestCodec {
             o.writeLong(t.javaId());
             o.writeLong(t.osId());
             str(o, t.name());
+            o.writeBoolean(t.virtual());
         }
     }
 
@@ -286,7 +287,8 @@ final class RequestCodec {
         long javaId = i.readLong();
         long osId = i.readLong();
         String name = str(i);
+        boolean virtual = i.readBoolean();
         return ThreadRef.UNKNOWN.javaId() == javaId && ThreadRef.UNKNOWN.osId() == osId && "?".equals(name)
-                ? ThreadRef.UNKNOWN : new ThreadRef(javaId, osId, name);
+                ? ThreadRef.UNKNOWN : new ThreadRef(javaId, osId, name, virtual);
     }
 }

@@ -156,6 +156,7 @@ final class JsonRecords {
         o.put("javaId", t.javaId());
         o.put("osId", t.osId());
         o.put("name", t.name());
+        o.put("virtual", t.virtual());
         return o;
     }
 

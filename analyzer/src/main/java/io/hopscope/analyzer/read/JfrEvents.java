@@ -156,8 +156,9 @@ public final class JfrEvents {
         String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
         ThreadRef ref = known;
         if (known == null || !java.util.Objects.equals(known.name(), name)) {
-            // A new thread, or a renamed one: keep the latest name.
-            ref = new ThreadRef(javaId, t.getOSThreadId(), name);
+            // A new thread, or a renamed one: keep the latest name. JDK 21+ recordings say whether
+            // a thread is virtual (RecordedThread#isVirtual is not in JDK 17's API: read the field).
+            ref = new ThreadRef(javaId, t.getOSThreadId(), name, t.hasField("virtual") && t.getBoolean("virtual"));
             threads.put(javaId, ref);
         }
         if (byObject.size() > 100_000) {
