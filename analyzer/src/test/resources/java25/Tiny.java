@@ -53,10 +53,14 @@ public class Tiny {
                 hop.commit();
                 SegmentEvent onWorker = new SegmentEvent();
                 onWorker.begin();
-                sink = new byte[128 * 1024];
+                boolean virtual = Thread.currentThread().isVirtual();
+                for (int k = 0; k < (virtual ? 16 : 1); k++) {
+                    sink = new byte[128 * 1024];
+                }
                 onWorker.requestId = id;
                 onWorker.kind = "task";
-                onWorker.allocatedBytes = 128 * 1024;
+                // As the agent writes it: a virtual thread has no allocation counter on JDK 21-25.
+                onWorker.allocatedBytes = virtual ? -1 : 128 * 1024;
                 onWorker.cpuNanos = -1;
                 onWorker.commit();
             };

@@ -60,7 +60,10 @@ final class ThreadContexts {
         s.segment = null;
         e.end();
         ThreadMeter meter = ThreadMeter.get();
-        e.allocatedBytes = meter.allocatedBytes() - s.segmentAllocatedBytesAtStart;
+        // -1 where the JVM cannot say (a virtual thread's counters on JDK 21-25): unknown, not 0.
+        long allocatedBytes = meter.allocatedBytes();
+        e.allocatedBytes = allocatedBytes < 0 || s.segmentAllocatedBytesAtStart < 0 ? -1
+                : allocatedBytes - s.segmentAllocatedBytesAtStart;
         e.cpuNanos = s.segmentCpuNanosAtStart < 0 ? -1 : meter.cpuNanos() - s.segmentCpuNanosAtStart;
         e.commit();
     }

@@ -106,7 +106,7 @@ final class JdkEventJoin {
         if (p.kind() == ALLOCATION) {
             sampledAllocBytesInRequests += p.weightBytes();
             r.addAllocationSample(JfrEvents.topFrame(p.stack()), p.type() == null ? "?" : p.type().getName(),
-                    p.weightBytes());
+                    p.weightBytes(), p.javaThreadId());
             return;
         }
         long overlap = window.overlapNanos(p.javaThreadId(), p.startNanos(), p.endNanos(), r);

@@ -61,6 +61,10 @@ final class RequestAcc {
 
     int hops;
     long allocatedBytes;
+    /** The part of allocatedBytes estimated from allocation samples (see addAllocationSample). */
+    long estimatedAllocatedBytes;
+    /** Bit t: thread t's segments had no allocation counter (-1: a virtual thread on JDK 21-25). */
+    private long threadsWithoutCounter;
     long blockedNanos;
     long queueDelayNanos;
     long wakeLatencyNanos;
@@ -143,8 +147,12 @@ final class RequestAcc {
         int t = threadIndex(s.thread());
         threadFigures[3 * t]++;
         threadFigures[3 * t + 1] += s.durationNanos();
-        threadFigures[3 * t + 2] += Math.max(0, s.allocatedBytes());
-        allocatedBytes += Math.max(0, s.allocatedBytes());
+        if (s.allocatedBytes() < 0) {
+            threadsWithoutCounter |= t < 64 ? 1L << t : 0;
+        } else {
+            threadFigures[3 * t + 2] += s.allocatedBytes();
+            allocatedBytes += s.allocatedBytes();
+        }
         if (detail) {
             segments.add(s);
         }
@@ -273,7 +281,21 @@ final class RequestAcc {
         }
     }
 
-    void addAllocationSample(String frame, String objectClass, long weightBytes) {
+    /**
+     * An allocation sample on one of the request's threads in one of its segments. On a thread whose
+     * segments had no allocation counter, its weight is that thread's allocation, estimated.
+     */
+    void addAllocationSample(String frame, String objectClass, long weightBytes, long javaThreadId) {
+        if (threadsWithoutCounter != 0) {
+            for (int t = 0; t < Math.min(64, threadRefs.length) && threadRefs[t] != null; t++) {
+                if (threadRefs[t].javaId() == javaThreadId && (threadsWithoutCounter & 1L << t) != 0) {
+                    threadFigures[3 * t + 2] += weightBytes;
+                    allocatedBytes += weightBytes;
+                    estimatedAllocatedBytes += weightBytes;
+                    break;
+                }
+            }
+        }
         if (allocSites == null) {
             allocSites = new HashMap<>(8);
         }
@@ -334,7 +356,7 @@ final class RequestAcc {
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
                 detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
                 detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),
-                allocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops,
+                allocatedBytes, estimatedAllocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops,
                 returnDelayNanos, nonBlocking, List.copyOf(policyTimes),
                 lockCount == 0 ? LockContention.NONE
                         : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),

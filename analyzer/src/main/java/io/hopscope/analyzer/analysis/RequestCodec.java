@@ -46,6 +46,7 @@ final class RequestCodec {
         list(o, r.waits(), RequestCodec::wait);
         list(o, r.spans(), RequestCodec::span);
         o.writeLong(r.allocatedBytes());
+        o.writeLong(r.estimatedAllocatedBytes());
         o.writeLong(r.blockedNanos());
         o.writeLong(r.queueDelayNanos());
         o.writeLong(r.wakeLatencyNanos());
@@ -82,6 +83,7 @@ final class RequestCodec {
         List<Wait> waits = list(i, RequestCodec::wait);
         List<Span> spans = list(i, RequestCodec::span);
         long allocated = i.readLong();
+        long estimatedAllocated = i.readLong();
         long blocked = i.readLong();
         long queueDelay = i.readLong();
         long wakeLatency = i.readLong();
@@ -101,7 +103,7 @@ final class RequestCodec {
         List<GcPause> pauses = list(i, RequestCodec::gcPause);
         boolean detailKept = i.readBoolean();
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
-                hopList, threads, segments, waits, spans, allocated, blocked, queueDelay, wakeLatency, handoffHops,
+                hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
                 wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, detailKept);
     }
 

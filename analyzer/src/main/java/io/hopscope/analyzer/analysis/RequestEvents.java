@@ -221,7 +221,7 @@ final class RequestEvents {
         r.finished = true;
         live.remove(r.id);
         finishedNow.put(r.id, r);
-        allocInRequests += r.allocatedBytes;
+        allocInRequests += r.allocatedBytes - r.estimatedAllocatedBytes; // the exact part: what the header says
     }
 
     /** The earliest event time of any request still in flight: GC pauses after it must be kept. */

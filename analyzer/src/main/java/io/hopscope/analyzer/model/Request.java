@@ -9,6 +9,8 @@ import java.util.List;
  * {@code hopList}, {@code segments}, {@code waits} and {@code spans} are empty but every total is exact.
  * {@code hops} counts every kind; {@code handoffHops}, {@code wakeHops} and {@code returnHops} each
  * kind (queue delay is the handoffs', wake latency the wakes', return delay the returns').
+ * {@code allocatedBytes} is exact but for {@code estimatedAllocatedBytes} of it: the allocation
+ * samples of threads whose segments had no allocation counter (virtual threads on JDK 21-25).
  */
 public record Request(
         long id,
@@ -28,6 +30,7 @@ public record Request(
         List<Wait> waits,
         List<Span> spans,
         long allocatedBytes,
+        long estimatedAllocatedBytes,
         long blockedNanos,
         long queueDelayNanos,
         long wakeLatencyNanos,

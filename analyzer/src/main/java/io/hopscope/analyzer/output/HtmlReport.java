@@ -126,7 +126,8 @@ public final class HtmlReport {
         if (r.returnHops() > 0) {
             o.put("ret", Units.nanos(r.returnDelayNanos()));
         }
-        o.put("alloc", Units.bytes(r.allocatedBytes()));
+        o.put("alloc", Units.bytes(r.allocatedBytes()) + (r.estimatedAllocatedBytes() == 0 ? ""
+                : " (" + Units.bytes(r.estimatedAllocatedBytes()) + " estimated)"));
         o.put("lock", Units.nanos(r.lock().nanos()));
         o.put("gc", Units.nanos(r.gcNanos()));
         o.put("detail", r.detailKept());
@@ -148,7 +149,8 @@ public final class HtmlReport {
         for (Segment s : r.segments()) {
             ((ArrayNode) lane(lanes, laneNodes, s.thread()).get("segments")).addObject()
                     .put("s", s.startEpochNanos() - t0).put("e", s.endEpochNanos() - t0).put("kind", s.kind())
-                    .put("text", s.kind() + " " + Units.nanos(s.durationNanos()) + ", " + Units.bytes(s.allocatedBytes()));
+                    .put("text", s.kind() + " " + Units.nanos(s.durationNanos()) + ", "
+                            + (s.allocatedBytes() < 0 ? "no allocation counter" : Units.bytes(s.allocatedBytes())));
         }
         for (Wait w : r.waits()) {
             if (w.thread() != null) {

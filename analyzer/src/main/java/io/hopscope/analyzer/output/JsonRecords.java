@@ -125,6 +125,7 @@ final class JsonRecords {
         array(n, "hopList", r.hopList(), JsonRecords::hop);
         array(n, "threads", r.threads(), JsonRecords::threadTime);
         n.put("allocatedBytes", r.allocatedBytes());
+        n.put("estimatedAllocatedBytes", r.estimatedAllocatedBytes());
         n.put("blockedNanos", r.blockedNanos());
         n.put("queueDelayNanos", r.queueDelayNanos());
         n.put("wakeLatencyNanos", r.wakeLatencyNanos());

@@ -143,7 +143,9 @@ public final class TextReport {
             out.printf(Locale.ROOT, "  thread %-24s %3d segment(s) %10s %12s allocated%n", Units.fit(t.thread().label(), 24),
                     t.segments(), Units.nanos(t.nanos()), Units.bytes(t.allocatedBytes()));
         }
-        out.println("  allocated " + Units.bytes(r.allocatedBytes()) + " exact"
+        out.println("  allocated " + Units.bytes(r.allocatedBytes()) + (r.estimatedAllocatedBytes() == 0 ? " exact"
+                : ", of which " + Units.bytes(r.estimatedAllocatedBytes()) + " estimated from allocation samples"
+                        + " (virtual threads have no allocation counter)")
                 + (r.allocationSites().isEmpty() ? "" : "; top sampled sites: " + r.allocationSites().stream()
                 .map(TextReport::site).collect(Collectors.joining(", "))));
         if (r.lock().count() > 0) {

@@ -37,6 +37,7 @@ class RequestFieldsTest {
 
     private static final ThreadRef CALLER = new ThreadRef(1, 101, "caller");
     private static final ThreadRef LOOP = new ThreadRef(2, 102, "loop");
+    private static final ThreadRef VIRTUAL = new ThreadRef(3, 0, "", true);
 
     /** Components the JSON output leaves out on purpose, with why; none so far. */
     private static final Set<String> NOT_IN_JSON = Set.of();
@@ -101,7 +102,10 @@ class RequestFieldsTest {
         acc.addHop(new Hop("return", LOOP, CALLER, 1_600, 30, "java.util.concurrent.CompletableFuture"));
         acc.addSpan(new Span(1, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1_000, 1_900));
         acc.addLock("monitor", "java.lang.Object", 100, 100, () -> "a.B.c:1");
-        acc.addAllocationSample("a.B.c:1", "byte[]", 1_024);
+        acc.addAllocationSample("a.B.c:1", "byte[]", 1_024, CALLER.javaId());
+        // A virtual thread: no allocation counter, so its samples are its allocation, estimated.
+        acc.addSegment(new Segment(VIRTUAL, "task", 1_300, 1_400, -1, -1));
+        acc.addAllocationSample("a.B.c:2", "byte[]", 2_048, VIRTUAL.javaId());
         acc.addGcPause(new GcPause(1, "G1New", 1_250, 1_260), 10);
         return acc.toRequest(5);
     }

@@ -95,7 +95,7 @@ class RequestSpillTest {
     private static Request request(long id, boolean full) {
         if (!full) {
             return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, null, 1_000 + id, 50, 0,
-                    List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(),
+                    List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(),
                     LockContention.NONE, List.of(), 0, List.of(), false);
         }
         return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
@@ -107,7 +107,7 @@ class RequestSpillTest {
                 List.of(new Wait("Mono.block", CALLER, LOOP, 5, 20, 300, true, "value")),
                 List.of(new Span(7, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1, 30),
                         new Span(8, 7, "policy", "AddHeadersPolicy", null, 1, null, 2, 3)),
-                4224, 15, 300, 300, 1, 0, 1, 77, true,
+                4224, 1_000, 15, 300, 300, 1, 0, 1, 77, true,
                 List.of(new PolicyTime("RetryPolicy", "policy", 1, 29, 28)),
                 new LockContention(3, 31_000_000, List.of(new LockSite("monitor", "java.lang.Object", 3, 31_000_000,
                         "a.B.c:1\nd.E.f:2"))),

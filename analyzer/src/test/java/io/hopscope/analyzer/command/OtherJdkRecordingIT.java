@@ -46,23 +46,29 @@ class OtherJdkRecordingIT {
         assertThat(root.get("requests")).hasSize(5).allSatisfy(req -> {
             assertThat(req.get("hops").asInt()).isEqualTo(1);
             assertThat(req.get("threads")).hasSize(2);
-            assertThat(req.get("allocatedBytes").asLong()).isEqualTo(192 * 1024);
             JsonNode to = req.get("hopList").get(0).get("to");
             if (req.get("id").asLong() < 5) {
+                assertThat(req.get("allocatedBytes").asLong()).isEqualTo(192 * 1024);
+                assertThat(req.get("estimatedAllocatedBytes").asLong()).isZero();
                 assertThat(to.get("name").asText()).startsWith("tiny-worker-");
                 assertThat(to.get("virtual").asBoolean()).isFalse();
             } else {
-                // An unnamed virtual thread: its own Java id, no name, no OS thread.
+                // An unnamed virtual thread: its own Java id, no name, no OS thread; no allocation
+                // counter either, so its 2 MiB are estimated from the JDK's allocation samples.
                 assertThat(to.get("virtual").asBoolean()).isTrue();
                 assertThat(to.get("name").asText()).isEmpty();
                 assertThat(to.get("javaId").asLong()).isPositive();
+                long estimated = req.get("estimatedAllocatedBytes").asLong();
+                assertThat(estimated).isPositive();
+                assertThat(req.get("allocatedBytes").asLong()).isEqualTo(64 * 1024 + estimated);
             }
         });
         long virtualId = root.get("requests").findValues("to").stream().filter(t -> t.get("virtual").asBoolean())
                 .findFirst().orElseThrow().get("javaId").asLong();
         Cli text = Cli.run("report", jfr.toString(), "--top", "5");
         assertThat(text.exitCode()).as(text.err()).isZero();
-        assertThat(text.out()).contains("-> virtual#" + virtualId + " ").doesNotContain("tid 0");
+        assertThat(text.out()).contains("-> virtual#" + virtualId + " ").doesNotContain("tid 0")
+                .contains("estimated from allocation samples (virtual threads have no allocation counter)");
         // The JDK's own events of that format are read too: System.gc() made at least one collection.
         assertThat(root.get("recording").get("gc").get("count").asLong()).isPositive();
         assertThat(root.get("recording").get("jdkEvents").asLong()).isPositive();

@@ -53,7 +53,7 @@ class ExpectedOutputTest {
                                 T0 + 5 * MS, T0 + 5 * MS + d - MS),
                         new Span(2, 1, "policy", "com.azure.core.http.policy.UserAgentPolicy", "async", 1, CALLER,
                                 T0 + 5 * MS, T0 + 5 * MS + d - 2 * MS)),
-                24_576, d - 2 * MS, 300_000, 120_000, 1, 1, 0, 0, false,
+                24_576, 0, d - 2 * MS, 300_000, 120_000, 1, 1, 0, 0, false,
                 List.of(new PolicyTime("com.azure.core.http.policy.UserAgentPolicy", "policy", 1, d - 2 * MS, d - 2 * MS),
                         new PolicyTime("com.azure.core.http.policy.RetryPolicy", "policy", 1, d - MS, MS)),
                 new LockContention(1, 2 * MS, List.of(new LockSite("monitor", "java.lang.Object", 1, 2 * MS,
