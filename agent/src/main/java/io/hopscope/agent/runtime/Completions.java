@@ -55,6 +55,21 @@ final class Completions {
         }
     }
 
+    /** Who completed a result, and when. */
+    record Completion(Thread by, long nanos) {
+    }
+
+    /** The completion of {@code result}, taken out; null when it is not known here. */
+    synchronized Completion takeCompletion(Object result) {
+        int i = take(result);
+        if (i < 0) {
+            return null;
+        }
+        Thread by = threads[i];
+        threads[i] = null;
+        return by == null ? null : new Completion(by, times[i]);
+    }
+
     /** {@code result} was picked up after a wake (the wake is the hop): forgotten. */
     synchronized void forget(Object result) {
         int i = take(result);

@@ -97,6 +97,17 @@ final class Waits {
         long wakeNanos = s.wakeNanos;
         s.waker = null;
         RequestState r = w.request;
+        if (waker == null && r != null) {
+            // No unpark seen: the result was completed while this thread was in the wait, before it
+            // registered or parked. It was not there when it looked, so the way back is a wake from
+            // the thread that completed it, counted from that completion.
+            Completions done = r.completionsIfAny();
+            Completions.Completion c = done == null || w.waitedOn == null ? null : done.takeCompletion(w.waitedOn);
+            if (c != null && c.by() != s.thread) {
+                waker = c.by();
+                wakeNanos = c.nanos();
+            }
+        }
         WaitEvent e = w.event;
         e.end();
         e.requestId = r == null ? 0 : r.id;
@@ -118,9 +129,6 @@ final class Waits {
             if (done != null) {
                 done.forget(w.waitedOn);
             }
-        } else if (r != null && waker == null) {
-            // Returned without an unpark seen: the result was completed before the wait registered.
-            returned(r, w.waitedOn, s.thread);
         }
         if (r != null && s.request == r) {
             ThreadContexts.beginSegment(s, "resume");
