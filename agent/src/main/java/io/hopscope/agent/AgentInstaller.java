@@ -34,6 +34,7 @@ import jdk.jfr.Configuration;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.utility.JavaModule;
@@ -53,6 +54,13 @@ final class AgentInstaller {
 
         List<HopscopeInstrumentation> all = instrumentations(options);
         boolean debug = Boolean.getBoolean("hopscope.debug");
+        // Byte Buddy looks for sun.misc.Unsafe when its class injectors load, which the agent never
+        // uses (advice is inlined, the bridge is on the boot path, initialization is NoOp): JDK 24+
+        // warns on the first Unsafe call. The safe property (the shaded copy's own name, so the
+        // application's Byte Buddy is not affected) tells it not to look.
+        if (System.getProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY) == null) {
+            System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
+        }
         TypePoolCache poolCache = new TypePoolCache();
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()

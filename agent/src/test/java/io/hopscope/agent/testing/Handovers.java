@@ -38,6 +38,8 @@ public final class Handovers {
                 "io.hopscope.testapps.HandoverApp"));
         args.addAll(List.of(scenarios));
         AgentRun run = AgentRun.run(java, "jfr=%JFR%,requests=" + BOUNDARY, args);
+        // JDK 24+ warns when sun.misc.Unsafe is first used: the agent must not make it.
+        assertThat(run.stderr).as("stderr on %s", java).doesNotContain("sun.misc.Unsafe");
         List<Requests.Request> requests = new ArrayList<>(run.cleanRequests(scenarios.length).values());
         requests.sort(Comparator.comparing(r -> r.request.getStartTime()));
         assertThat(requests).as("requests of %s; stdout %s", java, run.stdout).hasSize(scenarios.length);
