@@ -14,8 +14,10 @@ build:
 setup:
 	bash bpf/setup.sh
 
+# The integration tests also run on a second JDK (21+: virtual threads): the newest found, or under
+# CI one that scripts/second-jdk.sh installs; without one they skip, except under CI=true.
 test: setup
-	$(MVN) verify
+	HOPSCOPE_JDK2="$$(bash scripts/second-jdk.sh $(if $(CI),--install,) || true)" $(MVN) verify
 	$(PYTHON) -m pytest -q bpf/tests
 
 clean:

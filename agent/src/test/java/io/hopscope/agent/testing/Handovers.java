@@ -18,18 +18,35 @@ import java.util.stream.Stream;
 public final class Handovers {
 
     public static final String BOUNDARY = "io.hopscope.testapps.HandoverApp#request";
-    private static final Path JDK_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 
     private Handovers() {
     }
 
     /**
-     * The JVMs to run on: this one (JDK 17 in the build), and Temurin 25 where it is installed (the
-     * CI machine has it under /usr/lib/jvm): fork/join and CompletableFuture changed between them.
+     * The JVMs to run on: this one (JDK 17 in the build) and the second JDK (21+), where there is one
+     * (fork/join, CompletableFuture and threads changed between them).
      */
     public static Stream<String> jvms() {
         String self = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return Files.isExecutable(JDK_25) ? Stream.of(self, JDK_25.toString()) : Stream.of(self);
+        String second = secondJvm();
+        return second == null ? Stream.of(self) : Stream.of(self, second);
+    }
+
+    /**
+     * The second JDK's java (HOPSCOPE_JDK2, which `make test` sets from scripts/second-jdk.sh), or
+     * null where there is none; under CI=true a missing one fails the test instead.
+     */
+    public static String secondJvm() {
+        String home = System.getenv("HOPSCOPE_JDK2");
+        Path java = home == null || home.isEmpty() ? null : Path.of(home, "bin", "java");
+        if (java != null && Files.isExecutable(java)) {
+            return java.toString();
+        }
+        if ("true".equals(System.getenv("CI"))) {
+            throw new AssertionError("CI=true needs a second JDK (21+) in HOPSCOPE_JDK2: make test finds or installs one"
+                    + " (scripts/second-jdk.sh --install); HOPSCOPE_JDK2=" + home);
+        }
+        return null;
     }
 
     /** Runs the scenarios ({@code SCENARIO:before|parked}) in order; their requests in the same order. */
@@ -70,6 +87,6 @@ public final class Handovers {
     }
 
     public static String jdk(String java) {
-        return java.contains("temurin-25") ? "JDK 25" : "JDK " + Runtime.version().feature();
+        return java.equals(secondJvm()) ? "second JDK " + java : "JDK " + Runtime.version().feature();
     }
 }

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A thread started in a request is a hop into it, and its result's way back a hop out, whatever the
- * timing: a platform thread (new Thread(r).start()) on this JVM and on JDK 25, and on JDK 25 virtual
+ * timing: a platform thread (new Thread(r).start()) on this JVM and on the second JDK, and on it virtual
  * threads of a thread-per-task executor, from a platform caller and from a virtual one. The thread's
  * whole run is a task segment of the request.
  */
@@ -40,8 +40,8 @@ class ThreadStartIT {
 
     @Test
     void virtualThreadsAreHopsFromPlatformAndVirtualCallers() throws Exception {
-        String java = Handovers.jvms().filter(j -> j.contains("temurin-25")).findFirst().orElse(null);
-        Assumptions.assumeTrue(java != null, "no JDK 25 on this machine");
+        String java = Handovers.secondJvm();
+        Assumptions.assumeTrue(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
         String[] scenarios = {"virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:before",
             "onVirtual-virtualPerTask:parked"};
         List<Requests.Request> requests = Handovers.run(java, scenarios);
