@@ -39,19 +39,9 @@ final class Completions {
      * thread that completed it, unless that was the picker itself or the completion is not known here.
      */
     void returned(RequestState request, Object result, Thread picker, String via) {
-        Thread by;
-        long completedNanos;
-        synchronized (this) {
-            int i = take(result);
-            if (i < 0) {
-                return;
-            }
-            by = threads[i];
-            completedNanos = times[i];
-            threads[i] = null;
-        }
-        if (by != picker) {
-            HopEvents.ret(request, by, picker, System.nanoTime() - completedNanos, via);
+        Completion c = takeCompletion(result);
+        if (c != null && c.by() != picker) {
+            HopEvents.ret(request, c.by(), picker, System.nanoTime() - c.nanos(), via);
         }
     }
 

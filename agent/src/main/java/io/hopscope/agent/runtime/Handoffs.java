@@ -25,10 +25,12 @@ final class Handoffs {
     private final Map<Object, HopTask.Captured> attached = Collections.synchronizedMap(new WeakHashMap<>());
     /**
      * attachTask's tasks (fork/join tasks, threads) handed over in a request, until they run; weakly
-     * held, so a task dropped unrun goes with it. Bridge.PENDING_TASKS counts the entries put and not taken, so that no task
-     * looks here while there is none.
+     * held, so a task dropped unrun goes with it. Bridge.PENDING_TASKS counts the entries put and
+     * not taken, so that no task looks here while there is none.
      */
     private final Map<Object, HopTask.Captured> tasks = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Reads a platform thread's Runnable; null until the threads instrumentation sets it. */
+    private volatile Function<Thread, Object> threadTargets;
     private final List<Function<Object, Object>> contextKeys = new CopyOnWriteArrayList<>();
     private final LibraryRules rules;
     private volatile int selfCheckHits;
@@ -92,6 +94,13 @@ final class Handoffs {
         return wrapped;
     }
 
+    /** {@code future} runs {@code task}: a wrapped task records the future's completion (HopTask#completing). */
+    static void bindFuture(Object task, Object future) {
+        if (task instanceof HopTask) {
+            ((HopTask) task).future = future;
+        }
+    }
+
     /** Remembers the current request with a task handed to {@code via} that cannot be wrapped. */
     void attachTask(Object task, Object via) {
         // A fork goes to the forking worker's pool, or the common pool: a ForkJoinPool either way.
@@ -101,9 +110,6 @@ final class Handoffs {
             Bridge.PENDING_TASKS.incrementAndGet();
         }
     }
-
-    /** Reads a platform thread's Runnable; null until the threads instrumentation sets it. */
-    private volatile Function<Thread, Object> threadTargets;
 
     void readThreadTargets(Function<Thread, Object> targetOf) {
         threadTargets = targetOf;

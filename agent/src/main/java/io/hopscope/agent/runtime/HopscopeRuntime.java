@@ -101,9 +101,7 @@ public final class HopscopeRuntime implements Hooks {
 
     @Override
     public void bindFuture(Object task, Object future) {
-        if (task instanceof HopTask) {
-            ((HopTask) task).future = future;
-        }
+        Handoffs.bindFuture(task, future);
     }
 
     @Override
