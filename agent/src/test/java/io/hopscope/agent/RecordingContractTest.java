@@ -6,6 +6,7 @@ import io.hopscope.agent.events.AgentErrorEvent;
 import io.hopscope.agent.events.AgentInfoEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.events.HopEvent;
+import io.hopscope.agent.events.MountsEvent;
 import io.hopscope.agent.events.NonBlockingWaitEvent;
 import io.hopscope.agent.events.RequestEvent;
 import io.hopscope.agent.events.SegmentEvent;
@@ -88,14 +89,14 @@ class RecordingContractTest {
     @Test
     void everyContractEventIsDefinedWithExactlyItsFields() throws Exception {
         Map<String, Map<String, String>> contract = contract();
-        assertThat(contract).hasSize(9);
+        assertThat(contract).hasSize(10);
         assertThat(agentEvents()).isEqualTo(contract);
     }
 
     @Test
     void theEventClassesAreTheOnesTheAgentWrites() throws Exception {
         assertThat(eventClasses()).containsExactlyInAnyOrder(RequestEvent.class, SegmentEvent.class, HopEvent.class,
-                SpanEvent.class, WaitEvent.class, NonBlockingWaitEvent.class, AgentErrorEvent.class,
+                SpanEvent.class, WaitEvent.class, NonBlockingWaitEvent.class, MountsEvent.class, AgentErrorEvent.class,
                 ClockSyncEvent.class, AgentInfoEvent.class);
     }
 

@@ -45,6 +45,25 @@ public final class HandoverApp {
     /** A periodic task that outlives its request: its period, long enough for the request to end first. */
     public static final long LONG_PERIOD_MILLIS = 200;
 
+    /** What knownVirtual's worker allocates, how long it sleeps, and how long it is pinned. */
+    public static final int KNOWN_BYTES = 1 << 20;
+    public static final long KNOWN_SLEEP_MILLIS = 30;
+    public static final long PINNED_MILLIS = 25;
+
+    /** Parks in its initializer: a virtual thread that initializes it is pinned meanwhile. */
+    static final class PinningInit {
+        static final int VALUE;
+
+        static {
+            try {
+                Thread.sleep(PINNED_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            VALUE = 0;
+        }
+    }
+
     /** A scenario name's prefix that runs it on a virtual caller thread (JDK 21+). */
     static final String ON_VIRTUAL = "onVirtual-";
     /** JDK 21's Thread.Builder, or null before it. */
@@ -268,6 +287,23 @@ public final class HandoverApp {
                         return Thread.currentThread().getName() + " " + new byte[64 * 1024].length;
                     });
                     lookWhenDone(f, parked);
+                    return f.get();
+                } finally {
+                    perTask.shutdown();
+                }
+            }
+            case "knownVirtual": {
+                // JDK 21+: the known path on a virtual worker: it allocates KNOWN_BYTES, sleeps
+                // KNOWN_SLEEP_MILLIS (unmounted, then mounted again) and parks in a class initializer,
+                // which pins it to its carrier on every JDK so far.
+                ExecutorService perTask = (ExecutorService) Executors.class.getMethod("newThreadPerTaskExecutor",
+                        ThreadFactory.class).invoke(null, BUILDER.getMethod("factory").invoke(virtualBuilder("vworker-")));
+                try {
+                    Future<Integer> f = perTask.submit(() -> {
+                        byte[] known = new byte[KNOWN_BYTES];
+                        Thread.sleep(KNOWN_SLEEP_MILLIS);
+                        return known.length + PinningInit.VALUE;
+                    });
                     return f.get();
                 } finally {
                     perTask.shutdown();

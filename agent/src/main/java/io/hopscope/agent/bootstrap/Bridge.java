@@ -32,6 +32,13 @@ public final class Bridge {
      */
     public static final AtomicInteger PENDING_TASKS = new AtomicInteger();
 
+    /**
+     * Number of virtual threads working on a request (see Carriers). Every virtual thread in the
+     * JVM checks it when it is submitted to its scheduler and when a carrier runs it: one volatile
+     * read while none is.
+     */
+    public static final AtomicInteger CARRIED = new AtomicInteger();
+
     private Bridge() {
     }
 
@@ -86,6 +93,67 @@ public final class Bridge {
         }
         try {
             h.attachThread(thread);
+        } catch (Throwable t) {
+            h.onError("threads", t);
+        }
+    }
+
+    /** A virtual thread is submitted to its scheduler (VirtualThread#*submitRunContinuation*). */
+    public static void virtualThreadSubmitted(Thread thread) {
+        if (CARRIED.get() == 0) {
+            return;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.virtualThreadSubmitted(thread);
+        } catch (Throwable t) {
+            h.onError("threads", t);
+        }
+    }
+
+    /** A carrier starts running a virtual thread (VirtualThread#runContinuation); the token goes to mountExit. */
+    public static Object mountEnter(Thread thread) {
+        if (CARRIED.get() == 0) {
+            return null;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.mountEnter(thread);
+        } catch (Throwable t) {
+            h.onError("threads", t);
+            return null;
+        }
+    }
+
+    public static void mountExit(Object token) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return;
+        }
+        try {
+            h.mountExit(token);
+        } catch (Throwable t) {
+            h.onError("threads", t);
+        }
+    }
+
+    /** A virtual thread's run ends, on the thread itself. */
+    public static void virtualThreadEnded(Thread thread) {
+        if (CARRIED.get() == 0) {
+            return;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.virtualThreadEnded(thread);
         } catch (Throwable t) {
             h.onError("threads", t);
         }

@@ -15,6 +15,14 @@ public interface Hooks {
 
     Object attachedTaskEnter(Object task);
 
+    void virtualThreadSubmitted(Thread thread);
+
+    Object mountEnter(Thread thread);
+
+    void mountExit(Object token);
+
+    void virtualThreadEnded(Thread thread);
+
     Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos);
 
     Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos);

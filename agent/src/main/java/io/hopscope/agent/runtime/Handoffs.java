@@ -130,7 +130,10 @@ final class Handoffs {
         Class<?> type = thread.getClass();
         if (type != Thread.class) {
             String name = type.getName();
-            if (name.equals("java.lang.VirtualThread") || name.equals("java.lang.ThreadBuilders$BoundVirtualThread")) {
+            if (name.equals("java.lang.VirtualThread")) {
+                attachTask(thread, thread);
+                Carriers.started(thread, s.request);
+            } else if (name.equals("java.lang.ThreadBuilders$BoundVirtualThread")) {
                 attachTask(thread, thread);
             }
             return;

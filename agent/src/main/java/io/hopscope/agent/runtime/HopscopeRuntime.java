@@ -3,6 +3,7 @@ package io.hopscope.agent.runtime;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.bootstrap.Hooks;
 import io.hopscope.agent.events.HopEvent;
+import io.hopscope.agent.events.MountsEvent;
 import io.hopscope.agent.events.NonBlockingWaitEvent;
 import io.hopscope.agent.events.RequestEvent;
 import io.hopscope.agent.events.SegmentEvent;
@@ -77,6 +78,31 @@ public final class HopscopeRuntime implements Hooks {
     @Override
     public void attachThread(Thread thread) {
         handoffs.attachThread(thread);
+    }
+
+    @Override
+    public void virtualThreadSubmitted(Thread thread) {
+        Carriers.submitted(thread);
+    }
+
+    @Override
+    public Object mountEnter(Thread thread) {
+        return Carriers.mountEnter(thread);
+    }
+
+    @Override
+    public void mountExit(Object token) {
+        Carriers.mountExit(token);
+    }
+
+    @Override
+    public void virtualThreadEnded(Thread thread) {
+        Carriers.released(thread);
+    }
+
+    /** How to read the current virtual thread's carrier (Thread.currentCarrierThread), or null. */
+    public void readCurrentCarrier(java.util.function.Supplier<Thread> carrier) {
+        Carriers.readCurrentCarrier(carrier);
     }
 
     /** How to read a platform thread's Runnable, or null where it cannot be read (see Handoffs#attachThread). */
@@ -222,5 +248,6 @@ public final class HopscopeRuntime implements Hooks {
         new SpanEvent().isEnabled();
         new WaitEvent().isEnabled();
         new NonBlockingWaitEvent().isEnabled();
+        new MountsEvent().isEnabled();
     }
 }

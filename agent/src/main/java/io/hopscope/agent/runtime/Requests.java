@@ -43,6 +43,7 @@ public final class Requests {
                 boundary, info == null ? null : info.url, s.thread, spans);
         SpanPosition.clear(s);
         s.request = r;
+        Carriers.began(s, r);
         ThreadContexts.beginSegment(s, "start");
         return r;
     }
@@ -69,6 +70,9 @@ public final class Requests {
                         if (s.request == r) {
                             ThreadContexts.leaveRequest(s);
                         }
+                        if (s.virtual) {
+                            Carriers.released(s.thread);
+                        }
                         return wrapped;
                     }
                 }
@@ -77,6 +81,9 @@ public final class Requests {
         r.markEnded();
         if (s.request == r) {
             ThreadContexts.leaveRequest(s);
+        }
+        if (s.virtual) {
+            Carriers.released(s.thread);
         }
         r.commit();
         return result;

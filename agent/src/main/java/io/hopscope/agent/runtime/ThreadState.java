@@ -7,6 +7,8 @@ import io.hopscope.agent.events.SpanEvent;
 final class ThreadState {
 
     final Thread thread;
+    /** Whether the thread is virtual: its runs on carriers are followed (see Carriers). */
+    final boolean virtual;
 
     /** The request this thread works on now, or null. */
     RequestState request;
@@ -59,6 +61,7 @@ final class ThreadState {
 
     ThreadState(Thread thread) {
         this.thread = thread;
+        this.virtual = Carriers.isVirtual(thread);
     }
 
     /** One open synchronous span: its event, and (inherited) the thread's position to restore when it closes. */

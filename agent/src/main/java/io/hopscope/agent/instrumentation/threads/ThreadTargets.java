@@ -6,9 +6,11 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Reads a platform thread's Runnable, which tells a thread that runs one task from a pool's worker
@@ -18,9 +20,12 @@ import java.util.function.Function;
 final class ThreadTargets implements Function<Thread, Object> {
 
     private final MethodHandle target;
+    /** Thread.currentCarrierThread() (JDK 19+), or null. */
+    private final MethodHandle carrier;
 
-    private ThreadTargets(MethodHandle target) {
+    private ThreadTargets(MethodHandle target, MethodHandle carrier) {
         this.target = target;
+        this.carrier = carrier;
     }
 
     static ThreadTargets open(Instrumentation instrumentation) {
@@ -38,11 +43,37 @@ final class ThreadTargets implements Function<Thread, Object> {
             } catch (NoSuchFieldException jdk17) {
                 handle = lookup.unreflectGetter(accessible(Thread.class.getDeclaredField("target")));
             }
-            return new ThreadTargets(handle.asType(MethodType.methodType(Object.class, Thread.class)));
+            return new ThreadTargets(handle.asType(MethodType.methodType(Object.class, Thread.class)),
+                    currentCarrier(lookup));
         } catch (Throwable t) {
             AgentErrors.report("threads", t);
             return null;
         }
+    }
+
+    private static MethodHandle currentCarrier(MethodHandles.Lookup lookup) {
+        try {
+            Method m = Thread.class.getDeclaredMethod("currentCarrierThread");
+            m.setAccessible(true);
+            return lookup.unreflect(m);
+        } catch (ReflectiveOperationException | RuntimeException beforeJdk19) {
+            return null;
+        }
+    }
+
+    /** The current virtual thread's carrier, or null where the JDK has none or it cannot be read. */
+    Supplier<Thread> carrierOfCurrent() {
+        MethodHandle handle = carrier;
+        if (handle == null) {
+            return null;
+        }
+        return () -> {
+            try {
+                return (Thread) handle.invokeExact();
+            } catch (Throwable t) {
+                return null;
+            }
+        };
     }
 
     private static Field accessible(Field field) {

@@ -1,5 +1,6 @@
 package io.hopscope.agent.instrumentation.threads;
 
+import static net.bytebuddy.matcher.ElementMatchers.nameContains;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -20,6 +21,10 @@ import net.bytebuddy.asm.Advice;
  * call to the first run, and a task segment for the thread's whole run. Only a thread whose run is
  * one task is followed (see Handoffs#attachThread): a virtual thread, or a plain java.lang.Thread
  * whose Runnable is no library's worker loop.
+ *
+ * <p>A virtual thread's runs on carriers (VirtualThread#runContinuation, on the carrier) and its
+ * submissions to its scheduler (VirtualThread#*submitRunContinuation*) are followed while it works
+ * on a request: hopscope.Mounts adds them up (see Carriers).
  */
 public final class ThreadsInstrumentation implements HopscopeInstrumentation {
 
@@ -41,7 +46,11 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public void register(HopscopeRuntime runtime, Instrumentation instrumentation) {
-        runtime.readThreadTargets(ThreadTargets.open(instrumentation));
+        ThreadTargets targets = ThreadTargets.open(instrumentation);
+        runtime.readThreadTargets(targets);
+        if (targets != null) {
+            runtime.readCurrentCarrier(targets.carrierOfCurrent());
+        }
     }
 
     @Override
@@ -52,7 +61,11 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
                         .visit(Advice.to(StartAdvice.class).on(named("start")
                                 .and(takesArguments(0).or(takesArguments(1)))))
                         .visit(Advice.to(RunAdvice.class).on(named("run")
-                                .and(takesArguments(0).or(takesArguments(Runnable.class))))));
+                                .and(takesArguments(0).or(takesArguments(Runnable.class)))))
+                        // VirtualThread only: its run(Runnable), its scheduler submissions, its runs on a carrier.
+                        .visit(Advice.to(VirtualEndAdvice.class).on(named("run").and(takesArguments(Runnable.class))))
+                        .visit(Advice.to(SubmitAdvice.class).on(nameContains("ubmitRunContinuation")))
+                        .visit(Advice.to(MountAdvice.class).on(named("runContinuation").and(takesArguments(0)))));
     }
 
     /** Thread#start: the request, if any, goes with the thread. */
@@ -73,6 +86,35 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token) {
             Bridge.contextExit(token);
+        }
+    }
+
+    /** The virtual thread's run ends (on the thread): it works on no request any more. */
+    static final class VirtualEndAdvice {
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.This Thread thread) {
+            Bridge.virtualThreadEnded(thread);
+        }
+    }
+
+    /** The virtual thread is submitted to its scheduler: its wait to be mounted begins. */
+    static final class SubmitAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static void enter(@Advice.This Thread thread) {
+            Bridge.virtualThreadSubmitted(thread);
+        }
+    }
+
+    /** A carrier runs the virtual thread (mounts it, runs it until it unmounts): on the carrier. */
+    static final class MountAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Thread thread) {
+            return Bridge.mountEnter(thread);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.mountExit(token);
         }
     }
 }
