@@ -9,7 +9,7 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 /**
- * Joins lock contention and allocation samples to the request whose segment they fall in. A JDK event
+ * Joins lock contention, virtual threads' pinning and allocation samples to the request whose segment they fall in. A JDK event
  * inside a segment comes before that segment in the file (it is committed earlier, on the same
  * thread), so each waits in a pending list and is joined at a flush point against the
  * {@link SegmentWindow}; one whose segment has not come {@link #PENDING_LAG} flush points later is dropped.
@@ -28,6 +28,7 @@ final class JdkEventJoin {
     private static final int MONITOR = 0;
     private static final int PARK = 1;
     private static final int ALLOCATION = 2;
+    private static final int PINNED = 3;
 
     private final RecordingFacts facts;
     private final SegmentWindow window;
@@ -59,6 +60,17 @@ final class JdkEventJoin {
         }
         pending.add(new PendingJdk(kind, t.getJavaThreadId(), start, end, 0,
                 e.hasField(classField) ? e.getClass(classField) : null, e.getStackTrace(), flushes));
+    }
+
+    /** A virtual thread parked or blocked pinned to its carrier (JDK 21+; the event's thread is the virtual one). */
+    void onPinned(RecordedEvent e) {
+        long start = JfrEvents.startNanos(e);
+        long end = JfrEvents.endNanos(e);
+        facts.jdkEvent(start, end);
+        RecordedThread t = e.getThread();
+        if (t != null && end > start) {
+            pending.add(new PendingJdk(PINNED, t.getJavaThreadId(), start, end, 0, null, null, flushes));
+        }
     }
 
     void onAllocationSample(RecordedEvent e) {
@@ -111,6 +123,10 @@ final class JdkEventJoin {
         }
         long overlap = window.overlapNanos(p.javaThreadId(), p.startNanos(), p.endNanos(), r);
         if (overlap <= 0) {
+            return;
+        }
+        if (p.kind() == PINNED) {
+            r.addPinned(overlap);
             return;
         }
         r.addLock(p.kind() == MONITOR ? "monitor" : "park", p.type() == null ? "?" : p.type().getName(), overlap,

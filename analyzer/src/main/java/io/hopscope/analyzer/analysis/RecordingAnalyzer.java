@@ -103,6 +103,7 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.HOP, requests::onHop);
         h.put(HopscopeContract.SPAN, requests::onSpan);
         h.put(HopscopeContract.WAIT, requests::onWait);
+        h.put(HopscopeContract.MOUNTS, requests::onMounts);
         h.put(HopscopeContract.REQUEST, requests::onRequest);
         h.put(HopscopeContract.CLOCK_SYNC, facts::onAgentEvent);
         h.put(HopscopeContract.AGENT_INFO, facts::onAgentEvent);
@@ -111,6 +112,7 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.MONITOR_ENTER, jdk::onMonitorEnter);
         h.put(HopscopeContract.THREAD_PARK, jdk::onPark);
         h.put(HopscopeContract.ALLOCATION_SAMPLE, jdk::onAllocationSample);
+        h.put(HopscopeContract.VIRTUAL_THREAD_PINNED, jdk::onPinned);
         h.put(HopscopeContract.GC_PHASE_PAUSE, gc::onPhasePause);
         h.put(HopscopeContract.GARBAGE_COLLECTION, gc::onCollection);
         h.put(HopscopeContract.THREAD_STATISTICS, facts::onThreadStatistics);

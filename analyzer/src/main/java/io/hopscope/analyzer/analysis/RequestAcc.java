@@ -1,6 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -102,6 +103,15 @@ final class RequestAcc {
     Map<String, LockAcc> lockSites;
     Map<String, long[]> allocSites; // frame + '|' + class -> [samples, bytes]
     long gcNanos;
+    // The virtual threads' carriers (hopscope.Mounts) and their pinned time (jdk.VirtualThreadPinned).
+    private int virtualThreads;
+    int mounts;
+    long mountWaitNanos;
+    private long maxMountWaitNanos;
+    private long mountedNanos;
+    private List<String> carrierNames;
+    private int pinnedCount;
+    long pinnedNanos;
     List<GcPause> gcPauses;
 
     static final class LockAcc {
@@ -314,6 +324,42 @@ final class RequestAcc {
         }
     }
 
+    /** One virtual thread's runs on carriers while it worked on this request (one hopscope.Mounts). */
+    void addMounts(int count, long waitNanos, long maxWaitNanos, long mountedNanos, String carriers) {
+        virtualThreads++;
+        mounts += count;
+        mountWaitNanos += Math.max(0, waitNanos);
+        maxMountWaitNanos = Math.max(maxMountWaitNanos, maxWaitNanos);
+        this.mountedNanos += Math.max(0, mountedNanos);
+        if (!detail || carriers == null || carriers.isEmpty()) {
+            return;
+        }
+        if (carrierNames == null) {
+            carrierNames = new ArrayList<>(2);
+        }
+        for (String name : carriers.split(", ")) {
+            // "+N": the agent kept 8 names; those beyond are not named.
+            if (!name.startsWith("+") && carrierNames.size() < Carriers.MAX_NAMES && !carrierNames.contains(name)) {
+                carrierNames.add(name);
+            }
+        }
+    }
+
+    /** A virtual thread of this request was pinned to its carrier for overlapNanos of its segments. */
+    void addPinned(long overlapNanos) {
+        pinnedCount++;
+        pinnedNanos += overlapNanos;
+    }
+
+    private Carriers carriers() {
+        if (virtualThreads == 0 && pinnedCount == 0) {
+            return Carriers.NONE;
+        }
+        List<String> names = carrierNames == null ? List.of() : List.copyOf(carrierNames);
+        return new Carriers(virtualThreads, mounts, names, mountWaitNanos, maxMountWaitNanos, mountedNanos,
+                pinnedCount, pinnedNanos);
+    }
+
     long endEpochNanos() {
         return startEpochNanos + durationNanos;
     }
@@ -361,7 +407,7 @@ final class RequestAcc {
                 lockCount == 0 ? LockContention.NONE
                         : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
                 List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),
-                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), detail);
+                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail);
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

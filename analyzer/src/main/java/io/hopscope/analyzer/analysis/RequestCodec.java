@@ -1,6 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -62,6 +63,7 @@ final class RequestCodec {
         list(o, r.allocationSites(), RequestCodec::allocationSite);
         o.writeLong(r.gcNanos());
         list(o, r.gcPauses(), RequestCodec::gcPause);
+        carriers(o, r.carriers());
         o.writeBoolean(r.detailKept());
     }
 
@@ -101,13 +103,38 @@ final class RequestCodec {
         List<AllocationSite> sites = list(i, RequestCodec::allocationSite);
         long gcNanos = i.readLong();
         List<GcPause> pauses = list(i, RequestCodec::gcPause);
+        Carriers carriers = carriers(i);
         boolean detailKept = i.readBoolean();
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
                 hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
-                wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, detailKept);
+                wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, carriers, detailKept);
     }
 
     // One writer and one reader per nested record, each field in declaration order.
+
+    private static void carriers(DataOutputStream o, Carriers c) throws IOException {
+        o.writeInt(c.virtualThreads());
+        o.writeInt(c.mounts());
+        list(o, c.carrierNames(), RequestCodec::str);
+        o.writeLong(c.mountWaitNanos());
+        o.writeLong(c.maxMountWaitNanos());
+        o.writeLong(c.mountedNanos());
+        o.writeInt(c.pinnedCount());
+        o.writeLong(c.pinnedNanos());
+    }
+
+    private static Carriers carriers(DataInputStream i) throws IOException {
+        int virtualThreads = i.readInt();
+        int mounts = i.readInt();
+        List<String> names = list(i, RequestCodec::str);
+        long wait = i.readLong();
+        long maxWait = i.readLong();
+        long mounted = i.readLong();
+        int pinnedCount = i.readInt();
+        long pinned = i.readLong();
+        return virtualThreads == 0 && pinnedCount == 0 ? Carriers.NONE
+                : new Carriers(virtualThreads, mounts, names, wait, maxWait, mounted, pinnedCount, pinned);
+    }
 
     private static void hop(DataOutputStream o, Hop h) throws IOException {
         str(o, h.kind());

@@ -132,6 +132,16 @@ final class RequestEvents {
         }
     }
 
+    void onMounts(RecordedEvent e) {
+        RequestAcc r = requestOf(e);
+        if (r == null) {
+            return;
+        }
+        r.addMounts(JfrEvents.intField(e, "mounts", 0), JfrEvents.longField(e, "mountWaitNanos", 0),
+                JfrEvents.longField(e, "maxMountWaitNanos", 0), JfrEvents.longField(e, "mountedNanos", 0),
+                r.detail ? JfrEvents.string(e, "carriers") : null);
+    }
+
     void onSpan(RecordedEvent e) {
         RequestAcc r = requestOf(e);
         if (r == null) {

@@ -25,6 +25,9 @@ final class SummaryBuilder {
     private long sumLock;
     private long sumBlocked;
     private long sumGc;
+    private long sumMounts;
+    private long sumMountWait;
+    private long sumPinned;
     private long nonBlocking;
     private long errors;
 
@@ -51,6 +54,9 @@ final class SummaryBuilder {
         sumLock += r.lockNanos;
         sumBlocked += r.blockedNanos;
         sumGc += r.gcNanos;
+        sumMounts += r.mounts;
+        sumMountWait += r.mountWaitNanos;
+        sumPinned += r.pinnedNanos;
         if (r.nonBlocking) {
             nonBlocking++;
         }
@@ -68,6 +74,7 @@ final class SummaryBuilder {
                 latency.getValueAtPercentile(99), latency.getMaxValue(), sumNanos / n,
                 sumHops / n, maxHops, sumQueueDelay / n, sumWakeLatency / n, sumHandoffs / n, sumWakes / n,
                 sumReturns / n, sumReturnDelay / n, sumAllocated / n,
-                sumLock / n, sumBlocked / n, sumGc / n, nonBlocking / n, errors);
+                sumLock / n, sumBlocked / n, sumGc / n, sumMounts / n, sumMountWait / n, sumPinned / n,
+                nonBlocking / n, errors);
     }
 }

@@ -2,7 +2,8 @@ package io.hopscope.analyzer.model;
 
 /**
  * Figures over all requests of one name. Latencies come from an HdrHistogram (3 significant digits);
- * throughput is requests per second over the window from the first start to the last end.
+ * throughput is requests per second over the window from the first start to the last end. The
+ * means of mounts, mount wait and pinned time are over all requests of the name, virtual threads or not.
  */
 public record NameSummary(
         String name,
@@ -25,6 +26,9 @@ public record NameSummary(
         double meanLockNanos,
         double meanBlockedNanos,
         double meanGcNanos,
+        double meanMounts,
+        double meanMountWaitNanos,
+        double meanPinnedNanos,
         double nonBlockingShare,
         long errors) {
 }

@@ -11,6 +11,7 @@ import java.util.List;
  * kind (queue delay is the handoffs', wake latency the wakes', return delay the returns').
  * {@code allocatedBytes} is exact but for {@code estimatedAllocatedBytes} of it: the allocation
  * samples of threads whose segments had no allocation counter (virtual threads on JDK 21-25).
+ * {@code carriers} is what its virtual threads did on their carriers, {@link Carriers#NONE} when it had none.
  */
 public record Request(
         long id,
@@ -44,6 +45,7 @@ public record Request(
         List<AllocationSite> allocationSites,
         long gcNanos,
         List<GcPause> gcPauses,
+        Carriers carriers,
         boolean detailKept) {
 
     public long endEpochNanos() {

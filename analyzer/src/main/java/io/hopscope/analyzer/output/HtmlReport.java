@@ -103,6 +103,8 @@ public final class HtmlReport {
         o.put("alloc", Units.bytes(s.meanAllocatedBytes()));
         o.put("lock", Units.nanos(s.meanLockNanos()));
         o.put("nb", Units.percent(s.nonBlockingShare()));
+        o.put("mounts", s.meanMounts() > 0 ? String.format(java.util.Locale.ROOT, "%.1f", s.meanMounts()) : "");
+        o.put("pinned", s.meanPinnedNanos() > 0 ? Units.nanos(s.meanPinnedNanos()) : "");
         o.put("errors", s.errors());
         return o;
     }
@@ -130,6 +132,7 @@ public final class HtmlReport {
                 : " (" + Units.bytes(r.estimatedAllocatedBytes()) + " estimated)"));
         o.put("lock", Units.nanos(r.lock().nanos()));
         o.put("gc", Units.nanos(r.gcNanos()));
+        o.put("carriers", r.carriers().any() ? TextReport.carriers(r.carriers()) : "");
         o.put("detail", r.detailKept());
         // Lanes: one per thread, in the order the request reached them.
         Map<ThreadRef, ObjectNode> lanes = new LinkedHashMap<>();

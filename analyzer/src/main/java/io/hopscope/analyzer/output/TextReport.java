@@ -4,6 +4,7 @@ import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.LockSite;
+import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -100,6 +101,12 @@ public final class TextReport {
         }
         out.println("(hops: mean/max per request; queue, wake: mean queue delay and wake latency per request; "
                 + "nb: share of requests that blocked on a non-blocking thread)");
+        for (NameSummary s : summary) {
+            if (s.meanMounts() > 0 || s.meanPinnedNanos() > 0) {
+                out.printf(Locale.ROOT, "virtual threads of %s: %.1f mount(s), mount wait %s, pinned %s per request%n",
+                        s.name(), s.meanMounts(), Units.nanos(s.meanMountWaitNanos()), Units.nanos(s.meanPinnedNanos()));
+            }
+        }
     }
 
     /** " (1 handoff, 1 return)": the request's hops by kind, or nothing without hops. */
@@ -148,6 +155,9 @@ public final class TextReport {
                         + " (virtual threads have no allocation counter)")
                 + (r.allocationSites().isEmpty() ? "" : "; top sampled sites: " + r.allocationSites().stream()
                 .map(TextReport::site).collect(Collectors.joining(", "))));
+        if (r.carriers().any()) {
+            out.println("  " + carriers(r.carriers()));
+        }
         if (r.lock().count() > 0) {
             out.println("  lock contention: " + r.lock().count() + " event(s), " + Units.nanos(r.lock().nanos()));
             for (LockSite l : r.lock().top()) {
@@ -166,6 +176,15 @@ public final class TextReport {
                     .map(p -> simpleName(p.name()) + " " + Units.nanos(p.selfNanos()))
                     .collect(Collectors.joining(", ")));
         }
+    }
+
+    /** "virtual threads: 2, 4 mount(s) on carriers A, B; mount wait 1.8 ms (max 1.7 ms), mounted 41 ms, pinned 25 ms (1)". */
+    static String carriers(Carriers c) {
+        return "virtual threads: " + c.virtualThreads() + ", " + c.mounts() + " mount(s)"
+                + (c.carrierNames().isEmpty() ? "" : " on carriers " + String.join(", ", c.carrierNames()))
+                + "; mount wait " + Units.nanos(c.mountWaitNanos()) + " (max " + Units.nanos(c.maxMountWaitNanos())
+                + "), mounted " + Units.nanos(c.mountedNanos()) + ", pinned "
+                + (c.pinnedCount() == 0 ? "none" : Units.nanos(c.pinnedNanos()) + " (" + c.pinnedCount() + ")");
     }
 
     private static String site(AllocationSite a) {

@@ -17,6 +17,7 @@ public final class HopscopeContract {
     public static final String SPAN = "hopscope.Span";
     public static final String WAIT = "hopscope.Wait";
     public static final String NON_BLOCKING_WAIT = "hopscope.NonBlockingWait";
+    public static final String MOUNTS = "hopscope.Mounts";
     public static final String AGENT_ERROR = "hopscope.AgentError";
     public static final String CLOCK_SYNC = "hopscope.ClockSync";
     public static final String AGENT_INFO = "hopscope.AgentInfo";
@@ -35,11 +36,13 @@ public final class HopscopeContract {
     public static final String GC_PHASE_PAUSE = "jdk.GCPhasePause";
     public static final String CPU_LOAD = "jdk.CPULoad";
     public static final String THREAD_STATISTICS = "jdk.JavaThreadStatistics";
+    /** JDK 21+; absent from a JDK 17 recording. */
+    public static final String VIRTUAL_THREAD_PINNED = "jdk.VirtualThreadPinned";
 
     /** JDK events the analyzer reads (all enabled by the agent's hopscope.jfc), in the README's order. */
     public static final List<String> JDK_EVENTS = List.of(THREAD_PARK, MONITOR_ENTER, MONITOR_WAIT,
             ALLOCATION_SAMPLE, EXECUTION_SAMPLE, THREAD_START, THREAD_END, GARBAGE_COLLECTION, GC_PHASE_PAUSE,
-            CPU_LOAD, THREAD_STATISTICS);
+            CPU_LOAD, THREAD_STATISTICS, VIRTUAL_THREAD_PINNED);
 
     /** Samples that flame graphs of wall time also read, though hopscope.jfc does not enable them. */
     public static final String NATIVE_METHOD_SAMPLE = "jdk.NativeMethodSample";
@@ -61,6 +64,8 @@ public final class HopscopeContract {
         m.put(WAIT, fields("requestId", "long", "kind", "String", "wakerThread", "Thread",
                 "wakeLatencyNanos", "long", "nonBlockingThread", "boolean", "outcome", "String"));
         m.put(NON_BLOCKING_WAIT, fields("requestId", "long", "kind", "String"));
+        m.put(MOUNTS, fields("requestId", "long", "mounts", "int", "carriers", "String", "mountWaitNanos", "long",
+                "maxMountWaitNanos", "long", "mountedNanos", "long"));
         m.put(AGENT_ERROR, fields("instrumentation", "String", "message", "String", "count", "long"));
         m.put(CLOCK_SYNC, fields("monotonicNanos", "long"));
         m.put(AGENT_INFO, fields("version", "String", "options", "String", "pid", "long",

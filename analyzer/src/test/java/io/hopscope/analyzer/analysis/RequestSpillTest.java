@@ -3,6 +3,7 @@ package io.hopscope.analyzer.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -96,7 +97,7 @@ class RequestSpillTest {
         if (!full) {
             return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, null, 1_000 + id, 50, 0,
                     List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(),
-                    LockContention.NONE, List.of(), 0, List.of(), false);
+                    LockContention.NONE, List.of(), 0, List.of(), Carriers.NONE, false);
         }
         return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
                 "error", "java.io.IOException: reset", 503, CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id, 2,
@@ -112,6 +113,8 @@ class RequestSpillTest {
                 new LockContention(3, 31_000_000, List.of(new LockSite("monitor", "java.lang.Object", 3, 31_000_000,
                         "a.B.c:1\nd.E.f:2"))),
                 List.of(new AllocationSite("a.B.c:1", "byte[]", 2, 1 << 20)),
-                5_000, List.of(new GcPause(4, "G1New", 11, 12)), true);
+                5_000, List.of(new GcPause(4, "G1New", 11, 12)),
+                new Carriers(2, 5, List.of("ForkJoinPool-1-worker-1", "ForkJoinPool-1-worker-2"), 90_000, 60_000,
+                        1_500_000, 1, 25_000_000), true);
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.analysis.DiffBuilder;
 import io.hopscope.analyzer.model.AllocationSite;
+import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -59,11 +60,11 @@ class ExpectedOutputTest {
                 new LockContention(1, 2 * MS, List.of(new LockSite("monitor", "java.lang.Object", 1, 2 * MS,
                         "com.example.Cache.get:41\ncom.example.Handler.handle:17"))),
                 List.of(new AllocationSite("io.netty.buffer.PooledByteBufAllocator.newDirectBuffer:409", "byte[]", 2, 16_384)),
-                MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), true);
+                MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), Carriers.NONE, true);
         NameSummary s = new NameSummary("GET 127.0.0.1/blob", 120, 98.5 / scale, (long) (10 * MS * scale),
                 (long) (11 * MS * scale), (long) (12 * MS * scale), d, 10.2 * MS * scale, 2.0, 2, 310_000, 125_000,
                 1.0, 1.0 - 0.25 * (scale - 1), 0.25 * (scale - 1), 40_000 * (scale - 1),
-                24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0.0, 0);
+                24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0, 0, 0, 0.0, 0);
         RecordingInfo info = new RecordingInfo(file, T0, T0 + 1_500 * MS, true, 1200, 340, "0.1.0", "jfr=" + file,
                 1_700_000_000_000_000_000L, 3, 4, 6 * MS, 23, 2_880_000, 4_000_000, 3_000_000, 0,
                 List.of());
