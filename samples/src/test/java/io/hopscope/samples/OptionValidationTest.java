@@ -6,6 +6,8 @@ import java.net.ServerSocket;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 
 /** Misuse of every subcommand: one lower-case line naming the option, exit 2, no stack trace. */
 class OptionValidationTest {
@@ -19,6 +21,9 @@ class OptionValidationTest {
         "pipeline --count -5                   | --count must be > 0",
         "pipeline --duration 1 --count 2       | give --duration or --count, not both",
         "pipeline --parallel many              | Invalid value for option '--parallel'",
+        "pipeline --callers green              | --callers must be platform or virtual, got 'green'",
+        "jdk-http --callers virtual            | --callers virtual needs --mode sync (an async producer does not block), got --mode async",
+        "jdk-http --callers carrier --mode sync | --callers must be platform or virtual, got 'carrier'",
         "jdk-http --mode blocking              | --mode must be async or sync",
         "jdk-http --io-threads 0               | --io-threads must be >= 1",
         "jdk-http --producers -1               | --producers must be >= 1",
@@ -38,6 +43,21 @@ class OptionValidationTest {
         assertThat(run.exitCode).as(run.toString()).isEqualTo(2);
         assertThat(run.err.strip().lines()).as(run.toString()).hasSize(1);
         assertThat(run.err).contains(message).doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(run.out).isEmpty();
+    }
+
+    /** The build's JDK 17 has no virtual threads: asking for them is the user's mistake, said in one line. */
+    @ParameterizedTest
+    @EnabledForJreRange(max = JRE.JAVA_20)
+    @CsvSource(delimiter = '|', value = {
+        "pipeline --callers virtual --count 1              | pipeline: --callers virtual needs a JDK 21 or later; this is ",
+        "jdk-http --mode sync --callers virtual --count 1  | jdk-http: --callers virtual needs a JDK 21 or later; this is ",
+    })
+    void virtualThreadsBeforeJdk21AreOneLineAndExitTwo(String commandLine, String message) {
+        Run run = Run.of(commandLine.trim().split("\\s+"));
+
+        assertThat(run.exitCode).as(run.toString()).isEqualTo(2);
+        assertThat(run.err.strip()).isEqualTo(message.strip() + " " + Runtime.version().feature());
         assertThat(run.out).isEmpty();
     }
 

@@ -55,6 +55,8 @@ class ScenarioRunsTest {
         assertThat(Long.parseLong(run.figure("allocated_bytes"))).isPositive();
         assertThat(Double.parseDouble(run.figure("cpu_us_per_op"))).isPositive();
         assertThat(Integer.parseInt(run.figure("peak_threads"))).isGreaterThanOrEqualTo(2);
+        assertThat(run.figure("callers")).isEqualTo("platform");
+        assertThat(run.figure("caller_threads")).isEqualTo("pipeline-caller-1 (platform), pipeline-caller-2 (platform)");
     }
 
     @Test
@@ -92,6 +94,7 @@ class ScenarioRunsTest {
 
         assertThat(run.exitCode).as(run.toString()).isZero();
         assertThat(run.figure("ops")).isEqualTo("30");
+        assertThat(run.figure("caller_threads")).isEqualTo("jdk-http-producer-1 (platform)");
     }
 
     @Test

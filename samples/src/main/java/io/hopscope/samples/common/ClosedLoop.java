@@ -2,12 +2,13 @@ package io.hopscope.samples.common;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs an operation on N named caller threads in a closed loop (each starts its next request when
+ * Runs an operation on N caller threads (platform or virtual, from the factory) in a closed loop (each starts its next request when
  * the last one returned): warmup by time, then a measured window bounded by time or by count.
  * The first failed operation stops every caller and is rethrown.
  */
@@ -28,7 +29,7 @@ public final class ClosedLoop {
     /**
      * @param count measured operations, or 0 to bound by {@code durationS}
      */
-    public static void run(String threadPrefix, int parallel, double warmupS, double durationS, long count,
+    public static void run(ThreadFactory callerThreads, int parallel, double warmupS, double durationS, long count,
                            RunFigures figures, Operation op) throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong tickets = new AtomicLong();
@@ -39,8 +40,9 @@ public final class ClosedLoop {
         }
         List<Thread> callers = new ArrayList<>();
         for (int i = 1; i <= parallel; i++) {
-            Thread t = new Thread(() -> {
+            Thread t = callerThreads.newThread(() -> {
                 boolean warm = false;
+                figures.callerStarted(Thread.currentThread());
                 try {
                     while (failure.get() == null) {
                         if (count > 0 && figures.measuring() && tickets.incrementAndGet() > count) {
@@ -68,8 +70,7 @@ public final class ClosedLoop {
                 } catch (Throwable e) {
                     failure.compareAndSet(null, e);
                 }
-            }, threadPrefix + i);
-            t.setDaemon(true);
+            });
             callers.add(t);
             t.start();
         }

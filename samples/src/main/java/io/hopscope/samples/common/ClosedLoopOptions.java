@@ -2,12 +2,13 @@ package io.hopscope.samples.common;
 
 import java.net.URI;
 import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
  * The options every closed-loop scenario shares (request shape, server delay, warmup, measured window,
- * target), as a picocli mixin, with their checks and the figures' settings they add.
+ * target, caller threads), as a picocli mixin, with their checks and the figures' settings they add.
  */
 public final class ClosedLoopOptions {
 
@@ -32,6 +33,10 @@ public final class ClosedLoopOptions {
     @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
     public URI uri;
 
+    @Option(names = "--callers", defaultValue = CallerThreads.PLATFORM,
+            description = "Caller threads: platform, or virtual (JDK 21+); same names either way (default ${DEFAULT-VALUE}).")
+    public String callers;
+
     /** Checks these options after the command's own, so the first bad option is the one reported. */
     public void check(CommandSpec spec) {
         Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
@@ -41,6 +46,20 @@ public final class ClosedLoopOptions {
         Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
         Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
         Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
+        Options.check(spec, CallerThreads.PLATFORM.equals(callers) || CallerThreads.VIRTUAL.equals(callers),
+                "--callers must be platform or virtual, got '" + callers + "'");
+        if (virtualCallers()) {
+            CallerThreads.checkVirtualAvailable(spec, "--callers virtual");
+        }
+    }
+
+    public boolean virtualCallers() {
+        return CallerThreads.VIRTUAL.equals(callers);
+    }
+
+    /** The caller threads --callers asks for, named {@code prefix} and 1, 2, ... */
+    public ThreadFactory callerThreads(String prefix) {
+        return CallerThreads.factory(callers, prefix);
     }
 
     /** Measured requests, or 0 when the window is bounded by time. */
@@ -55,6 +74,7 @@ public final class ClosedLoopOptions {
 
     /** Adds the request shape to a run's settings, after the scenario's own. */
     public void putSettings(Map<String, Object> settings) {
+        settings.put("callers", callers);
         settings.put("upload_bytes", uploadBytes);
         settings.put("response_bytes", responseBytes);
     }

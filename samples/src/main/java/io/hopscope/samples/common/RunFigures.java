@@ -6,13 +6,15 @@ import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.ConcurrentHistogram;
 
 /**
  * The end-of-run figures of a closed-loop scenario: ops/s, latency percentiles (HdrHistogram), the
  * process's allocated bytes and CPU time (all threads, JIT and GC included), GC count and time, and
- * the peak live thread count, printed one {@code key: value} per line so benchmarks and the
+ * the peak live platform thread count ({@code ThreadMXBean} does not count virtual threads) and the
+ * caller threads as they ran, printed one {@code key: value} per line so benchmarks and the
  * analyzer's demo can parse them.
  *
  * <p>Allocated bytes: on JDK 21+ {@code com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes}
@@ -39,6 +41,12 @@ public final class RunFigures {
     private long endGcCount;
     private long endGcMillis;
     private int peakThreads;
+    private final Map<String, String> callerKinds = new ConcurrentSkipListMap<>(RunFigures::byNameThenNumber);
+
+    /** Notes a caller thread as it starts: its name and whether it really is virtual are printed. */
+    public void callerStarted(Thread caller) {
+        callerKinds.put(caller.getName(), CallerThreads.kindOf(caller));
+    }
 
     /** Starts the measured window: what was recorded during warmup is dropped. */
     public void startMeasuring() {
@@ -107,7 +115,21 @@ public final class RunFigures {
         out.println("gc_count: " + (endGcCount - startGcCount));
         out.println("gc_time_ms: " + (endGcMillis - startGcMillis));
         out.println("peak_threads: " + peakThreads);
+        StringBuilder callers = new StringBuilder();
+        callerKinds.forEach((name, kind) -> callers.append(callers.length() == 0 ? "" : ", ")
+                .append(name).append(" (").append(kind).append(')'));
+        out.println("caller_threads: " + callers);
         out.flush();
+    }
+
+    /** pipeline-caller-2 before pipeline-caller-10: a shorter name of the same stem first. */
+    private static int byNameThenNumber(String a, String b) {
+        String aStem = a.replaceAll("\\d+$", "");
+        String bStem = b.replaceAll("\\d+$", "");
+        if (aStem.equals(bStem) && a.length() != b.length()) {
+            return Integer.compare(a.length(), b.length());
+        }
+        return a.compareTo(b);
     }
 
     private long allocatedBytes() {

@@ -1,5 +1,6 @@
 package io.hopscope.samples.jdkhttp;
 
+import io.hopscope.samples.common.CallerThreads;
 import io.hopscope.samples.common.ClosedLoopOptions;
 import io.hopscope.samples.common.Options;
 import io.hopscope.samples.common.ResponseCheckException;
@@ -18,6 +19,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,9 +33,10 @@ import picocli.CommandLine.Spec;
 /** {@code jdk-http}: the async-HTTP-client study, {@code java.net.http.HttpClient} with its own executor. */
 @Command(name = "jdk-http", mixinStandardHelpOptions = true,
         description = {"java.net.http.HttpClient on an executor of --io-threads; --producers threads each "
-                + "keep --in-flight requests outstanding with sendAsync (or call send in --mode sync); "
-                + "prints ops/s, latency percentiles, allocation, GC and threads.",
-                "Example: jdk-http --io-threads 2 --producers 2 --in-flight 16 --duration 5"})
+                + "keep --in-flight requests outstanding with sendAsync (or call send in --mode sync, on "
+                + "platform or virtual --callers); prints ops/s, latency percentiles, allocation, GC and threads.",
+                "Example: jdk-http --io-threads 2 --producers 2 --in-flight 16 --duration 5",
+                "Example: jdk-http --mode sync --callers virtual --producers 32 --duration 5 (JDK 21+)"})
 public final class JdkHttpCommand implements Callable<Integer> {
 
     @Spec
@@ -61,6 +64,9 @@ public final class JdkHttpCommand implements Callable<Integer> {
         Options.check(spec, ioThreads >= 1, "--io-threads must be >= 1, got " + ioThreads);
         Options.check(spec, producers >= 1, "--producers must be >= 1, got " + producers);
         Options.check(spec, inFlight >= 1, "--in-flight must be >= 1, got " + inFlight);
+        // An async producer never blocks, so a virtual one would only be a platform thread's stand-in.
+        Options.check(spec, "sync".equals(mode) || !CallerThreads.VIRTUAL.equals(loop.callers),
+                "--callers virtual needs --mode sync (an async producer does not block), got --mode " + mode);
         loop.check(spec);
 
         boolean async = "async".equals(mode);
@@ -86,8 +92,10 @@ public final class JdkHttpCommand implements Callable<Integer> {
                 figures.startMeasuring();
             }
             List<Thread> threads = new ArrayList<>();
+            ThreadFactory producerThreads = loop.callerThreads("jdk-http-producer-");
             for (int p = 1; p <= producers; p++) {
-                Thread t = new Thread(() -> {
+                Thread t = producerThreads.newThread(() -> {
+                    figures.callerStarted(Thread.currentThread());
                     try {
                         if (async) {
                             produceAsync(client, request, figures, failure, tickets, measuredCount);
@@ -97,8 +105,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
                     } catch (Throwable e) {
                         failure.compareAndSet(null, e);
                     }
-                }, "jdk-http-producer-" + p);
-                t.setDaemon(true);
+                });
                 threads.add(t);
                 t.start();
             }

@@ -36,9 +36,11 @@ import picocli.CommandLine.Spec;
 /** {@code pipeline}: the Azure SDK sync-stack study, a real azure-core HttpPipeline in a closed loop. */
 @Command(name = "pipeline", mixinStandardHelpOptions = true,
         description = {"azure-core HttpPipeline (retry, user-agent, request-id, a synchronous and an "
-                + "async-only custom policy) over OkHttp, Netty or the JDK client, N caller threads in a "
-                + "closed loop; prints ops/s, latency percentiles, allocation, GC and threads.",
-                "Example: pipeline --mode sync-over-async --http-client netty --parallel 4 --duration 5"})
+                + "async-only custom policy) over OkHttp, Netty or the JDK client, N caller threads "
+                + "(platform or virtual) in a closed loop; prints ops/s, latency percentiles, allocation, GC "
+                + "and threads.",
+                "Example: pipeline --mode sync-over-async --http-client netty --parallel 4 --duration 5",
+                "Example: pipeline --http-client okhttp --callers virtual --parallel 64 --duration 5 (JDK 21+)"})
 public final class PipelineCommand implements Callable<Integer> {
 
     @Spec
@@ -106,7 +108,7 @@ public final class PipelineCommand implements Callable<Integer> {
                     }
                 }
             };
-            ClosedLoop.run("pipeline-caller-", parallel, loop.warmupS, loop.measuredSeconds(), loop.measuredCount(), figures, op);
+            ClosedLoop.run(loop.callerThreads("pipeline-caller-"), parallel, loop.warmupS, loop.measuredSeconds(), loop.measuredCount(), figures, op);
         }
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("scenario", "pipeline");
