@@ -29,7 +29,7 @@ class OptionValidationTest {
         "jdk-http --producers -1               | --producers must be >= 1",
         "jdk-http --in-flight 0                | --in-flight must be >= 1",
         "open-loop --rps 0                     | --rps must be >= 1",
-        "open-loop --mode threads              | --mode must be async, sync-over-async or okhttp-sync",
+        "open-loop --mode threads              | --mode must be async, sync-over-async, okhttp-sync or virtual-sync",
         "open-loop --duration -3               | --duration must be >= 1",
         "known-path --count -1                 | --count must be >= 0",
         "known-path --lock-hold-ms -2          | --lock-hold-ms must be >= 0",
@@ -52,6 +52,7 @@ class OptionValidationTest {
     @CsvSource(delimiter = '|', value = {
         "pipeline --callers virtual --count 1              | pipeline: --callers virtual needs a JDK 21 or later; this is ",
         "jdk-http --mode sync --callers virtual --count 1  | jdk-http: --callers virtual needs a JDK 21 or later; this is ",
+        "open-loop --mode virtual-sync --duration 1        | open-loop: --mode virtual-sync needs a JDK 21 or later; this is ",
     })
     void virtualThreadsBeforeJdk21AreOneLineAndExitTwo(String commandLine, String message) {
         Run run = Run.of(commandLine.trim().split("\\s+"));

@@ -1,5 +1,6 @@
 package io.hopscope.samples.openloop;
 
+import io.hopscope.samples.common.CallerThreads;
 import io.hopscope.samples.common.Options;
 import io.hopscope.samples.common.ResponseCheckException;
 import io.hopscope.samples.common.Target;
@@ -11,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,14 +32,17 @@ import reactor.netty.resources.ConnectionProvider;
 /**
  * {@code open-loop}: the sync-over-async thread-explosion study. Requests go out at a fixed rate
  * whether or not earlier ones have completed; against a slow server, an async client holds them as
- * connections, while sync-over-async and a synchronous client hold each one on a blocked thread.
+ * connections, while sync-over-async and a synchronous client hold each one on a blocked platform
+ * thread, and a synchronous client on virtual threads on a blocked virtual thread, which is no
+ * platform thread while it waits for the socket.
  */
 @Command(name = "open-loop", mixinStandardHelpOptions = true,
         description = {"Fixed --rps regardless of completions against a --delay-ms server; once a second one "
                 + "line: total requests, total responses, outstanding, requests/s, responses/s, mean latency "
-                + "of that second's responses, live threads. Modes: async (reactor-netty, no blocking), "
-                + "sync-over-async (a new thread per request blocks on the reactive client), okhttp-sync "
-                + "(a new thread per request calls OkHttp's Call.execute).",
+                + "of that second's responses, live platform threads (virtual threads are not counted). "
+                + "Modes: async (reactor-netty, no blocking), sync-over-async (a new thread per request "
+                + "blocks on the reactive client), okhttp-sync (a new thread per request calls OkHttp's "
+                + "Call.execute), virtual-sync (the same on a new virtual thread per request; JDK 21+).",
                 "Example: open-loop --rps 300 --duration 10 --mode sync-over-async"})
 public final class OpenLoopCommand implements Callable<Integer> {
 
@@ -47,7 +52,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--mode", defaultValue = "sync-over-async", description = "async, sync-over-async or okhttp-sync (default ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", defaultValue = "sync-over-async", description = "async, sync-over-async, okhttp-sync or virtual-sync (default ${DEFAULT-VALUE}).")
     String mode;
 
     @Option(names = "--rps", defaultValue = "100", description = "Requests issued per second (default ${DEFAULT-VALUE}).")
@@ -72,17 +77,21 @@ public final class OpenLoopCommand implements Callable<Integer> {
     private final AtomicLong responsesThisSecond = new AtomicLong();
     private final AtomicLong latencyNanosThisSecond = new AtomicLong();
     private final AtomicReference<String> firstFailure = new AtomicReference<>();
-    private final AtomicInteger blockedThreadIndex = new AtomicInteger();
+    private final AtomicReference<Thread> firstRequestThread = new AtomicReference<>();
     private volatile boolean finished;
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "async".equals(mode) || "sync-over-async".equals(mode) || "okhttp-sync".equals(mode),
-                "--mode must be async, sync-over-async or okhttp-sync, got '" + mode + "'");
+        Options.check(spec, "async".equals(mode) || "sync-over-async".equals(mode) || "okhttp-sync".equals(mode)
+                        || "virtual-sync".equals(mode),
+                "--mode must be async, sync-over-async, okhttp-sync or virtual-sync, got '" + mode + "'");
         Options.check(spec, rps >= 1, "--rps must be >= 1, got " + rps);
         Options.check(spec, durationS >= 1, "--duration must be >= 1, got " + durationS);
         Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
         Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+        if ("virtual-sync".equals(mode)) {
+            CallerThreads.checkVirtualAvailable(spec, "--mode virtual-sync");
+        }
 
         // Enough connections for every request that can be outstanding, so the pool never queues:
         // the study is about threads, not about a pool limit.
@@ -92,9 +101,15 @@ public final class OpenLoopCommand implements Callable<Integer> {
                 .pendingAcquireMaxCount(-1)
                 .build();
         HttpClient reactive = HttpClient.create(provider);
+        // Call.execute runs on the calling thread: the dispatcher's limits (64 requests, 5 a host) only
+        // hold enqueued calls, so neither sync mode is capped by them. The connection pool keeps idle
+        // connections (5 by default) for reuse; it limits nothing that is in use.
         OkHttpClient okhttp = new OkHttpClient.Builder()
                 .readTimeout(Duration.ofMillis(delayMs + 30_000))
                 .build();
+        ThreadFactory requestThreads = "virtual-sync".equals(mode)
+                ? CallerThreads.virtual("open-loop-virtual-")
+                : CallerThreads.platform("open-loop-blocked-");
         ScheduledExecutorService timers = Executors.newScheduledThreadPool(2, r -> {
             Thread t = new Thread(r, "open-loop-timer");
             t.setDaemon(true);
@@ -116,7 +131,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
                 long due = (System.nanoTime() - startNanos) * rps / 1_000_000_000L;
                 while (issued.get() < due && !finished) {
                     issued.incrementAndGet();
-                    issue(reactive, okhttp, requestUri);
+                    issue(reactive, okhttp, requestThreads, requestUri);
                 }
             }, 0, TICK_MS, TimeUnit.MILLISECONDS);
             AtomicInteger second = new AtomicInteger();
@@ -163,6 +178,11 @@ public final class OpenLoopCommand implements Callable<Integer> {
             okhttp.dispatcher().executorService().shutdownNow();
             okhttp.connectionPool().evictAll();
         }
+        Thread first = firstRequestThread.get();
+        if (first != null) {
+            // Which thread a blocking mode's first request ran on, and what kind it really was.
+            System.out.printf("# first request thread=%s kind=%s%n", first.getName(), CallerThreads.kindOf(first));
+        }
         System.out.printf("# done requests=%d responses=%d failed=%d outstanding=%d%n", req, rsp, failed,
                 req - rsp - failed);
         if (failed > 0) {
@@ -171,7 +191,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void issue(HttpClient reactive, OkHttpClient okhttp, String requestUri) {
+    private void issue(HttpClient reactive, OkHttpClient okhttp, ThreadFactory requestThreads, String requestUri) {
         requests.incrementAndGet();
         requestsThisSecond.incrementAndGet();
         long start = System.nanoTime();
@@ -183,13 +203,14 @@ public final class OpenLoopCommand implements Callable<Integer> {
                 break;
             case "sync-over-async":
                 // A new thread parks in block() per request: the thread explosion of the study.
-                startBlockedThread(() -> {
+                startBlockedThread(requestThreads, () -> {
                     Integer length = exchange(reactive, requestUri).block();
                     completed(start, length == null ? -1 : length);
                 });
                 break;
             default:
-                startBlockedThread(() -> {
+                // okhttp-sync: a new platform thread per request; virtual-sync: a new virtual one.
+                startBlockedThread(requestThreads, () -> {
                     try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
                         ResponseBody body = response.body();
                         int length = body == null ? 0 : body.bytes().length;
@@ -208,7 +229,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
      */
     private void warmUp(HttpClient reactive, OkHttpClient okhttp, String requestUri) {
         try {
-            if ("okhttp-sync".equals(mode)) {
+            if ("okhttp-sync".equals(mode) || "virtual-sync".equals(mode)) {
                 try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
                     ResponseBody body = response.body();
                     Target.validate(response.code(), body == null ? 0 : body.bytes().length, responseBytes);
@@ -232,17 +253,16 @@ public final class OpenLoopCommand implements Callable<Integer> {
                 }));
     }
 
-    private void startBlockedThread(Runnable request) {
-        Thread t = new Thread(() -> {
+    /** Daemon threads (virtual ones always are): threads still blocked when the run ends must not keep the JVM alive. */
+    private void startBlockedThread(ThreadFactory requestThreads, Runnable request) {
+        requestThreads.newThread(() -> {
+            firstRequestThread.compareAndSet(null, Thread.currentThread());
             try {
                 request.run();
             } catch (RuntimeException e) {
                 failed(e.getMessage());
             }
-        }, "open-loop-blocked-" + blockedThreadIndex.incrementAndGet());
-        // Daemon: threads still blocked when the run ends must not keep the JVM alive.
-        t.setDaemon(true);
-        t.start();
+        }).start();
     }
 
     private void completed(long startNanos, int length) {
