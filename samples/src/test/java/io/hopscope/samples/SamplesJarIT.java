@@ -10,10 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,30 +19,16 @@ import org.junit.jupiter.api.Test;
 /** The shaded jar as users run it: a separate JVM that must exit on its own when a run is over. */
 class SamplesJarIT {
 
-    private static final Path JAR = Path.of(System.getProperty("samples.jar", "target/hopscope-samples.jar"));
-    private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    private static final Path JAR = JarRun.JAR;
+    private static final String JAVA = JarRun.JAVA;
 
-    /** Output and exit code of one jar run; fails the test if the JVM does not exit in time. */
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private static Result run(long timeoutS, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA, "-jar", JAR.toString()));
-        command.addAll(List.of(args));
-        Path out = Files.createTempFile("samples-out", ".txt");
-        Path err = Files.createTempFile("samples-err", ".txt");
-        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        boolean exited = p.waitFor(timeoutS, TimeUnit.SECONDS);
-        if (!exited) {
-            p.destroyForcibly();
-        }
-        assertThat(exited).as("%s exited within %d s; stdout: %s", command, timeoutS, Files.readString(out)).isTrue();
-        return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+    private static JarRun run(long timeoutS, String... args) throws Exception {
+        return JarRun.run(timeoutS, args);
     }
 
     @Test
     void badOptionIsOneLineWithoutStackTrace() throws Exception {
-        Result r = run(30, "pipeline", "--mode", "nope");
+        JarRun r = run(30, "pipeline", "--mode", "nope");
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err().strip()).isEqualTo("pipeline: --mode must be sync or sync-over-async, got 'nope'");
@@ -53,7 +36,7 @@ class SamplesJarIT {
 
     @Test
     void knownPathRunsThreeRequestsAndExits() throws Exception {
-        Result r = run(30, "known-path", "--count", "3");
+        JarRun r = run(30, "known-path", "--count", "3");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out().lines()).hasSize(3).allMatch(l -> l.startsWith("request: "));
@@ -62,7 +45,7 @@ class SamplesJarIT {
     @Test
     void pipelineOverNettyExitsPromptlyAfterItsRun() throws Exception {
         long start = System.nanoTime();
-        Result r = run(60, "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2",
+        JarRun r = run(60, "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2",
                 "--duration", "1");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
@@ -74,7 +57,7 @@ class SamplesJarIT {
     void openLoopWithBlockedThreadsStillExits() throws Exception {
         // Requests outstanding at the end (10 s delay, far past the 2 s run even when a loaded
         // machine makes the last tick late) hold blocked threads: the JVM must exit anyway.
-        Result r = run(60, "open-loop", "--mode", "sync-over-async", "--rps", "50", "--duration", "2",
+        JarRun r = run(60, "open-loop", "--mode", "sync-over-async", "--rps", "50", "--duration", "2",
                 "--delay-ms", "10000");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
