@@ -22,6 +22,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -32,14 +33,17 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code hopscope demo}: the first thing a newcomer runs. Two short runs of the pipeline sample under
- * the agent (OkHttp fully synchronous, Netty sync-over-async), then their diff and the slowest
- * requests, with everything written into a fresh folder.
+ * {@code hopscope demo}: the first thing a newcomer runs. Short runs of the pipeline sample under the
+ * agent (OkHttp fully synchronous, Netty sync-over-async, and where a JDK 21+ is at hand OkHttp
+ * synchronous on virtual callers), then their diffs and the slowest requests, with everything
+ * written into a fresh folder.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the pipeline sample under the agent twice (okhttp --mode sync, netty --mode"
-                + " sync-over-async, embedded server), writes both recordings and their reports into a new"
-                + " folder hopscope-demo-<time>/, then prints the diff and the slowest requests.",
+        description = {"Runs the pipeline sample under the agent: okhttp --mode sync, netty --mode"
+                + " sync-over-async, and okhttp --mode sync --callers virtual on the newest JDK 21+ of this"
+                + " JVM, JAVA_HOME and /usr/lib/jvm (skipped, saying so, when there is none); embedded"
+                + " server. Writes the recordings and their reports into a new folder hopscope-demo-<time>/,"
+                + " then prints the diffs (okhttp-sync against each other run) and the slowest requests.",
                 "Needs samples/target/hopscope-samples.jar and agent/target/hopscope-agent.jar (make build),"
                 + " found beside this jar's repository or under the working directory.",
                 "",
@@ -66,8 +70,11 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--home", paramLabel = "DIR", description = "Repository root holding the samples and agent jars.")
     Path home;
 
-    /** One run of the pipeline sample. */
-    record Run(String label, String httpClient, String mode) {
+    /** The first JDK with virtual threads as a final feature. */
+    static final int VIRTUAL_THREADS_FEATURE = 21;
+
+    /** One run of the pipeline sample on {@code java}. */
+    record Run(String label, String httpClient, String mode, String callers, Path java, int feature) {
     }
 
     @Override
@@ -87,13 +94,23 @@ public final class DemoCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<Run> runs = List.of(new Run("okhttp-sync", "okhttp", "sync"),
-                new Run("netty-sync-over-async", "netty", "sync-over-async"));
+        Path self = Path.of(System.getProperty("java.home"), "bin", "java");
+        int selfFeature = Runtime.version().feature();
+        List<Run> runs = new ArrayList<>(List.of(new Run("okhttp-sync", "okhttp", "sync", "platform", self, selfFeature),
+                new Run("netty-sync-over-async", "netty", "sync-over-async", "platform", self, selfFeature)));
+        Optional<JdkHomes.Home> newer = JdkHomes.newest(VIRTUAL_THREADS_FEATURE);
+        if (newer.isPresent()) {
+            runs.add(new Run("okhttp-sync-virtual", "okhttp", "sync", "virtual", newer.get().java(), newer.get().feature()));
+        } else {
+            err.println("demo: no JDK " + VIRTUAL_THREADS_FEATURE + "+ found under JAVA_HOME or " + JdkHomes.SYSTEM_JVMS
+                    + "; skipping the virtual-callers run");
+        }
         List<Report> reports = new ArrayList<>();
         for (Run run : runs) {
             Path jfr = folder.resolve(run.label() + ".jfr").toAbsolutePath();
             err.println("demo: running pipeline --http-client " + run.httpClient() + " --mode " + run.mode()
-                    + " for " + durationSeconds + " s under the agent -> " + jfr);
+                    + " --callers " + run.callers() + " for " + durationSeconds + " s on JDK " + run.feature()
+                    + " under the agent -> " + jfr);
             err.flush();
             runSample(run, samples, agent, jfr, folder.resolve(run.label() + ".log"));
             Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
@@ -107,25 +124,34 @@ public final class DemoCommand implements Callable<Integer> {
             }
             reports.add(report);
         }
-        Diff diff = DiffBuilder.diff(reports.get(0), reports.get(1));
-        try (Writer w = Files.newBufferedWriter(folder.resolve("diff.txt"), StandardCharsets.UTF_8)) {
-            TextDiff.write(diff, new PrintWriter(w));
+        // Each other run against the first, OkHttp sync on platform threads: what it costs to hop to
+        // an event loop, and what it costs to stay on one thread that is virtual.
+        List<String> diffFiles = new ArrayList<>();
+        for (int i = 1; i < runs.size(); i++) {
+            String file = i == 1 ? "diff.txt" : "diff-" + runs.get(i).label() + ".txt";
+            Diff diff = DiffBuilder.diff(reports.get(0), reports.get(i));
+            try (Writer w = Files.newBufferedWriter(folder.resolve(file), StandardCharsets.UTF_8)) {
+                TextDiff.write(diff, new PrintWriter(w));
+            }
+            out.println(runs.get(0).label() + " (A) against " + runs.get(i).label() + " (B), JDK " + runs.get(0).feature()
+                    + " and " + runs.get(i).feature() + ":");
+            TextDiff.write(diff, out);
+            out.println();
+            diffFiles.add(file);
         }
-        TextDiff.write(diff, out);
-        out.println();
         out.println("slowest requests of " + runs.get(1).label() + ":");
         TextReport.write(reports.get(1), "duration", out);
         out.println();
-        out.println("written to " + folder.toAbsolutePath() + "/ (recordings, reports as text and json, diff.txt)");
+        out.println("written to " + folder.toAbsolutePath() + "/ (recordings, reports as text and json, "
+                + String.join(", ", diffFiles) + ")");
         out.flush();
         return 0;
     }
 
     private void runSample(Run run, Path samples, Path agent, Path jfr, Path log) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(java, "-javaagent:" + agent.toAbsolutePath() + "=jfr=" + jfr,
+        List<String> cmd = List.of(run.java().toString(), "-javaagent:" + agent.toAbsolutePath() + "=jfr=" + jfr,
                 "-jar", samples.toAbsolutePath().toString(), "pipeline",
-                "--http-client", run.httpClient(), "--mode", run.mode(),
+                "--http-client", run.httpClient(), "--mode", run.mode(), "--callers", run.callers(),
                 "--parallel", Integer.toString(parallel), "--warmup", "2",
                 "--duration", Integer.toString(durationSeconds));
         Files.writeString(log, String.join(" ", cmd) + System.lineSeparator());

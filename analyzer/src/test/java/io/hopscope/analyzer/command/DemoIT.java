@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code hopscope demo} as a newcomer runs it, shortened to 1 s a run: both runs under the agent,
- * the diff printed, the folder written. Needs the samples and agent jars (built by the reactor
+ * {@code hopscope demo} as a newcomer runs it, shortened to 1 s a run: every run under the agent
+ * (the virtual-callers one where a JDK 21+ is found, else one line saying it is skipped), the diffs
+ * printed, the folder written. Needs the samples and agent jars (built by the reactor
  * before this module); skipped with the reason when they are not there.
  */
 class DemoIT {
@@ -21,7 +22,7 @@ class DemoIT {
     Path dir;
 
     @Test
-    void demoRunsBothSamplesAndPrintsTheDiff() throws Exception {
+    void demoRunsTheSamplesAndPrintsTheDiffs() throws Exception {
         Path home = Paths.moduleDir().getParent();
         assumeTrue(Files.isRegularFile(home.resolve(DemoCommand.SAMPLES_JAR))
                 && Files.isRegularFile(home.resolve(DemoCommand.AGENT_JAR)), "needs the samples and agent jars");
@@ -33,6 +34,23 @@ class DemoIT {
         for (String f : new String[] {"okhttp-sync.jfr", "netty-sync-over-async.jfr", "okhttp-sync-report.txt",
                 "okhttp-sync-report.json", "netty-sync-over-async-report.txt", "netty-sync-over-async-report.json", "diff.txt"}) {
             assertThat(out.resolve(f)).isNotEmptyFile();
+        }
+        assertThat(r.out()).contains("okhttp-sync (A) against netty-sync-over-async (B)");
+        if (JdkHomes.newest(DemoCommand.VIRTUAL_THREADS_FEATURE).isPresent()) {
+            assertThat(r.err()).contains("--callers virtual").doesNotContain("skipping");
+            assertThat(r.out()).contains("okhttp-sync (A) against okhttp-sync-virtual (B)")
+                    .contains("diff-okhttp-sync-virtual.txt)");
+            for (String f : new String[] {"okhttp-sync-virtual.jfr", "okhttp-sync-virtual-report.json",
+                    "diff-okhttp-sync-virtual.txt"}) {
+                assertThat(out.resolve(f)).isNotEmptyFile();
+            }
+            // Its callers are virtual threads with the usual names.
+            assertThat(Files.readString(out.resolve("okhttp-sync-virtual-report.json")))
+                    .containsPattern("\"name\" ?: ?\"pipeline-caller-1\",\\s*\"virtual\" ?: ?true");
+        } else {
+            assertThat(r.err().lines().filter(l -> l.contains("skipping"))).containsExactly(
+                    "demo: no JDK 21+ found under JAVA_HOME or /usr/lib/jvm; skipping the virtual-callers run");
+            assertThat(out.resolve("okhttp-sync-virtual.jfr")).doesNotExist();
         }
     }
 }
