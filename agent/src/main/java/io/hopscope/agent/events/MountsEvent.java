@@ -46,4 +46,9 @@ public final class MountsEvent extends Event {
     @Description("Total time the virtual thread was mounted on a carrier.")
     @Timespan(Timespan.NANOSECONDS)
     public long mountedNanos;
+
+    @Label("Allocated Bytes")
+    @Description("Bytes the virtual thread allocated while mounted, from its carriers' allocation counters"
+            + " (a virtual thread has none of its own before JDK 26); -1 when they could not be read.")
+    public long allocatedBytes;
 }

@@ -13,6 +13,10 @@ import java.util.function.Supplier;
  * writes them as one {@link MountsEvent} when it is done with the request. JFR has no mount event
  * of its own, and events committed on a carrier right after it unmounts a virtual thread were seen
  * to go missing (Temurin 25), which is why the virtual thread writes them itself.
+ *
+ * <p>A virtual thread has no allocation counter of its own (ThreadMXBean says -1 on JDK 21-25),
+ * but what it allocates while mounted is counted on its carrier: each run reads the carrier's
+ * counter when it begins and ends, which makes the thread's allocation in the request exact.
  */
 final class Carriers {
 
@@ -38,8 +42,11 @@ final class Carriers {
         long mountWaitNanos;
         long maxMountWaitNanos;
         long mountedNanos;
-        /** When the current run began, 0 between runs. */
+        /** When the current run began, 0 between runs; its carrier's allocation counter then. */
         long runStartNanos;
+        long runStartAllocated;
+        /** What the thread allocated in its runs so far, -1 once a carrier's counter could not be read. */
+        long allocatedBytes;
         final Thread[] carriers = new Thread[MAX_CARRIERS];
         int carrierCount;
         int moreCarriers;
@@ -48,6 +55,15 @@ final class Carriers {
             this.request = request;
             this.submittedNanos = submittedNanos;
             event.begin();
+        }
+
+        /** A run's allocation, from its carrier's counter at its start and now (-1: unreadable). */
+        void addAllocated(long atStart, long now) {
+            if (allocatedBytes < 0 || atStart < 0 || now < 0) {
+                allocatedBytes = -1;
+            } else {
+                allocatedBytes += Math.max(0, now - atStart);
+            }
         }
 
         void addCarrier(Thread carrier) {
@@ -82,9 +98,11 @@ final class Carriers {
         if (s.virtual) {
             Mounts m = new Mounts(r, 0);
             // This run began before the request: it counts as mounted from here.
+            Thread carrier = currentCarrier();
             m.mounts = 1;
             m.runStartNanos = System.nanoTime();
-            m.addCarrier(currentCarrier());
+            m.runStartAllocated = ThreadMeter.get().allocatedBytesOf(carrier);
+            m.addCarrier(carrier);
             carry(s.thread, m);
         }
     }
@@ -93,6 +111,13 @@ final class Carriers {
         Mounts before = CARRIED.put(vt, m);
         if (before == null) {
             Bridge.CARRIED.incrementAndGet();
+        }
+    }
+
+    /** Virtual thread vt turned out to be no part of its request (a library's housekeeping): nothing is written. */
+    static void forget(Thread vt) {
+        if (CARRIED.remove(vt) != null) {
+            Bridge.CARRIED.decrementAndGet();
         }
     }
 
@@ -116,6 +141,11 @@ final class Carriers {
         e.mountWaitNanos = m.mountWaitNanos;
         e.maxMountWaitNanos = m.maxMountWaitNanos;
         e.mountedNanos = m.mountedNanos + (m.runStartNanos == 0 ? 0 : System.nanoTime() - m.runStartNanos);
+        if (m.runStartNanos != 0) {
+            // This run goes on: its carrier's counter so far (read from here, the virtual thread).
+            m.addAllocated(m.runStartAllocated, ThreadMeter.get().allocatedBytesOf(currentCarrier()));
+        }
+        e.allocatedBytes = m.allocatedBytes;
         StringBuilder names = new StringBuilder();
         for (int i = 0; i < m.carrierCount; i++) {
             names.append(i == 0 ? "" : ", ").append(m.carriers[i].getName());
@@ -151,6 +181,7 @@ final class Carriers {
         }
         m.mounts++;
         m.runStartNanos = now;
+        m.runStartAllocated = ThreadMeter.get().allocatedBytesOrUnknown();
         m.addCarrier(Thread.currentThread());
         return m;
     }
@@ -160,6 +191,7 @@ final class Carriers {
         Mounts m = (Mounts) token;
         if (m.runStartNanos != 0) {
             m.mountedNanos += System.nanoTime() - m.runStartNanos;
+            m.addAllocated(m.runStartAllocated, ThreadMeter.get().allocatedBytesOrUnknown());
             m.runStartNanos = 0;
         }
     }

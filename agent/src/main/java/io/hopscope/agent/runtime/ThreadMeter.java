@@ -57,6 +57,17 @@ final class ThreadMeter {
         return allocation ? threads.getCurrentThreadAllocatedBytes() : 0L;
     }
 
+    /** The current thread's allocated-bytes counter, or -1 where the JVM has none (unlike allocatedBytes()). */
+    long allocatedBytesOrUnknown() {
+        return allocation ? threads.getCurrentThreadAllocatedBytes() : -1L;
+    }
+
+    /** A platform thread's allocated-bytes counter (a carrier's, read from its virtual thread), or -1. */
+    @SuppressWarnings("deprecation") // Thread.getId: threadId() is JDK 19+
+    long allocatedBytesOf(Thread thread) {
+        return allocation && thread != null ? threads.getThreadAllocatedBytes(thread.getId()) : -1L;
+    }
+
     /** CPU time of the current thread, or -1 when not wanted or the JVM does not give it. */
     long cpuNanos() {
         return cpu ? threads.getCurrentThreadCpuTime() : -1L;

@@ -112,6 +112,9 @@ final class RequestAcc {
     private List<String> carrierNames;
     private int pinnedCount;
     long pinnedNanos;
+    // Pairs of a virtual thread's id and its exact bytes, until settleVirtualAllocation.
+    private long[] exactVirtual;
+    private int exactVirtualCount;
     List<GcPause> gcPauses;
 
     static final class LockAcc {
@@ -343,6 +346,43 @@ final class RequestAcc {
                 carrierNames.add(name);
             }
         }
+    }
+
+    /** Virtual thread javaThreadId allocated this much in the request, measured on its carriers (hopscope.Mounts). */
+    void addExactVirtualAllocation(long javaThreadId, long bytes) {
+        if (exactVirtual == null) {
+            exactVirtual = new long[4];
+        } else if (exactVirtualCount * 2 == exactVirtual.length) {
+            exactVirtual = Arrays.copyOf(exactVirtual, exactVirtual.length * 2);
+        }
+        exactVirtual[2 * exactVirtualCount] = javaThreadId;
+        exactVirtual[2 * exactVirtualCount + 1] = bytes;
+        exactVirtualCount++;
+    }
+
+    /**
+     * When the request is finished: a virtual thread whose allocation its carriers measured gets those
+     * exact bytes in place of the estimate from allocation samples.
+     */
+    void settleVirtualAllocation() {
+        for (int i = 0; i < exactVirtualCount; i++) {
+            long id = exactVirtual[2 * i];
+            long bytes = exactVirtual[2 * i + 1];
+            int t = 0;
+            while (t < threadCount && threadRefs[t].javaId() != id) {
+                t++;
+            }
+            if (t == threadCount) {
+                allocatedBytes += bytes; // it worked on the request without a segment of its own
+            } else if (t < 64 && (threadsWithoutCounter & 1L << t) != 0) {
+                long estimate = threadFigures[3 * t + 2];
+                allocatedBytes += bytes - estimate;
+                estimatedAllocatedBytes -= estimate;
+                threadFigures[3 * t + 2] = bytes;
+                threadsWithoutCounter &= ~(1L << t);
+            }
+        }
+        exactVirtualCount = 0;
     }
 
     /** A virtual thread of this request was pinned to its carrier for overlapNanos of its segments. */

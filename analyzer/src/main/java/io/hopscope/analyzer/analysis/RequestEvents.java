@@ -140,6 +140,11 @@ final class RequestEvents {
         r.addMounts(JfrEvents.intField(e, "mounts", 0), JfrEvents.longField(e, "mountWaitNanos", 0),
                 JfrEvents.longField(e, "maxMountWaitNanos", 0), JfrEvents.longField(e, "mountedNanos", 0),
                 r.detail ? JfrEvents.string(e, "carriers") : null);
+        ThreadRef thread = jfr.eventThread(e);
+        long allocated = JfrEvents.longField(e, "allocatedBytes", -1);
+        if (thread != null && allocated >= 0) {
+            r.addExactVirtualAllocation(thread.javaId(), allocated);
+        }
     }
 
     void onSpan(RecordedEvent e) {
@@ -231,6 +236,7 @@ final class RequestEvents {
         r.finished = true;
         live.remove(r.id);
         finishedNow.put(r.id, r);
+        r.settleVirtualAllocation();
         allocInRequests += r.allocatedBytes - r.estimatedAllocatedBytes; // the exact part: what the header says
     }
 

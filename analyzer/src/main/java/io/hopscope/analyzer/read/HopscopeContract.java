@@ -65,7 +65,7 @@ public final class HopscopeContract {
                 "wakeLatencyNanos", "long", "nonBlockingThread", "boolean", "outcome", "String"));
         m.put(NON_BLOCKING_WAIT, fields("requestId", "long", "kind", "String"));
         m.put(MOUNTS, fields("requestId", "long", "mounts", "int", "carriers", "String", "mountWaitNanos", "long",
-                "maxMountWaitNanos", "long", "mountedNanos", "long"));
+                "maxMountWaitNanos", "long", "mountedNanos", "long", "allocatedBytes", "long"));
         m.put(AGENT_ERROR, fields("instrumentation", "String", "message", "String", "count", "long"));
         m.put(CLOCK_SYNC, fields("monotonicNanos", "long"));
         m.put(AGENT_INFO, fields("version", "String", "options", "String", "pid", "long",
