@@ -98,6 +98,23 @@ public final class Bridge {
         }
     }
 
+    /** A virtual thread's run(task) begins: like attachedTaskEnter, unless its task is a library's housekeeping. */
+    public static Object attachedVirtualThreadEnter(Thread thread, Runnable task) {
+        if (PENDING_TASKS.get() == 0) {
+            return null;
+        }
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.attachedVirtualThreadEnter(thread, task);
+        } catch (Throwable t) {
+            h.onError("threads", t);
+            return null;
+        }
+    }
+
     /** A virtual thread is submitted to its scheduler (VirtualThread#*submitRunContinuation*). */
     public static void virtualThreadSubmitted(Thread thread) {
         if (CARRIED.get() == 0) {

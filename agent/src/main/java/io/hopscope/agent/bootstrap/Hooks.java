@@ -15,6 +15,8 @@ public interface Hooks {
 
     Object attachedTaskEnter(Object task);
 
+    Object attachedVirtualThreadEnter(Thread thread, Runnable task);
+
     void virtualThreadSubmitted(Thread thread);
 
     Object mountEnter(Thread thread);

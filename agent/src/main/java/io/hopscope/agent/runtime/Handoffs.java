@@ -131,6 +131,9 @@ final class Handoffs {
         if (type != Thread.class) {
             String name = type.getName();
             if (name.equals("java.lang.VirtualThread")) {
+                if (rules.isHousekeepingThread(thread)) {
+                    return;
+                }
                 attachTask(thread, thread);
                 Carriers.started(thread, s.request);
             } else if (name.equals("java.lang.ThreadBuilders$BoundVirtualThread")) {
@@ -143,6 +146,22 @@ final class Handoffs {
         if (target != null && !(target instanceof HopTask) && !rules.isHousekeeping(target)) {
             attachTask(thread, thread);
         }
+    }
+
+    /**
+     * A virtual thread started in a request begins its run: entered as a task of the request, unless
+     * its task is a library's housekeeping (a pool of virtual threads starts its worker loop inside
+     * whichever request made it grow).
+     */
+    Object attachedVirtualThreadEnter(Thread thread, Runnable task) {
+        if (task != null && rules.isHousekeeping(task)) {
+            if (tasks.remove(thread) != null) {
+                Bridge.PENDING_TASKS.decrementAndGet();
+            }
+            Carriers.forget(thread);
+            return null;
+        }
+        return attachedTaskEnter(thread);
     }
 
     /** A task attachTask remembered runs on this thread: entered as a task of its request. */

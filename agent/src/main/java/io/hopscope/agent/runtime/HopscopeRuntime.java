@@ -116,6 +116,11 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
+    public Object attachedVirtualThreadEnter(Thread thread, Runnable task) {
+        return handoffs.attachedVirtualThreadEnter(thread, task);
+    }
+
+    @Override
     public Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
         return handoffs.wrapScheduled(task, executor, delayNanos, periodNanos);
     }

@@ -19,6 +19,7 @@ import java.util.function.Predicate;
 public final class LibraryRules {
 
     private volatile String[] housekeepingTaskPrefixes = new String[0];
+    private volatile String[] housekeepingThreadPrefixes = new String[0];
     private volatile String[] nonBlockingThreadTypes = new String[0];
     @SuppressWarnings("unchecked")
     private volatile Function<Object, String>[] waitKinds = new Function[0];
@@ -31,6 +32,14 @@ public final class LibraryRules {
      */
     public synchronized void addHousekeepingTask(String classNamePrefix) {
         housekeepingTaskPrefixes = append(housekeepingTaskPrefixes, classNamePrefix);
+    }
+
+    /**
+     * Virtual threads whose name starts with this prefix are a library's own (the JDK's I/O pollers)
+     * even when started inside a request: they are not followed and add no hop to it.
+     */
+    public synchronized void addHousekeepingThread(String namePrefix) {
+        housekeepingThreadPrefixes = append(housekeepingThreadPrefixes, namePrefix);
     }
 
     /**
@@ -57,6 +66,16 @@ public final class LibraryRules {
     boolean isHousekeeping(Object task) {
         String name = task.getClass().getName();
         for (String prefix : housekeepingTaskPrefixes) {
+            if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    boolean isHousekeepingThread(Thread thread) {
+        String name = thread.getName();
+        for (String prefix : housekeepingThreadPrefixes) {
             if (name.startsWith(prefix)) {
                 return true;
             }

@@ -42,6 +42,9 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
     @Override
     public void addRules(LibraryRules rules) {
         rules.addHousekeepingTask("java.util.concurrent.ThreadPoolExecutor$Worker");
+        // JDK 21+ in its default poller mode on Linux: the I/O pollers are virtual threads, started
+        // lazily by the first blocking socket read of a virtual thread, inside whichever request that is.
+        rules.addHousekeepingThread("SubPoller-");
     }
 
     @Override
@@ -60,8 +63,8 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(StartAdvice.class).on(named("start")
                                 .and(takesArguments(0).or(takesArguments(1)))))
-                        .visit(Advice.to(RunAdvice.class).on(named("run")
-                                .and(takesArguments(0).or(takesArguments(Runnable.class)))))
+                        .visit(Advice.to(RunAdvice.class).on(named("run").and(takesArguments(0))))
+                        .visit(Advice.to(VirtualRunAdvice.class).on(named("run").and(takesArguments(Runnable.class))))
                         // VirtualThread only: its run(Runnable), its scheduler submissions, its runs on a carrier.
                         .visit(Advice.to(VirtualEndAdvice.class).on(named("run").and(takesArguments(Runnable.class))))
                         .visit(Advice.to(SubmitAdvice.class).on(nameContains("ubmitRunContinuation")))
@@ -81,6 +84,19 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static Object enter(@Advice.This Thread thread) {
             return thread == Thread.currentThread() ? Bridge.attachedTaskEnter(thread) : null;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.contextExit(token);
+        }
+    }
+
+    /** VirtualThread#run(task), on the virtual thread: enters its request unless the task is housekeeping. */
+    static final class VirtualRunAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Thread thread, @Advice.Argument(0) Runnable task) {
+            return thread == Thread.currentThread() ? Bridge.attachedVirtualThreadEnter(thread, task) : null;
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
