@@ -121,12 +121,11 @@ public final class FoldedStacks {
      */
     public void addHops(Request r) {
         for (Segment s : r.segments()) {
-            addSplitByPolicies(r, s.startEpochNanos(), s.endEpochNanos(), List.of(pool(s.thread()), s.thread().label()));
+            addSplitByPolicies(r, s.startEpochNanos(), s.endEpochNanos(), threadFrames(s.thread(), null));
         }
         for (Wait w : r.waits()) {
             if (w.thread() != null) {
-                addSplitByPolicies(r, w.startEpochNanos(), w.endEpochNanos(),
-                        List.of(pool(w.thread()), w.thread().label(), "wait " + w.kind()));
+                addSplitByPolicies(r, w.startEpochNanos(), w.endEpochNanos(), threadFrames(w.thread(), "wait " + w.kind()));
             }
         }
         for (Hop h : r.hopList()) {
@@ -172,9 +171,30 @@ public final class FoldedStacks {
         return frames;
     }
 
-    /** A thread's pool: its name without the trailing number ({@code reactor-http-epoll-7} is in {@code reactor-http-epoll}). */
+    /**
+     * A thread's pool: its name without the trailing number ({@code reactor-http-epoll-7} is in
+     * {@code reactor-http-epoll}); for a virtual thread, {@code virtual P} with P its name's prefix
+     * ({@code virtual vworker-}; {@code virtual (unnamed)}).
+     */
     static String pool(ThreadRef t) {
+        if (t.virtual()) {
+            String prefix = POOL_SUFFIX.matcher(t.name() == null ? "" : t.name()).replaceFirst("");
+            return "virtual " + (prefix.isEmpty() ? "(unnamed)" : prefix);
+        }
         return "pool " + POOL_SUFFIX.matcher(t.label()).replaceFirst("");
+    }
+
+    // A platform thread is a frame under its pool; virtual threads, one per task, are only their group.
+    private static List<String> threadFrames(ThreadRef t, String wait) {
+        List<String> frames = new ArrayList<>(3);
+        frames.add(pool(t));
+        if (!t.virtual()) {
+            frames.add(t.label());
+        }
+        if (wait != null) {
+            frames.add(wait);
+        }
+        return frames;
     }
 
     public boolean isEmpty() {
