@@ -8,7 +8,8 @@
 # (from the repository root, after `make build`). Each round runs every configuration once, in the
 # order given; the first configuration is the reference of the ratios. Defaults: 6 rounds, 15 s
 # measured after a 40 s warm-up (see overhead.sh for why those windows). SAMPLE_ARGS replaces the
-# sample's arguments (default: pipeline --mode sync --http-client okhttp --parallel 8 --size 1024).
+# sample's arguments (default: pipeline --mode sync --http-client okhttp --parallel 8 --size 1024);
+# JAVA the java to run (default: java on the PATH; e.g. a JDK 21+ for --callers virtual).
 # Prints each run's throughput and CPU time per request (the sample's cpu_us_per_op: the whole
 # process over the measured window), its GCs, allocation per request and p99 latency, then per configuration the mean throughput, its ratio to the
 # reference's mean, the mean of the per-round ratios with their standard error, and the mean CPU
@@ -28,6 +29,7 @@ done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || { echo "compare: give at least two configurations, NAME=JAVA_OPTIONS (the first is the reference)" >&2; exit 2; }
 SAMPLES=${SAMPLES:-samples/target/hopscope-samples.jar}
+JAVA=${JAVA:-java}
 [ -f "$SAMPLES" ] || { echo "compare: $SAMPLES not found: build first: make build" >&2; exit 2; }
 read -r -a SAMPLE <<< "${SAMPLE_ARGS:-pipeline --mode sync --http-client okhttp --parallel 8 --size 1024}"
 names=() opts=()
@@ -43,7 +45,7 @@ echo "compare: ${#names[@]} configurations, $ROUNDS rounds, ${WARMUP} s warm-up 
 for round in $(seq 1 "$ROUNDS"); do
   for i in "${!names[@]}"; do
     read -r -a jopts <<< "${opts[$i]}"
-    java "${jopts[@]}" -jar "$SAMPLES" "${SAMPLE[@]}" --warmup "$WARMUP" --duration "$SECONDS_PER_RUN" >"$OUT/run" 2>&1 \
+    "$JAVA" "${jopts[@]}" -jar "$SAMPLES" "${SAMPLE[@]}" --warmup "$WARMUP" --duration "$SECONDS_PER_RUN" >"$OUT/run" 2>&1 \
       || { echo "compare: ${names[$i]} failed in round $round:" >&2; tail -5 "$OUT/run" >&2; exit 1; }
     ops=$(fig ops_per_s); cpu=$(fig cpu_us_per_op)
     echo "$round ${names[$i]} $ops $cpu" >> "$OUT/all"
