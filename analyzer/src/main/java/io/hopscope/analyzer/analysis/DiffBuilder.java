@@ -50,6 +50,12 @@ public final class DiffBuilder {
             rows.add(new DiffRow(n, "allocated/request", "bytes", sa.meanAllocatedBytes(), sb.meanAllocatedBytes()));
             rows.add(new DiffRow(n, "lock/request", "ns", sa.meanLockNanos(), sb.meanLockNanos()));
             rows.add(new DiffRow(n, "non-blocking-thread share", "", sa.nonBlockingShare(), sb.nonBlockingShare()));
+            if (sa.meanMounts() > 0 || sb.meanMounts() > 0 || sa.meanPinnedNanos() > 0 || sb.meanPinnedNanos() > 0) {
+                // Virtual threads on either side: what they did on their carriers.
+                rows.add(new DiffRow(n, "mounts/request", "", sa.meanMounts(), sb.meanMounts()));
+                rows.add(new DiffRow(n, "mount wait/request", "ns", sa.meanMountWaitNanos(), sb.meanMountWaitNanos()));
+                rows.add(new DiffRow(n, "pinned/request", "ns", sa.meanPinnedNanos(), sb.meanPinnedNanos()));
+            }
         }
         RecordingInfo ia = a.recording();
         RecordingInfo ib = b.recording();

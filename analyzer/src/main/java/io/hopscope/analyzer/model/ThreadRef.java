@@ -15,10 +15,13 @@ public record ThreadRef(long javaId, long osId, String name, boolean virtual) {
         this(javaId, osId, name, false);
     }
 
-    /** The name, or for a thread that had none "virtual#ID" (its Java id) or "tid N" (its OS id). */
+    /**
+     * The name, marked "NAME (virtual)" for a virtual thread; for a thread that had none
+     * "virtual#ID" (its Java id) or "tid N" (its OS id).
+     */
     public String label() {
         if (name != null && !name.isEmpty()) {
-            return name;
+            return virtual ? name + " (virtual)" : name;
         }
         return virtual ? "virtual#" + javaId : "tid " + osId;
     }

@@ -62,7 +62,7 @@ class KnownVirtualIT {
 
         Cli text = Cli.run("report", dir.resolve("known-virtual.jfr").toString(), "--sort", "start");
         assertThat(text.exitCode()).as(text.err()).isZero();
-        assertThat(text.out()).contains("hop 1: handoff vcaller-1 -> vworker-1")
+        assertThat(text.out()).contains("hop 1: handoff vcaller-1 (virtual) -> vworker-1 (virtual)")
                 .contains("virtual threads: 2, ").contains("pinned ")
                 .doesNotContain("tid 0").doesNotContain("estimated from allocation samples");
     }
