@@ -13,7 +13,9 @@ import java.util.concurrent.Future;
  * <li>virtual-virtual: a virtual caller ("vcaller-1") hands to a virtual worker ("vworker-1") of
  *     a thread-per-task executor;
  * <li>platform-virtual: the platform main thread hands to such a virtual worker;
- * <li>virtual-platform: a virtual caller starts new Thread(r, "spawned").
+ * <li>virtual-platform: a virtual caller starts new Thread(r, "spawned");
+ * <li>virtual-twice: a virtual caller makes two requests in a row, each allocating KNOWN_BYTES on
+ *     the caller before it sleeps: the second begins in the run in which the first ended.
  * </ul>
  */
 public class KnownVirtual {
@@ -44,7 +46,12 @@ public class KnownVirtual {
 
     public static void main(String[] args) throws Exception {
         for (String scenario : args) {
-            if (scenario.startsWith("virtual-")) {
+            if (scenario.equals("virtual-twice")) {
+                Thread.ofVirtual().name("vcaller-1").start(() -> {
+                    requestQuietly("on-caller");
+                    requestQuietly("on-caller");
+                }).join();
+            } else if (scenario.startsWith("virtual-")) {
                 Thread caller = Thread.ofVirtual().name("vcaller-1").start(() -> requestQuietly(scenario));
                 caller.join();
             } else {
@@ -77,6 +84,8 @@ public class KnownVirtual {
                 t.join();
                 return value;
             }
+            case "on-caller":
+                return work(() -> 0);
             default:
                 throw new IllegalArgumentException("unknown scenario " + scenario);
         }

@@ -148,13 +148,17 @@ public final class Bridge {
         }
     }
 
-    public static void mountExit(Object token) {
+    /** The carrier is done running the virtual thread; token is mountEnter's (null: it was not carried then). */
+    public static void mountExit(Object token, Thread thread) {
+        if (token == null && CARRIED.get() == 0) {
+            return;
+        }
         Hooks h = hooks;
-        if (h == null || token == null) {
+        if (h == null) {
             return;
         }
         try {
-            h.mountExit(token);
+            h.mountExit(token, thread);
         } catch (Throwable t) {
             h.onError("threads", t);
         }

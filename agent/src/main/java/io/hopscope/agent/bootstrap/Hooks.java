@@ -21,7 +21,7 @@ public interface Hooks {
 
     Object mountEnter(Thread thread);
 
-    void mountExit(Object token);
+    void mountExit(Object token, Thread thread);
 
     void virtualThreadEnded(Thread thread);
 

@@ -42,8 +42,9 @@ final class Carriers {
         long mountWaitNanos;
         long maxMountWaitNanos;
         long mountedNanos;
-        /** When the current run began, 0 between runs; its carrier's allocation counter then. */
+        /** When the current run began, 0 between runs; its carrier, and that carrier's allocation counter then. */
         long runStartNanos;
+        Thread runCarrier;
         long runStartAllocated;
         /** What the thread allocated in its runs so far, -1 once a carrier's counter could not be read. */
         long allocatedBytes;
@@ -102,6 +103,7 @@ final class Carriers {
             m.mounts = 1;
             m.runStartNanos = System.nanoTime();
             m.runStartAllocated = ThreadMeter.get().allocatedBytesOf(carrier);
+            m.runCarrier = carrier;
             m.addCarrier(carrier);
             carry(s.thread, m);
         }
@@ -168,7 +170,9 @@ final class Carriers {
     /** A carrier, the current thread, starts running vt: the run's token, or null when vt is not carried. */
     static Object mountEnter(Thread vt) {
         Mounts m = CARRIED.get(vt);
-        if (m == null) {
+        if (m == null || m.runStartNanos != 0) {
+            // Not carried; or running on another carrier, which a second submission cannot change
+            // (runContinuation finds it not runnable and returns).
             return null;
         }
         long now = System.nanoTime();
@@ -182,14 +186,19 @@ final class Carriers {
         m.mounts++;
         m.runStartNanos = now;
         m.runStartAllocated = ThreadMeter.get().allocatedBytesOrUnknown();
-        m.addCarrier(Thread.currentThread());
+        m.runCarrier = Thread.currentThread();
+        m.addCarrier(m.runCarrier);
         return m;
     }
 
-    /** The carrier is done running the thread of mountEnter's token (it unmounted). */
-    static void mountExit(Object token) {
-        Mounts m = (Mounts) token;
-        if (m.runStartNanos != 0) {
+    /**
+     * The carrier is done running vt (it unmounted). The run ends for vt's request of now, which
+     * need not be the one mountEnter saw: vt may have ended a request and begun another (or begun
+     * its first) during the run, whose first part ends here.
+     */
+    static void mountExit(Object token, Thread vt) {
+        Mounts m = CARRIED.get(vt);
+        if (m != null && m.runStartNanos != 0 && m.runCarrier == Thread.currentThread()) {
             m.mountedNanos += System.nanoTime() - m.runStartNanos;
             m.addAllocated(m.runStartAllocated, ThreadMeter.get().allocatedBytesOrUnknown());
             m.runStartNanos = 0;

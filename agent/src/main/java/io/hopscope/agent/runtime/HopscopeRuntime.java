@@ -91,8 +91,8 @@ public final class HopscopeRuntime implements Hooks {
     }
 
     @Override
-    public void mountExit(Object token) {
-        Carriers.mountExit(token);
+    public void mountExit(Object token, Thread thread) {
+        Carriers.mountExit(token, thread);
     }
 
     @Override

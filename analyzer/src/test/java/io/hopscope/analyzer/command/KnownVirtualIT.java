@@ -32,8 +32,8 @@ class KnownVirtualIT {
 
     @Test
     void theKnownPathOnVirtualThreadsIsTwoHopsBetweenNamedThreadsWithExactAllocationAndCarriers() throws Exception {
-        List<JsonNode> requests = record("virtual-virtual", "platform-virtual", "virtual-platform");
-        assertThat(requests).hasSize(3);
+        List<JsonNode> requests = record("virtual-virtual", "platform-virtual", "virtual-platform", "virtual-twice");
+        assertThat(requests).hasSize(5);
 
         JsonNode vv = requests.get(0);
         assertKnownPath(vv, "vcaller-1", true, "vworker-1", true);
@@ -59,6 +59,15 @@ class KnownVirtualIT {
         carriers = vp.get("carriers");
         assertThat(carriers.get("virtualThreads").asInt()).isEqualTo(1);
         assertThat(carriers.get("pinnedCount").asInt()).isZero();
+
+        // Two requests in a row on one virtual caller: the second begins in the run in which the first
+        // ended, and its bytes before the caller's sleep count to it, not to the first.
+        for (JsonNode twice : requests.subList(3, 5)) {
+            assertThat(twice.get("hops").asInt()).as(twice.toString()).isZero();
+            assertThat(twice.get("allocatedBytes").asLong()).as(twice.toString()).isBetween(KNOWN_BYTES, 2 * KNOWN_BYTES);
+            assertThat(twice.get("estimatedAllocatedBytes").asLong()).isZero();
+            assertThat(twice.get("carriers").get("mounts").asInt()).isGreaterThanOrEqualTo(2);
+        }
 
         Cli text = Cli.run("report", dir.resolve("known-virtual.jfr").toString(), "--sort", "start");
         assertThat(text.exitCode()).as(text.err()).isZero();

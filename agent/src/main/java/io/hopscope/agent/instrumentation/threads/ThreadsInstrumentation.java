@@ -129,8 +129,8 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token) {
-            Bridge.mountExit(token);
+        static void exit(@Advice.Enter Object token, @Advice.This Thread thread) {
+            Bridge.mountExit(token, thread);
         }
     }
 }
