@@ -44,10 +44,19 @@ final class AgentInstaller {
 
     static final String VERSION = "0.1.0";
 
+    /**
+     * System properties the agent sets for {@code hopscope attach}, which reads them back through
+     * the attach API: where the jfr= recording goes (set once it runs), and, after a late attach,
+     * the instrumentations (comma-separated) that add a field and so skip the classes already loaded.
+     */
+    static final String RECORDING_PROPERTY = "hopscope.agent.recording";
+    static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
+
     private AgentInstaller() {
     }
 
-    static void install(String rawOptions, Instrumentation instrumentation) throws Exception {
+    /** {@code late}: loaded into a running JVM (agentmain), where classes are already loaded. */
+    static void install(String rawOptions, Instrumentation instrumentation, boolean late) throws Exception {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
         HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters), options.cpuTime,
                 options.spanEvery);
@@ -82,6 +91,7 @@ final class AgentInstaller {
                 .with(new ErrorListener(debug))
                 .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
         List<String> applied = new ArrayList<>();
+        List<String> skippedLate = new ArrayList<>();
         ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
         for (HopscopeInstrumentation each : all) {
             // A library's rules hold even where it is not instrumented (see addRules).
@@ -95,6 +105,9 @@ final class AgentInstaller {
             }
             if (each.addsFields()) {
                 fieldBuilder = each.extend(fieldBuilder);
+                if (late) {
+                    skippedLate.add(each.name());
+                }
             } else {
                 builder = each.extend(builder);
             }
@@ -102,6 +115,9 @@ final class AgentInstaller {
             applied.add(each.name());
         }
         String instrumentations = String.join(";", applied);
+        if (!skippedLate.isEmpty()) {
+            System.setProperty(SKIPPED_PROPERTY, String.join(",", skippedLate));
+        }
 
         // Load the JDK classes the agent instruments now, so that they are transformed here, in
         // premain, and not in the middle of the application's first request (CompletableFuture alone
@@ -160,6 +176,7 @@ final class AgentInstaller {
                         options.asprof, Path.of(options.jfrPath), jfc)) {
                     startRecording(options.jfrPath, jfc);
                 }
+                System.setProperty(RECORDING_PROPERTY, Path.of(options.jfrPath).toAbsolutePath().toString());
             } catch (Exception e) {
                 // The instrumentation stays on: events still go to any recording the user starts.
                 System.err.println("hopscope: cannot record to jfr=" + options.jfrPath + " (" + e.getMessage()

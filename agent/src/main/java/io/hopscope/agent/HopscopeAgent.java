@@ -22,14 +22,14 @@ public final class HopscopeAgent {
     }
 
     public static void premain(String options, Instrumentation instrumentation) {
-        start(options, instrumentation);
+        start(options, instrumentation, false);
     }
 
     public static void agentmain(String options, Instrumentation instrumentation) {
-        start(options, instrumentation);
+        start(options, instrumentation, true);
     }
 
-    private static synchronized void start(String options, Instrumentation instrumentation) {
+    private static synchronized void start(String options, Instrumentation instrumentation, boolean late) {
         if (System.getProperty("hopscope.agent.started") != null) {
             System.err.println("hopscope: agent already started in this JVM; ignoring the second start");
             return;
@@ -37,7 +37,7 @@ public final class HopscopeAgent {
         System.setProperty("hopscope.agent.started", "true");
         try {
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(bridgeJar().toFile()));
-            AgentInstaller.install(options, instrumentation);
+            AgentInstaller.install(options, instrumentation, late);
         } catch (Throwable t) {
             // Whatever went wrong, the application starts: the agent is off, and says so.
             System.err.println("hopscope: agent not started (" + t + "); the application runs without it");
