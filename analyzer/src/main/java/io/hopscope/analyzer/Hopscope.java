@@ -1,5 +1,6 @@
 package io.hopscope.analyzer;
 
+import io.hopscope.analyzer.command.AttachCommand;
 import io.hopscope.analyzer.command.CliProblem;
 import io.hopscope.analyzer.command.DemoCommand;
 import io.hopscope.analyzer.command.DiffCommand;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Command;
                 "",
                 "Example: hopscope report app.jfr"},
         subcommands = {ReportCommand.class, DiffCommand.class, TraceCommand.class, FlameCommand.class,
-                DemoCommand.class})
+                DemoCommand.class, AttachCommand.class})
 public final class Hopscope implements Runnable {
 
     /** Exit code for bad data (picocli already uses 2 for bad usage). */
@@ -63,6 +64,6 @@ public final class Hopscope implements Runnable {
     @Override
     public void run() {
         // No subcommand is a usage error: say what there is, exit 2.
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: report, diff, trace, flame or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: report, diff, trace, flame, demo or attach");
     }
 }

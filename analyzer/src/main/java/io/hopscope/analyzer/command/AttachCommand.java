@@ -1,0 +1,248 @@
+package io.hopscope.analyzer.command;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import jdk.management.jfr.FlightRecorderMXBean;
+import jdk.management.jfr.RecordingInfo;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hopscope attach}: loads the agent into a running JVM through the attach API, or with
+ * {@code --stop} saves its recording and stops it through the target's FlightRecorderMXBean.
+ */
+@Command(name = "attach", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Loads the hopscope agent into a running JVM (same user, attach not disabled) and starts its"
+                + " recording; classes already loaded are retransformed, so requests that start from now on are"
+                + " followed. AGENT_OPTIONS are those of -javaagent:hopscope-agent.jar=OPTIONS; without jfr= the"
+                + " recording goes to hopscope-PID.jfr in this directory. Attaching again only says that it records.",
+                "With --stop: saves the recording to FILE and stops it (through the JVM's local JMX agent, which this"
+                + " starts); the instrumentation stays, inert.",
+                "",
+                "Example: hopscope attach 4242 requests=com.example.Api#call",
+                "         hopscope attach 4242 --stop -o app.jfr && hopscope report app.jfr"})
+public final class AttachCommand implements Callable<Integer> {
+
+    /** Set by the agent (HopscopeAgent, AgentInstaller): read back through the attach API. */
+    static final String STARTED_PROPERTY = "hopscope.agent.started";
+    static final String RECORDING_PROPERTY = "hopscope.agent.recording";
+    static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
+    /** The agent's jfr= recording's name (AgentInstaller.startRecording). */
+    static final String RECORDING_NAME = "hopscope";
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "PID", description = "The process id of a running JVM.")
+    String pid;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "AGENT_OPTIONS",
+            description = "Agent options, key=value,... (see docs/agent.md), e.g. requests=com.example.Api#call.")
+    String agentOptions;
+
+    @Option(names = "--stop", description = "Save the agent's recording to -o FILE and stop it.")
+    boolean stop;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where --stop saves the recording.")
+    Path output;
+
+    @Option(names = "--agent", paramLabel = "JAR",
+            description = "The agent jar (default: agent/target/hopscope-agent.jar of this repository or the working directory).")
+    Path agent;
+
+    @Override
+    public Integer call() throws Exception {
+        if (stop && output == null) {
+            throw new ParameterException(spec.commandLine(), "--stop needs -o FILE");
+        }
+        if (stop && agentOptions != null) {
+            throw new ParameterException(spec.commandLine(), "--stop takes no AGENT_OPTIONS");
+        }
+        if (!stop && output != null) {
+            throw new ParameterException(spec.commandLine(), "-o goes with --stop");
+        }
+        long id = targetPid();
+        Path jar = stop ? null : AgentJar.find(agent, "attach");
+        VirtualMachine vm = attach(id);
+        try {
+            return stop ? stop(vm, id) : load(vm, id, jar);
+        } finally {
+            vm.detach();
+        }
+    }
+
+    private int load(VirtualMachine vm, long id, Path jar) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Properties before = vm.getSystemProperties();
+        if (before.getProperty(STARTED_PROPERTY) != null) {
+            Optional<RecordingInfo> recording = withFlightRecorder(vm, id, (jfr, r) -> r);
+            if (recording.isEmpty() || !"RUNNING".equals(recording.get().getState())) {
+                throw new CliProblem("attach: the hopscope agent is already in PID " + id + " but its recording is not"
+                        + " running (stopped with --stop?); an agent starts once per JVM: restart the JVM to record again");
+            }
+            out.println("attach: the hopscope agent is already recording in PID " + id + " to "
+                    + before.getProperty(RECORDING_PROPERTY, recording.get().getDestination()) + "; nothing done");
+            return 0;
+        }
+        String options = AgentJar.withAbsoluteJfr(agentOptions, Path.of("hopscope-" + id + ".jfr"));
+        try {
+            vm.loadAgent(jar.toString(), options);
+        } catch (AgentLoadException | AgentInitializationException | IOException e) {
+            throw new CliProblem("attach: PID " + id + " did not load " + jar + ": " + e.getMessage());
+        }
+        Properties after = vm.getSystemProperties();
+        if (after.getProperty(STARTED_PROPERTY) == null) {
+            throw new CliProblem("attach: the agent did not start in PID " + id + "; its reason is on that process's stderr");
+        }
+        String recording = after.getProperty(RECORDING_PROPERTY);
+        if (recording == null) {
+            throw new CliProblem("attach: the agent is in PID " + id + " but started no recording ("
+                    + options.split(",")[0] + "); its reason is on that process's stderr");
+        }
+        out.println("attach: recording PID " + id + " to " + recording + " (save and stop it: hopscope attach " + id
+                + " --stop -o FILE; or it is written when the JVM exits)");
+        String skipped = after.getProperty(SKIPPED_PROPERTY);
+        if (skipped != null) {
+            out.println("attach: " + skipped + " cannot apply late (it adds a field): only classes loaded from now on"
+                    + " get it, see docs/agent.md");
+        }
+        return 0;
+    }
+
+    private int stop(VirtualMachine vm, long id) throws Exception {
+        Path file = output.toAbsolutePath().normalize();
+        if (!Files.isDirectory(file.getParent())) {
+            throw new CliProblem(output + ": cannot write the recording, its directory does not exist");
+        }
+        if (vm.getSystemProperties().getProperty(STARTED_PROPERTY) == null) {
+            throw new CliProblem("attach: no hopscope agent in PID " + id + ", so no recording to stop;"
+                    + " start one with: hopscope attach " + id);
+        }
+        Optional<String> saved = withFlightRecorder(vm, id, (jfr, r) -> {
+            // Stopping a recording writes it to its destination (the agent's jfr= file until now),
+            // once, and closes it: so FILE becomes the destination, then the recording stops.
+            jfr.setRecordingOptions(r.getId(), Map.of("destination", file.toString()));
+            jfr.stopRecording(r.getId());
+            // JFR created the first destination empty when the agent set it: nothing was written there.
+            if (r.getDestination() != null && !Path.of(r.getDestination()).equals(file)) {
+                Path first = Path.of(r.getDestination());
+                if (Files.isRegularFile(first) && Files.size(first) == 0) {
+                    Files.delete(first);
+                }
+            }
+            return file.toString();
+        });
+        if (saved.isEmpty()) {
+            throw new CliProblem("attach: the hopscope agent is in PID " + id + " but has no running recording"
+                    + " (already stopped?)");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new CliProblem("attach: PID " + id + " did not write " + file + " (is it writable by that process?)");
+        }
+        spec.commandLine().getOut().println("attach: saved PID " + id + "'s recording to " + file
+                + " and stopped it; the agent stays, inert");
+        return 0;
+    }
+
+    /** What to do with the target's FlightRecorderMXBean and the agent's running recording. */
+    interface RecordingAction<T> {
+        T apply(FlightRecorderMXBean jfr, RecordingInfo recording) throws Exception;
+    }
+
+    /** Runs action on the agent's running recording, through the target's local JMX agent; empty when there is none. */
+    static <T> Optional<T> withFlightRecorder(VirtualMachine vm, long id, RecordingAction<T> action) throws Exception {
+        String address;
+        try {
+            address = vm.startLocalManagementAgent();
+        } catch (IOException e) {
+            throw new CliProblem("attach: cannot start the JMX agent of PID " + id + ": " + e.getMessage());
+        }
+        try (JMXConnector connector = JMXConnectorFactory.connect(new JMXServiceURL(address))) {
+            FlightRecorderMXBean jfr = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),
+                    FlightRecorderMXBean.MXBEAN_NAME, FlightRecorderMXBean.class);
+            List<RecordingInfo> running = jfr.getRecordings().stream()
+                    .filter(r -> RECORDING_NAME.equals(r.getName()) && "RUNNING".equals(r.getState())).toList();
+            if (running.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(action.apply(jfr, running.get(0)));
+        }
+    }
+
+    /** The PID, checked: a number, a live process, not this one, same user, a JVM that allows attach. */
+    private long targetPid() throws CliProblem {
+        long id;
+        try {
+            id = Long.parseLong(pid);
+        } catch (NumberFormatException e) {
+            throw new CliProblem("attach: PID must be a process id (a number), got '" + pid + "'");
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(id);
+        if (process.isEmpty() || !process.get().isAlive()) {
+            throw new CliProblem("attach: no process with PID " + id + " (it has ended, or never was)");
+        }
+        if (id == ProcessHandle.current().pid()) {
+            throw new CliProblem("attach: PID " + id + " is this hopscope process; give the PID of the JVM to profile");
+        }
+        ProcessHandle.Info info = process.get().info();
+        String me = System.getProperty("user.name");
+        Optional<String> owner = info.user();
+        if (owner.isPresent() && !owner.get().equals(me) && !"root".equals(me)) {
+            throw new CliProblem("attach: PID " + id + " belongs to user " + owner.get() + "; the attach API reaches"
+                    + " only the same user's JVMs: run hopscope as " + owner.get());
+        }
+        String command = info.command().orElse("?");
+        if (!isJvm(id)) {
+            throw new CliProblem("attach: PID " + id + " (" + command + ") is not a JVM");
+        }
+        if (info.arguments().map(a -> List.of(a).contains("-XX:+DisableAttachMechanism")).orElse(false)) {
+            throw new CliProblem("attach: PID " + id + " refuses attach (-XX:+DisableAttachMechanism); restart it"
+                    + " without that flag, or with -javaagent (see hopscope record)");
+        }
+        return id;
+    }
+
+    private static VirtualMachine attach(long id) throws CliProblem {
+        try {
+            return VirtualMachine.attach(Long.toString(id));
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new CliProblem("attach: cannot attach to PID " + id + " (" + e.getMessage() + "); is it a HotSpot JVM"
+                    + " of this user, started without -XX:+DisableAttachMechanism?");
+        }
+    }
+
+    /**
+     * Whether the process runs a JVM: its memory maps hold libjvm (Linux), else the attach API lists it.
+     * Checked before attaching because the attach handshake sends SIGQUIT, which ends most other processes.
+     */
+    static boolean isJvm(long id) {
+        Path maps = Path.of("/proc", Long.toString(id), "maps");
+        if (Files.isReadable(maps)) {
+            try (var lines = Files.lines(maps)) {
+                return lines.anyMatch(l -> l.endsWith("/libjvm.so"));
+            } catch (IOException | java.io.UncheckedIOException e) {
+                // Unreadable after all (another user's process): ask the attach API below.
+            }
+        }
+        return VirtualMachine.list().stream().anyMatch(d -> d.id().equals(Long.toString(id)));
+    }
+}
