@@ -45,6 +45,15 @@ public final class Hopscope implements Runnable {
         CommandLine cl = new CommandLine(new Hopscope());
         cl.setOut(out);
         cl.setErr(err);
+        // Bad usage: the message, picocli's suggestions if any ("Did you mean"), and always the usage.
+        cl.setParameterExceptionHandler((ex, args2) -> {
+            CommandLine command = ex.getCommandLine();
+            err.println(ex.getMessage());
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, err);
+            command.usage(err, command.getColorScheme());
+            err.flush();
+            return command.getCommandSpec().exitCodeOnInvalidInput();
+        });
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof RecordingProblem || ex instanceof CliProblem) {
                 err.println("hopscope: " + ex.getMessage());
