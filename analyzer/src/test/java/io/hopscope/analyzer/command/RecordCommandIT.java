@@ -1,0 +1,129 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.Paths;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue 21's record: a sample run under the agent by {@code record}, its folder of files, its exit code. */
+class RecordCommandIT {
+
+    static Path samples;
+    static String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void needs() {
+        samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
+        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
+                "needs " + samples + " and " + agent + " (build the whole reactor)");
+    }
+
+    @Test
+    void misuseIsOneLineAndExit2() throws Exception {
+        Cli noDashes = Cli.run("record", "-o", dir.resolve("a").toString(), java, "Main");
+        assertThat(noDashes.exitCode()).isEqualTo(2);
+        assertThat(noDashes.err()).contains("give the command to record after --").contains("Usage: hopscope record");
+        // Without --, the command's own options are taken for record's: a usage error too.
+        Cli optionsNoDashes = Cli.run("record", "-o", dir.resolve("a").toString(), java, "-version");
+        assertThat(optionsNoDashes.exitCode()).isEqualTo(2);
+        assertThat(optionsNoDashes.err()).contains("Unknown option: '-version'").contains("Usage: hopscope record");
+        Cli noCommand = Cli.run("record", "-o", dir.resolve("a").toString(), "--");
+        assertThat(noCommand.exitCode()).isEqualTo(2);
+        assertThat(noCommand.err()).contains("give the command to record after --");
+        Cli notJava = Cli.run("record", "-o", dir.resolve("a").toString(), "--", "sleep", "1");
+        assertThat(notJava.exitCode()).isEqualTo(2);
+        assertThat(notJava.err()).contains("must start with a java executable, got sleep");
+        Cli ownJfr = Cli.run("record", "-o", dir.resolve("a").toString(), "--agent-options", "jfr=x.jfr", "--", java, "-version");
+        assertThat(ownJfr.exitCode()).isEqualTo(2);
+        assertThat(ownJfr.err()).contains("jfr= is chosen by record");
+        // A folder under a regular file cannot be made, whoever runs the test (root writes anywhere else).
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        Cli unwritable = Cli.run("record", "-o", file.resolve("out").toString(), "--", java, "-version");
+        assertThat(unwritable.exitCode()).isEqualTo(2);
+        assertThat(unwritable.err().strip()).startsWith("hopscope: " + file.resolve("out") + ": cannot create the record folder")
+                .doesNotContain("\n");
+        Cli noAgent = Cli.run("record", "-o", dir.resolve("a").toString(), "--agent", dir.resolve("none.jar").toString(),
+                "--", java, "-version");
+        assertThat(noAgent.exitCode()).isEqualTo(2);
+        assertThat(noAgent.err().strip()).isEqualTo("hopscope: record: " + dir.resolve("none.jar") + ": no such agent jar (--agent)");
+        assertThat(dir.resolve("a")).doesNotExist();
+    }
+
+    @Test
+    void recordsThePipelineAndWritesEveryReport() throws Exception {
+        Path out = dir.resolve("run");
+        Cli r = Cli.run("record", "-o", out.toString(), "--", java, "-jar", samples.toString(),
+                "pipeline", "--http-client", "netty", "--mode", "sync-over-async", "--count", "50");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains("record: wrote " + out.toAbsolutePath());
+        for (String f : List.of("recording.jfr", "report.json", "report.html", "report.txt")) {
+            assertThat(out.resolve(f)).isNotEmptyFile();
+        }
+        List<JsonNode> requests = requests(out);
+        assertThat(requests).hasSizeGreaterThanOrEqualTo(50).allSatisfy(q -> assertThat(q.get("hops").asInt()).isGreaterThanOrEqualTo(2));
+        assertThat(Files.readString(out.resolve("report.txt"))).contains("GET 127.0.0.1/");
+        assertThat(Files.readString(out.resolve("report.html"))).startsWith("<!DOCTYPE html>");
+    }
+
+    @Test
+    void exitsWithTheCommandsExitCode() throws Exception {
+        Path out = dir.resolve("failing");
+        Cli r = Cli.run("record", "-o", out.toString(), "--", java, "-cp", samples.toString(), "no.such.Main");
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1); // the java launcher's code for a missing main class
+        // The agent ran and its recording was written at exit, so the reports are there, with no requests.
+        assertThat(out.resolve("report.json")).isNotEmptyFile();
+        assertThat(requests(out)).isEmpty();
+    }
+
+    @Test
+    void bpfTracesTheCommandOrSaysWhyNot() throws Exception {
+        Path out = dir.resolve("bpf");
+        Cli r = Cli.run("record", "-o", out.toString(), "--bpf",
+                "--agent-options", "requests=io.hopscope.samples.knownpath.KnownPath#request", "--", java, "-jar", samples.toString(),
+                "known-path", "--count", "40", "--pause-ms", "100");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(requests(out)).hasSize(40);
+        if (bccWorks()) {
+            assertThat(out.resolve("offcpu.jsonl")).isNotEmptyFile();
+            JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+            assertThat(report.has("kernel")).as("merged with offwake's events").isTrue();
+            assertThat(r.err()).contains("offcpu.jsonl)");
+        } else {
+            assertThat(r.err()).containsOnlyOnce("record: --bpf off: ");
+            assertThat(out.resolve("offcpu.jsonl")).doesNotExist();
+        }
+    }
+
+    /** BpfMergeIT's test: root, and bcc loads a tracepoint program. */
+    static boolean bccWorks() throws Exception {
+        if (!"root".equals(System.getProperty("user.name")) || !Files.isExecutable(Path.of(BpfMergeIT.PYTHON))) {
+            return false;
+        }
+        Process p = new ProcessBuilder(BpfMergeIT.PYTHON, "-c", "from bcc import BPF; "
+                + "BPF(text='TRACEPOINT_PROBE(sched, sched_switch) { return 0; }')").redirectErrorStream(true).start();
+        boolean done = p.waitFor(60, TimeUnit.SECONDS);
+        p.getInputStream().readAllBytes();
+        return done && p.exitValue() == 0;
+    }
+
+    static List<JsonNode> requests(Path out) throws Exception {
+        List<JsonNode> requests = new ArrayList<>();
+        new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("requests").forEach(requests::add);
+        return requests;
+    }
+}
