@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.DoubleConsumer;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -45,6 +46,10 @@ public final class RecordingAnalyzer {
     private final JdkEventJoin jdk;
     private final Selection selection;
     private JoinPass joins;
+    // Told the share of the recording's time read so far at each flush point, or null.
+    private DoubleConsumer progress;
+    private long progressStart;
+    private long progressSpan;
     private RequestEvents requests;
     private long flushes;
     private long passNanos;
@@ -73,9 +78,24 @@ public final class RecordingAnalyzer {
         return this;
     }
 
+    /**
+     * Tells {@code progress} at each flush point how far the read has come, as the share (0 to 1) of
+     * the recording's time span (from its chunk headers) its events have reached (call before
+     * {@link #analyze()}).
+     */
+    public RecordingAnalyzer progress(DoubleConsumer progress) {
+        this.progress = progress;
+        return this;
+    }
+
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
         long t0 = System.nanoTime();
+        if (progress != null) {
+            ChunkScan.Result span = ChunkScan.scan(file);
+            progressStart = span.startEpochNanos();
+            progressSpan = span.endEpochNanos() - span.startEpochNanos();
+        }
         requests = new RequestEvents(facts, jfr, window, selection, joins, options.detailLimit());
         ChunkScan.Result scan = jfr.stream(file, handlers(), this::onFlush);
         facts.scanMajor = scan.major();
@@ -125,6 +145,9 @@ public final class RecordingAnalyzer {
     // Every event committed before this point has been read: join what waited, finish what ended long enough ago.
     private void onFlush() {
         flushes++;
+        if (progress != null && progressSpan > 0 && facts.maxEnd > progressStart) {
+            progress.accept(Math.min(1.0, (facts.maxEnd - progressStart) / (double) progressSpan));
+        }
         requests.onFlush(flushes);
         jdk.onFlush(flushes);
         finishEnded(flushes - FINISH_LAG);

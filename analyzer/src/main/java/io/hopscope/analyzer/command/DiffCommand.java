@@ -100,8 +100,13 @@ public final class DiffCommand implements Callable<Integer> {
 
     static Diff diff(Path a, Path b) throws Exception {
         AnalysisOptions summaryOnly = new AnalysisOptions(null, 0, SortField.duration, 0, 0);
-        Report ra = new RecordingAnalyzer(a, summaryOnly).analyze();
-        Report rb = new RecordingAnalyzer(b, summaryOnly).analyze();
-        return DiffBuilder.diff(ra, rb);
+        return DiffBuilder.diff(read(a, summaryOnly), read(b, summaryOnly));
+    }
+
+    private static Report read(Path file, AnalysisOptions options) throws Exception {
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(file, options);
+        try (ProgressBars bar = ProgressBars.reading(analyzer, file)) {
+            return analyzer.analyze();
+        }
     }
 }

@@ -136,7 +136,10 @@ public final class FlameCommand implements Callable<Integer> {
                 }
             });
         }
-        Report report = analyzer.analyze();
+        Report report;
+        try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
+            report = analyzer.analyze();
+        }
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         if (kind == FlameKind.hops) {
             for (Request r : report.requests()) {

@@ -238,7 +238,10 @@ public final class RecordCommand implements Callable<Integer> {
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
                 AnalysisOptions.DEFAULT_DETAIL_LIMIT));
         ReportFlames flames = new ReportFlames(all, null);
-        Report report = all.analyze();
+        Report report;
+        try (ProgressBars bar = ProgressBars.reading(all, jfr)) {
+            report = all.analyze();
+        }
         Report worst = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
                 AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
         KernelReport kernel = bpfEvents != null ? new KernelJoin(jfr).onOverlap(flames.offWakeSink()).join(bpfEvents) : null;

@@ -94,7 +94,10 @@ public final class ReportCommand implements Callable<Integer> {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5, maxDetail));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
-        Report report = analyzer.analyze();
+        Report report;
+        try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
+            report = analyzer.analyze();
+        }
         KernelReport kernel = null;
         if (bpf != null) {
             KernelJoin join = new KernelJoin(recording);

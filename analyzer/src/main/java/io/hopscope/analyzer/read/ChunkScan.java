@@ -29,8 +29,12 @@ public final class ChunkScan {
      * whether a chunk was never finished (its writer was killed, or is still writing).
      */
     public record Result(int completeChunks, long readableBytes, long fileBytes, int major, int minor,
-                         boolean truncated, boolean unfinished) {
+                         boolean truncated, boolean unfinished, long startEpochNanos, long endEpochNanos) {
     }
+
+    // Bytes 32 and 40 of a chunk header: its start (epoch ns) and duration (0 while unfinished).
+    private static final int START_NANOS_OFFSET = 32;
+    private static final int DURATION_NANOS_OFFSET = 40;
 
     // Byte 64 of a chunk header is 0 once the chunk is finished; while the JVM writes it, it counts
     // the flushes (0xff while the header is rewritten). A JVM killed mid-recording leaves it non-zero.
@@ -61,6 +65,8 @@ public final class ChunkScan {
             int major = -1;
             int minor = -1;
             boolean unfinished = false;
+            long start = 0;
+            long end = 0;
             while (pos < size) {
                 header.clear();
                 int n = ch.read(header, pos);
@@ -73,7 +79,7 @@ public final class ChunkScan {
                         throw new RecordingProblem(file + ": not a jfr recording (no FLR magic at the start)");
                     }
                     // Garbage after complete chunks: treat as truncation of a following chunk.
-                    return new Result(chunks, pos, size, major, minor, true, unfinished);
+                    return new Result(chunks, pos, size, major, minor, true, unfinished, start, end);
                 }
                 int chunkMajor = header.getShort(4);
                 int chunkMinor = header.getShort(6);
@@ -95,12 +101,17 @@ public final class ChunkScan {
                                 + size + " of " + (chunkSize >= HEADER_BYTES ? chunkSize : "?")
                                 + " bytes), nothing readable");
                     }
-                    return new Result(chunks, pos, size, major, minor, true, unfinished);
+                    return new Result(chunks, pos, size, major, minor, true, unfinished, start, end);
                 }
+                long chunkStart = header.getLong(START_NANOS_OFFSET);
+                if (chunks == 0) {
+                    start = chunkStart;
+                }
+                end = Math.max(end, chunkStart + Math.max(0, header.getLong(DURATION_NANOS_OFFSET)));
                 pos += chunkSize;
                 chunks++;
             }
-            return new Result(chunks, pos, size, major, minor, false, unfinished);
+            return new Result(chunks, pos, size, major, minor, false, unfinished, start, end);
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read: " + e.getMessage());
         }

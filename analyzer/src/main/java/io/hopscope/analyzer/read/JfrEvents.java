@@ -103,7 +103,7 @@ public final class JfrEvents {
             // The tail after the last flush is cut: what was read stands, the caller warns.
         }
         return new ChunkScan.Result(scan.completeChunks(), scan.readableBytes(), scan.fileBytes(), scan.major(),
-                scan.minor(), scan.truncated(), true);
+                scan.minor(), scan.truncated(), true, scan.startEpochNanos(), scan.endEpochNanos());
     }
 
     /** Epoch nanoseconds of an Instant (JFR's clock for every event). */
