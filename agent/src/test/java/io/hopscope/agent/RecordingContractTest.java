@@ -9,6 +9,7 @@ import io.hopscope.agent.events.HopEvent;
 import io.hopscope.agent.events.MountsEvent;
 import io.hopscope.agent.events.NonBlockingWaitEvent;
 import io.hopscope.agent.events.RequestEvent;
+import io.hopscope.agent.events.RequestStartEvent;
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
 import io.hopscope.agent.events.WaitEvent;
@@ -89,13 +90,13 @@ class RecordingContractTest {
     @Test
     void everyContractEventIsDefinedWithExactlyItsFields() throws Exception {
         Map<String, Map<String, String>> contract = contract();
-        assertThat(contract).hasSize(10);
+        assertThat(contract).hasSize(11);
         assertThat(agentEvents()).isEqualTo(contract);
     }
 
     @Test
     void theEventClassesAreTheOnesTheAgentWrites() throws Exception {
-        assertThat(eventClasses()).containsExactlyInAnyOrder(RequestEvent.class, SegmentEvent.class, HopEvent.class,
+        assertThat(eventClasses()).containsExactlyInAnyOrder(RequestEvent.class, RequestStartEvent.class, SegmentEvent.class, HopEvent.class,
                 SpanEvent.class, WaitEvent.class, NonBlockingWaitEvent.class, MountsEvent.class, AgentErrorEvent.class,
                 ClockSyncEvent.class, AgentInfoEvent.class);
     }

@@ -6,6 +6,7 @@ import io.hopscope.agent.events.HopEvent;
 import io.hopscope.agent.events.MountsEvent;
 import io.hopscope.agent.events.NonBlockingWaitEvent;
 import io.hopscope.agent.events.RequestEvent;
+import io.hopscope.agent.events.RequestStartEvent;
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
 import io.hopscope.agent.events.WaitEvent;
@@ -248,6 +249,7 @@ public final class HopscopeRuntime implements Hooks {
         ThreadMeter.get().allocatedBytes();
         ThreadMeter.get().cpuNanos();
         new RequestEvent().isEnabled();
+        new RequestStartEvent().isEnabled();
         new SegmentEvent().isEnabled();
         new HopEvent().isEnabled();
         new SpanEvent().isEnabled();

@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.events.RequestStartEvent;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -12,6 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Requests {
 
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
+    /**
+     * Asks whether request starts are recorded (JFR's enabled flag is per event class, so any
+     * instance answers for all); never committed. Off unless {@code hopscope live} streams them.
+     */
+    private static final RequestStartEvent START_PROBE = new RequestStartEvent();
 
     private final List<RequestDescriber> describers = new CopyOnWriteArrayList<>();
     private final List<AsyncAdapter> adapters;
@@ -41,6 +47,12 @@ public final class Requests {
         boolean spans = spanEvery == 1 || spanEvery > 1 && id % spanEvery == 0;
         RequestState r = new RequestState(id, info == null ? boundary : info.name,
                 boundary, info == null ? null : info.url, s.thread, spans);
+        if (START_PROBE.isEnabled()) {
+            RequestStartEvent started = new RequestStartEvent();
+            started.requestId = id;
+            started.name = r.name;
+            started.commit();
+        }
         SpanPosition.clear(s);
         s.request = r;
         Carriers.began(s, r);

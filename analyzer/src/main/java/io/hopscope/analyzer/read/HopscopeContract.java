@@ -12,6 +12,8 @@ import java.util.Map;
 public final class HopscopeContract {
 
     public static final String REQUEST = "hopscope.Request";
+    /** Off by default; {@code hopscope live} enables it to count requests in flight from their start. */
+    public static final String REQUEST_START = "hopscope.RequestStart";
     public static final String SEGMENT = "hopscope.Segment";
     public static final String HOP = "hopscope.Hop";
     public static final String SPAN = "hopscope.Span";
@@ -56,6 +58,7 @@ public final class HopscopeContract {
         Map<String, Map<String, String>> m = new LinkedHashMap<>();
         m.put(REQUEST, fields("requestId", "long", "name", "String", "boundary", "String", "url", "String",
                 "outcome", "String", "error", "String", "statusCode", "int", "startThread", "Thread"));
+        m.put(REQUEST_START, fields("requestId", "long", "name", "String"));
         m.put(SEGMENT, fields("requestId", "long", "kind", "String", "allocatedBytes", "long", "cpuNanos", "long"));
         m.put(HOP, fields("requestId", "long", "kind", "String", "fromThread", "Thread", "toThread", "Thread",
                 "delayNanos", "long", "via", "String", "scheduledNanos", "long"));
