@@ -5,6 +5,7 @@ import io.hopscope.analyzer.command.CliProblem;
 import io.hopscope.analyzer.command.DemoCommand;
 import io.hopscope.analyzer.command.DiffCommand;
 import io.hopscope.analyzer.command.FlameCommand;
+import io.hopscope.analyzer.command.LiveCommand;
 import io.hopscope.analyzer.command.RecordCommand;
 import io.hopscope.analyzer.command.ReportCommand;
 import io.hopscope.analyzer.command.TraceCommand;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Command;
                 "",
                 "Example: hopscope report app.jfr"},
         subcommands = {ReportCommand.class, DiffCommand.class, TraceCommand.class, FlameCommand.class,
-                DemoCommand.class, AttachCommand.class, RecordCommand.class})
+                DemoCommand.class, AttachCommand.class, LiveCommand.class, RecordCommand.class})
 public final class Hopscope implements Runnable {
 
     /** Exit code for bad data (picocli already uses 2 for bad usage). */
@@ -74,6 +75,7 @@ public final class Hopscope implements Runnable {
     @Override
     public void run() {
         // No subcommand is a usage error: say what there is, exit 2.
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand: report, diff, trace, flame, demo, attach or record");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "missing subcommand: report, diff, trace, flame, demo, attach, live or record");
     }
 }

@@ -1,0 +1,331 @@
+package io.hopscope.analyzer.command;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import io.hopscope.analyzer.Hopscope;
+import io.hopscope.analyzer.analysis.LiveFigures;
+import io.hopscope.analyzer.model.LiveInterval;
+import io.hopscope.analyzer.output.LiveJson;
+import io.hopscope.analyzer.output.LiveText;
+import io.hopscope.analyzer.read.HopscopeContract;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import javax.management.MBeanServerConnection;
+import javax.management.remote.JMXConnectionNotification;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.management.jfr.RemoteRecordingStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code hopscope live PID}: attaches the agent to a running JVM if it is not there yet, streams its
+ * events over the JVM's local JMX agent (JDK's RemoteRecordingStream) and prints per request name,
+ * once an interval, what started, finished and is in flight, with the process's threads and GC pauses.
+ */
+@Command(name = "live", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Watches a running JVM per request name, once an interval: requests started, finished and in"
+                + " flight (counted from their start, so a growing backlog shows before any of it ends), mean and"
+                + " p99 latency, hops per request by kind, queue delay, wake latency, allocation and monitor-enter"
+                + " time per request, and the process's live threads and GC pause time.",
+                "Loads the agent (agent/target/hopscope-agent.jar, or --agent) with AGENT_OPTIONS if the JVM does"
+                + " not run it yet; without jfr= the agent starts no recording of its own. Ctrl-C ends it; so does"
+                + " the JVM's exit. The JVM must be of this user, JDK 17+, and allow attach.",
+                "",
+                "Example: hopscope live 4242 requests=com.example.Api#call",
+                "         hopscope live 4242 --json --interval 5 > live.jsonl"})
+public final class LiveCommand implements Callable<Integer> {
+
+    static final String STARTED_PROPERTY = "hopscope.agent.started";
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "PID", description = "The process id of the JVM to watch (jps lists them).")
+    String pid;
+
+    @Parameters(index = "1", arity = "0..1", paramLabel = "AGENT_OPTIONS", defaultValue = "",
+            description = "The agent's key=value,... options when it is loaded now (as after -javaagent:...=),"
+                    + " e.g. requests=com.example.Api#call; ignored when the agent already runs.")
+    String agentOptions;
+
+    @Option(names = "--json", description = "One JSON object per interval and line on stdout (keys: docs/cli.md).")
+    boolean json;
+
+    @Option(names = "--interval", defaultValue = "1", paramLabel = "SECONDS",
+            description = "Seconds between lines, 0.1 to 3600 (default ${DEFAULT-VALUE}).")
+    double intervalSeconds;
+
+    @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: agent/target/hopscope-agent.jar"
+            + " of this jar's repository or the working directory).")
+    Path agentJar;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!(intervalSeconds >= 0.1 && intervalSeconds <= 3600)) {
+            throw new ParameterException(spec.commandLine(), "--interval must be between 0.1 and 3600 seconds, got "
+                    + intervalSeconds);
+        }
+        long target = parsePid(pid);
+        checkProcess(target);
+        PrintWriter err = spec.commandLine().getErr();
+        String url = attach(target, err);
+        JMXConnector connector;
+        try {
+            connector = JMXConnectorFactory.connect(new JMXServiceURL(url));
+        } catch (IOException e) {
+            throw new CliProblem("live: cannot connect to the JMX agent of process " + target + " (" + e.getMessage() + ")");
+        }
+        try {
+            return watch(target, connector, err);
+        } finally {
+            try {
+                connector.close();
+            } catch (IOException e) {
+                // The target is gone: nothing to close.
+            }
+        }
+    }
+
+    private int watch(long target, JMXConnector connector, PrintWriter err) throws Exception {
+        MBeanServerConnection connection = connector.getMBeanServerConnection();
+        ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(connection,
+                ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
+        LiveFigures figures = new LiveFigures();
+        CountDownLatch stop = new CountDownLatch(1);
+        AtomicReference<String> why = new AtomicReference<>();
+        Runnable targetGone = () -> {
+            why.compareAndSet(null, "process " + target + " exited");
+            stop.countDown();
+        };
+        connector.addConnectionNotificationListener((n, h) -> {
+            if (JMXConnectionNotification.FAILED.equals(n.getType()) || JMXConnectionNotification.CLOSED.equals(n.getType())) {
+                targetGone.run();
+            }
+        }, null, null);
+        RemoteRecordingStream stream;
+        try {
+            stream = new RemoteRecordingStream(connection);
+        } catch (IOException | RuntimeException e) {
+            throw new CliProblem("live: process " + target + " offers no JFR stream over JMX (" + e.getMessage()
+                    + "); it needs JDK 17 or newer");
+        }
+        AtomicInteger intervals = new AtomicInteger();
+        ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hopscope-live-printer");
+            t.setDaemon(true);
+            return t;
+        });
+        Runnable restoreSignals = () -> { };
+        try {
+            subscribe(stream, figures);
+            stream.onClose(targetGone);
+            stream.onError(e -> targetGone.run());
+            // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
+            stream.setMaxAge(Duration.ofMinutes(1));
+            stream.startAsync();
+            restoreSignals = Signals.onInterrupt(() -> {
+                why.compareAndSet(null, "interrupted");
+                stop.countDown();
+            });
+            PrintWriter out = spec.commandLine().getOut();
+            long periodMillis = Math.round(intervalSeconds * 1000);
+            printer.scheduleAtFixedRate(() -> {
+                int live;
+                try {
+                    live = threads.getThreadCount();
+                } catch (RuntimeException e) {
+                    targetGone.run(); // the JMX call fails once the JVM is gone
+                    return;
+                }
+                LiveInterval interval = figures.take(System.currentTimeMillis(), live);
+                synchronized (out) {
+                    if (json) {
+                        out.println(LiveJson.line(interval));
+                    } else {
+                        LiveText.lines(interval).forEach(out::println);
+                    }
+                    out.flush();
+                }
+                intervals.incrementAndGet();
+            }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+            err.println("live: watching process " + target + " every " + intervalSeconds + " s; Ctrl-C to end");
+            err.flush();
+            stop.await();
+        } finally {
+            printer.shutdownNow();
+            printer.awaitTermination(5, TimeUnit.SECONDS);
+            restoreSignals.run();
+            try {
+                stream.close();
+            } catch (RuntimeException e) {
+                // The target is gone, and its recording with it.
+            }
+        }
+        err.println("live: stopped, " + why.get() + ", after " + intervals.get() + " intervals");
+        err.flush();
+        return 0;
+    }
+
+    private static void subscribe(RemoteRecordingStream stream, LiveFigures figures) {
+        stream.enable(HopscopeContract.REQUEST_START);
+        stream.enable(HopscopeContract.REQUEST);
+        stream.enable(HopscopeContract.HOP);
+        stream.enable(HopscopeContract.SEGMENT);
+        // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (README "agent").
+        stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
+        stream.enable(HopscopeContract.GARBAGE_COLLECTION);
+        stream.onEvent(HopscopeContract.REQUEST_START, e -> figures.started(e.getLong("requestId"),
+                e.getString("name"), epochNanos(e.getStartTime())));
+        stream.onEvent(HopscopeContract.REQUEST, e -> figures.finished(e.getLong("requestId"), e.getString("name"),
+                e.getDuration().toNanos(), epochNanos(e.getEndTime())));
+        stream.onEvent(HopscopeContract.HOP, e -> figures.hop(e.getLong("requestId"), e.getString("kind"),
+                e.getLong("delayNanos"), epochNanos(e.getEndTime())));
+        stream.onEvent(HopscopeContract.SEGMENT, e -> figures.segment(e.getLong("requestId"), threadId(e),
+                epochNanos(e.getStartTime()), epochNanos(e.getEndTime()), e.getLong("allocatedBytes")));
+        stream.onEvent(HopscopeContract.MONITOR_ENTER, e -> figures.monitorEnter(threadId(e),
+                epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
+        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos()));
+    }
+
+    private static long threadId(RecordedEvent e) {
+        return e.getThread() == null ? -1 : e.getThread().getJavaThreadId();
+    }
+
+    private static long epochNanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
+    static long parsePid(String text) throws CliProblem {
+        try {
+            long value = Long.parseLong(text);
+            if (value > 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new CliProblem("live: PID '" + text + "' is not a process id; give the number jps lists for the JVM");
+    }
+
+    /**
+     * Refuses a PID that is gone, not a JVM or not readable before attaching: the attach API signals
+     * (SIGQUIT) a process it cannot tell is a JVM, and most programs die of that.
+     */
+    static void checkProcess(long pid) throws CliProblem {
+        Optional<ProcessHandle> process = ProcessHandle.of(pid);
+        if (process.isEmpty() || !process.get().isAlive()) {
+            throw new CliProblem("live: no process " + pid + " (it has exited?); jps lists the running JVMs");
+        }
+        Path proc = Path.of("/proc", Long.toString(pid));
+        if (!Files.isDirectory(proc)) {
+            return; // not Linux: the attach API's own checks
+        }
+        boolean jvm;
+        try (Stream<String> maps = Files.lines(proc.resolve("maps"))) {
+            jvm = maps.anyMatch(line -> line.contains("/libjvm."));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new CliProblem("live: cannot read process " + pid + "'s memory maps (another user's process?);"
+                    + " attach as the user that runs the JVM");
+        }
+        if (!jvm) {
+            String command = process.get().info().command().orElse("?");
+            throw new CliProblem("live: process " + pid + " (" + command + ") is not a JVM: it has no libjvm loaded");
+        }
+    }
+
+    /** Attaches, loads the agent unless it runs already, and returns the JVM's local JMX address. */
+    private String attach(long target, PrintWriter err) throws CliProblem {
+        VirtualMachine vm;
+        try {
+            vm = VirtualMachine.attach(Long.toString(target));
+        } catch (AttachNotSupportedException | IOException e) {
+            throw new CliProblem("live: cannot attach to process " + target + " (" + e.getMessage() + "); it must be a"
+                    + " JVM of this user, started without -XX:+DisableAttachMechanism");
+        }
+        try {
+            Properties properties = vm.getSystemProperties();
+            if (properties.getProperty(STARTED_PROPERTY) == null) {
+                Path jar = findAgentJar();
+                vm.loadAgent(jar.toString(), agentOptions);
+                err.println("live: loaded the agent into process " + target
+                        + (agentOptions.isEmpty() ? "" : " with " + agentOptions));
+            } else if (!agentOptions.isEmpty()) {
+                err.println("live: the agent already runs in process " + target + "; " + agentOptions + " ignored");
+            }
+            return vm.startLocalManagementAgent();
+        } catch (AgentLoadException | AgentInitializationException e) {
+            throw new CliProblem("live: the agent did not load into process " + target + " (" + e.getMessage() + ")");
+        } catch (IOException e) {
+            throw new CliProblem("live: process " + target + " stopped answering the attach API (" + e.getMessage() + ")");
+        } finally {
+            try {
+                vm.detach();
+            } catch (IOException e) {
+                // Detaching from a JVM that is gone: nothing left to do.
+            }
+        }
+    }
+
+    /** --agent, or agent/target/hopscope-agent.jar of this jar's repository, or of the working directory. */
+    Path findAgentJar() throws CliProblem {
+        if (agentJar != null) {
+            if (!Files.isRegularFile(agentJar)) {
+                throw new CliProblem("live: --agent " + agentJar + ": no such file");
+            }
+            return agentJar.toAbsolutePath();
+        }
+        Set<Path> candidates = new LinkedHashSet<>();
+        try {
+            Path self = Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            // analyzer/target/hopscope.jar or analyzer/target/classes -> the repository root
+            Path up = self.getParent() != null && self.getParent().getParent() != null
+                    ? self.getParent().getParent().getParent() : null;
+            if (up != null) {
+                candidates.add(up.toAbsolutePath().normalize());
+            }
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
+            // No code source (unusual class loader): the working directory only.
+        }
+        candidates.add(Path.of("").toAbsolutePath().normalize());
+        for (Path c : candidates) {
+            Path jar = c.resolve(DemoCommand.AGENT_JAR);
+            if (Files.isRegularFile(jar)) {
+                return jar;
+            }
+        }
+        List<String> looked = new ArrayList<>();
+        candidates.forEach(c -> looked.add(c.toString()));
+        throw new CliProblem("live: " + DemoCommand.AGENT_JAR + " not found under " + String.join(" or ", looked)
+                + "; build it with 'make build' or give --agent");
+    }
+}

@@ -1,0 +1,28 @@
+package io.hopscope.analyzer.model;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One interval of {@code hopscope live}: the process's figures and one {@link Name} per request name
+ * that was active in it. Per-request figures are over the requests that finished in the interval
+ * and whose start was seen ({@code measured}), and null when there is none.
+ *
+ * @param inFlight requests started and not finished at the interval's end, all names
+ * @param gcPauseNanos GC pause time in the interval
+ */
+public record LiveInterval(long epochMillis, int liveThreads, long inFlight, long gcPauseNanos, List<Name> names) {
+
+    /**
+     * One request name's figures in the interval.
+     *
+     * @param hopsPerRequestByKind mean hops of each kind (handoff, wake, return) per finished request
+     * @param queueDelayNanos mean queue delay (handoff hops) per finished request
+     * @param wakeLatencyNanos mean wake latency (wake hops) per finished request
+     * @param lockNanosPerRequest mean monitor-enter time (jdk.JavaMonitorEnter) inside the request's segments
+     */
+    public record Name(String name, long started, long finished, long inFlight, Long meanNanos, Long p99Nanos,
+            Double hopsPerRequest, Map<String, Double> hopsPerRequestByKind, Long queueDelayNanos,
+            Long wakeLatencyNanos, Long allocatedBytesPerRequest, Long lockNanosPerRequest, long measured) {
+    }
+}

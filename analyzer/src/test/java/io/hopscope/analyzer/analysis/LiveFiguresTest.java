@@ -1,0 +1,109 @@
+package io.hopscope.analyzer.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.analyzer.model.LiveInterval;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link LiveFigures} fed by hand, as the stream feeds it: what one interval's figures are. */
+class LiveFiguresTest {
+
+    static final long MS = 1_000_000L;
+    static final long T0 = 1_700_000_000_000L * MS;
+
+    @Test
+    void aRequestIsInFlightFromItsStartUntilItsEnd() {
+        LiveFigures f = new LiveFigures();
+        for (long id = 1; id <= 3; id++) {
+            f.started(id, "GET /a", T0 + id);
+        }
+        f.started(4, "GET /b", T0 + 4);
+        LiveInterval first = f.take(1, 40);
+        assertThat(first.inFlight()).isEqualTo(4);
+        assertThat(first.liveThreads()).isEqualTo(40);
+        assertThat(first.names()).extracting(LiveInterval.Name::name).containsExactly("GET /a", "GET /b");
+        LiveInterval.Name a = first.names().get(0);
+        assertThat(a.started()).isEqualTo(3);
+        assertThat(a.finished()).isZero();
+        assertThat(a.inFlight()).isEqualTo(3);
+        assertThat(a.meanNanos()).isNull();
+        assertThat(a.p99Nanos()).isNull();
+        assertThat(a.hopsPerRequest()).isNull();
+
+        f.finished(1, "GET /a", 10 * MS, T0 + 10 * MS);
+        LiveInterval second = f.take(2, 41);
+        assertThat(second.inFlight()).isEqualTo(3);
+        // Nothing started in the second interval, but /a and /b are still in flight: both are listed.
+        assertThat(second.names()).extracting(LiveInterval.Name::name, LiveInterval.Name::started,
+                LiveInterval.Name::finished, LiveInterval.Name::inFlight)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("GET /a", 0L, 1L, 2L),
+                        org.assertj.core.groups.Tuple.tuple("GET /b", 0L, 0L, 1L));
+        assertThat(second.names().get(0).meanNanos()).isEqualTo(10 * MS);
+    }
+
+    @Test
+    void perRequestFiguresAreMeansOverTheRequestsThatFinishedInTheInterval() {
+        LiveFigures f = new LiveFigures();
+        f.started(1, "op", T0);
+        f.started(2, "op", T0);
+        // Request 1: a handoff with 2 ms in the queue, a wake 1 ms late, 1000 + 3000 bytes on two threads,
+        // and a 40 ms monitor enter inside its segment on thread 7 (reported after the segment).
+        f.hop(1, "handoff", 2 * MS, T0 + 1 * MS);
+        f.hop(1, "wake", 1 * MS, T0 + 5 * MS);
+        f.segment(1, 7, T0, T0 + 50 * MS, 1000);
+        f.segment(1, 8, T0 + 50 * MS, T0 + 60 * MS, 3000);
+        f.monitorEnter(7, T0 + 5 * MS, T0 + 45 * MS);
+        // Request 2: a monitor enter on thread 9 reported before its segment, half inside it.
+        f.monitorEnter(9, T0 - 10 * MS, T0 + 10 * MS);
+        f.segment(2, 9, T0, T0 + 100 * MS, -1);
+        f.hop(2, "return", 7 * MS, T0 + 90 * MS);
+        f.finished(1, "op", 60 * MS, T0 + 60 * MS);
+        f.finished(2, "op", 100 * MS, T0 + 100 * MS);
+        f.gcPause(3 * MS);
+        f.gcPause(2 * MS);
+        LiveInterval i = f.take(5, 12);
+        assertThat(i.gcPauseNanos()).isEqualTo(5 * MS);
+        assertThat(i.inFlight()).isZero();
+        LiveInterval.Name op = i.names().get(0);
+        assertThat(op.finished()).isEqualTo(2);
+        assertThat(op.measured()).isEqualTo(2);
+        assertThat(op.meanNanos()).isEqualTo(80 * MS);
+        assertThat(op.p99Nanos()).isBetween(99 * MS, 101 * MS);
+        assertThat(op.hopsPerRequest()).isEqualTo(1.5);
+        assertThat(op.hopsPerRequestByKind()).isEqualTo(Map.of("handoff", 0.5, "wake", 0.5, "return", 0.5));
+        assertThat(op.queueDelayNanos()).isEqualTo(1 * MS);
+        assertThat(op.wakeLatencyNanos()).isEqualTo(MS / 2);
+        // A thread without an allocation counter (-1) adds nothing.
+        assertThat(op.allocatedBytesPerRequest()).isEqualTo(2000);
+        assertThat(op.lockNanosPerRequest()).isEqualTo((40 + 10) * MS / 2);
+        // The next interval starts from nothing.
+        LiveInterval next = f.take(6, 12);
+        assertThat(next.names()).isEmpty();
+        assertThat(next.gcPauseNanos()).isZero();
+    }
+
+    @Test
+    void aRequestThatBeganBeforeTheStreamCountsAsFinishedButNotInThePerRequestFigures() {
+        LiveFigures f = new LiveFigures();
+        f.hop(70, "wake", 5 * MS, T0);
+        f.finished(70, "op", 0, T0);
+        f.started(71, "op", T0);
+        LiveInterval i = f.take(1, 3);
+        LiveInterval.Name op = i.names().get(0);
+        assertThat(op.started()).isEqualTo(1);
+        assertThat(op.finished()).isEqualTo(1);
+        assertThat(op.inFlight()).isEqualTo(1);
+        assertThat(op.measured()).isZero();
+        assertThat(op.meanNanos()).isNull();
+        assertThat(i.inFlight()).isEqualTo(1);
+    }
+
+    @Test
+    void aStartSeenTwiceCountsOnce() {
+        LiveFigures f = new LiveFigures();
+        f.started(1, "op", T0);
+        f.started(1, "op", T0);
+        assertThat(f.take(1, 1).inFlight()).isEqualTo(1);
+    }
+}

@@ -1,0 +1,77 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.analyzer.testing.Cli;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code live}'s misuse: each bad PID gets one line and exit 2, before anything is attached or
+ * signalled (the run itself: LiveCommandIT).
+ */
+class LiveCliTest {
+
+    @Test
+    void aPidThatIsNotANumberIsOneLine() {
+        Cli r = Cli.run("live", "abc");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err().strip()).isEqualTo(
+                "hopscope: live: PID 'abc' is not a process id; give the number jps lists for the JVM");
+    }
+
+    @Test
+    void aGonePidIsOneLine() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
+        Cli r = Cli.run("live", Long.toString(p.pid()));
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: live: no process " + p.pid()
+                + " (it has exited?); jps lists the running JVMs");
+    }
+
+    @Test
+    void aProcessThatIsNotAJvmIsOneLineAndIsLeftAlone() throws Exception {
+        // The attach API would SIGQUIT it, and sleep dies of that: live must refuse before.
+        Process sleep = new ProcessBuilder("sleep", "30").start();
+        try {
+            Cli r = Cli.run("live", Long.toString(sleep.pid()));
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.err().strip()).hasLineCount(1)
+                    .startsWith("hopscope: live: process " + sleep.pid() + " (")
+                    .endsWith(") is not a JVM: it has no libjvm loaded");
+            Thread.sleep(500);
+            assertThat(sleep.isAlive()).isTrue();
+        } finally {
+            sleep.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aJvmThatRefusesAttachIsOneLine() {
+        // This JVM: HotSpot refuses to attach to itself unless -Djdk.attach.allowAttachSelf=true.
+        Cli r = Cli.run("live", Long.toString(ProcessHandle.current().pid()));
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).hasLineCount(1)
+                .startsWith("hopscope: live: cannot attach to process " + ProcessHandle.current().pid());
+    }
+
+    @Test
+    void aBadIntervalIsUsage() {
+        Cli r = Cli.run("live", "1", "--interval", "0");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--interval must be between 0.1 and 3600 seconds, got 0.0")
+                .contains("Usage: hopscope live");
+        Cli notANumber = Cli.run("live", "1", "--interval", "soon");
+        assertThat(notANumber.exitCode()).isEqualTo(2);
+        assertThat(notANumber.err()).contains("--interval").contains("Usage: hopscope live");
+    }
+
+    @Test
+    void helpShowsAnExample() {
+        Cli r = Cli.run("live", "--help");
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Example: hopscope live 4242 requests=com.example.Api#call");
+    }
+}
