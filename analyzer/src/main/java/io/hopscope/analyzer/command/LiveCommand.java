@@ -96,6 +96,7 @@ public final class LiveCommand implements Callable<Integer> {
                     + intervalSeconds);
         }
         long target = parsePid(pid);
+        checkAgentOptions(agentOptions);
         checkProcess(target);
         PrintWriter err = spec.commandLine().getErr();
         String url = attach(target, err);
@@ -235,6 +236,19 @@ public final class LiveCommand implements Callable<Integer> {
             // said below
         }
         throw new CliProblem("live: PID '" + text + "' is not a process id; give the number jps lists for the JVM");
+    }
+
+    /**
+     * The agent reports a malformed option on the target's stderr, where the user of live does not
+     * look, and goes on without it: say it here instead, before anything is loaded.
+     */
+    static void checkAgentOptions(String options) throws CliProblem {
+        for (String pair : options.split(",")) {
+            if (!pair.isBlank() && pair.indexOf('=') <= 0) {
+                throw new CliProblem("live: agent option '" + pair.strip() + "' is not key=value"
+                        + " (for example requests=com.example.Api#call; all of them: docs/agent.md)");
+            }
+        }
     }
 
     /**

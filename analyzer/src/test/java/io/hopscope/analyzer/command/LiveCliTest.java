@@ -22,6 +22,14 @@ class LiveCliTest {
     }
 
     @Test
+    void anAgentOptionThatIsNotKeyValueIsOneLine() {
+        Cli r = Cli.run("live", Long.toString(ProcessHandle.current().pid()), "cputime=true,com.example.Api#call");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: live: agent option 'com.example.Api#call' is not key=value"
+                + " (for example requests=com.example.Api#call; all of them: docs/agent.md)");
+    }
+
+    @Test
     void aGonePidIsOneLine() throws Exception {
         Process p = new ProcessBuilder("true").start();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();

@@ -3,9 +3,8 @@ package io.hopscope.analyzer.output;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.model.LiveInterval;
-import java.util.ArrayList;
+import io.hopscope.analyzer.testing.LiveJsonKeys;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,27 +12,6 @@ import org.junit.jupiter.api.Test;
 
 /** {@code live --json}'s keys are a contract (docs/cli.md): exactly these first, in this order, one line. */
 class LiveJsonTest {
-
-    static final List<String> TOP = List.of("epochMillis", "liveThreads", "inFlight", "gcPauseNanos", "names");
-    static final List<String> NAME = List.of("name", "started", "finished", "inFlight", "meanNanos", "p99Nanos",
-            "hopsPerRequest", "queueDelayNanos", "wakeLatencyNanos", "allocatedBytesPerRequest", "lockNanosPerRequest");
-
-    /** The keys of an object of {@code live --json}, in order. */
-    public static List<String> keys(JsonNode node) {
-        List<String> keys = new ArrayList<>();
-        node.fieldNames().forEachRemaining(keys::add);
-        return keys;
-    }
-
-    /** Asserts one line of {@code live --json} starts with exactly the documented keys. */
-    public static JsonNode parse(String line) throws Exception {
-        JsonNode n = new ObjectMapper().readTree(line);
-        assertThat(keys(n).subList(0, TOP.size())).isEqualTo(TOP);
-        for (JsonNode name : n.get("names")) {
-            assertThat(keys(name).subList(0, NAME.size())).isEqualTo(NAME);
-        }
-        return n;
-    }
 
     @Test
     void keysAreExactlyTheDocumentedOnesInOrderOnOneLine() throws Exception {
@@ -45,8 +23,7 @@ class LiveJsonTest {
                         3_960_000L, 10_050_000L, 9011L, 0L, 100),
                 new LiveInterval.Name("idle", 0, 0, 0, null, null, null, Map.of(), null, null, null, null, 0)));
         String line = LiveJson.line(interval);
-        assertThat(line).doesNotContain("\n");
-        JsonNode n = parse(line);
+        JsonNode n = LiveJsonKeys.parse(line);
         assertThat(n.get("epochMillis").asLong()).isEqualTo(1700000000123L);
         assertThat(n.get("liveThreads").asInt()).isEqualTo(560);
         assertThat(n.get("inFlight").asLong()).isEqualTo(503);

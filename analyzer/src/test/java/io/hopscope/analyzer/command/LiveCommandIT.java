@@ -1,0 +1,158 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.hopscope.analyzer.testing.LiveJsonKeys;
+import io.hopscope.analyzer.testing.Paths;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 21's "done when" for live: {@code hopscope live PID --json} against the open-loop sample,
+ * started without the agent, on separate JVMs, as a user runs them. The sample's threads block for
+ * the server's delay (60 s here, so that nothing ends during the test and the threads climb all
+ * along): in flight and live threads climb from one line to the next.
+ */
+class LiveCommandIT {
+
+    static final String REQUEST = "io.hopscope.samples.openloop.OpenLoopCommand#exchange";
+    static final String OPTIONS = "requests=" + REQUEST;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void inFlightAndLiveThreadsClimbWithinFiveSecondsAndLiveEndsOnCtrlCAndWhenTheTargetExits() throws Exception {
+        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
+        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
+                "needs the samples, agent and analyzer jars (mvn package)");
+        Process target = new ProcessBuilder(java(), "-jar", samples.toString(), "open-loop", "--mode", "sync-over-async",
+                "--rps", "50", "--delay-ms", "60000", "--duration", "35")
+                .redirectErrorStream(true).start();
+        Lines targetOut = new Lines(target);
+        try {
+            targetOut.await(l -> l.startsWith("# open-loop"), 1, 60);
+
+            Live first = new Live(cli, dir.resolve("first.err"), Long.toString(target.pid()), OPTIONS, "--json");
+            List<String> lines = first.out.await(l -> true, 7, 120);
+            first.interrupt();
+            assertThat(first.process.waitFor(30, TimeUnit.SECONDS)).as("live ends on Ctrl-C").isTrue();
+            assertThat(first.process.exitValue()).isZero();
+            List<String> err = first.err();
+            assertThat(err).first().isEqualTo("live: loaded the agent into process " + target.pid() + " with " + OPTIONS);
+            assertThat(err).last().asString().matches("live: stopped, interrupted, after \\d+ intervals");
+
+            List<JsonNode> intervals = new ArrayList<>();
+            for (String line : lines) {
+                intervals.add(LiveJsonKeys.parse(line));
+            }
+            // Within 5 seconds (lines 1 s apart): a backlog shows before any of its requests ends.
+            JsonNode start = intervals.get(0);
+            JsonNode fiveLater = intervals.get(5);
+            assertThat(fiveLater.get("inFlight").asLong()).as("%s\ntarget: %s", lines, targetOut.all()).isGreaterThan(start.get("inFlight").asLong() + 100);
+            assertThat(fiveLater.get("liveThreads").asInt()).as("%s", lines).isGreaterThan(start.get("liveThreads").asInt() + 100);
+            assertThat(fiveLater.get("names")).anySatisfy(n -> {
+                assertThat(n.get("name").asText()).isEqualTo(REQUEST);
+                assertThat(n.get("inFlight").asLong()).isEqualTo(fiveLater.get("inFlight").asLong());
+                assertThat(n.get("started").asLong()).isPositive();
+            });
+
+            // The agent is there now: not loaded twice, and this run ends with the target.
+            Live second = new Live(cli, dir.resolve("second.err"), Long.toString(target.pid()), OPTIONS, "--json",
+                    "--interval", "0.5");
+            second.out.await(l -> true, 1, 60);
+            assertThat(target.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            assertThat(second.process.waitFor(30, TimeUnit.SECONDS)).as("live ends when the target exits").isTrue();
+            assertThat(second.process.exitValue()).isZero();
+            assertThat(second.err()).first().isEqualTo("live: the agent already runs in process " + target.pid()
+                    + "; " + OPTIONS + " ignored");
+            assertThat(second.err()).last().asString()
+                    .matches("live: stopped, process " + target.pid() + " exited, after \\d+ intervals");
+            for (String line : second.out.all()) {
+                LiveJsonKeys.parse(line);
+            }
+        } finally {
+            target.destroyForcibly();
+        }
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** A running {@code hopscope live}: its stdout lines as they come, its stderr in a file. */
+    static final class Live {
+        final Process process;
+        final Lines out;
+        final Path errFile;
+
+        Live(Path cli, Path errFile, String... args) throws IOException {
+            List<String> cmd = new ArrayList<>(List.of(java(), "-jar", cli.toString(), "live"));
+            cmd.addAll(List.of(args));
+            this.errFile = errFile;
+            this.process = new ProcessBuilder(cmd).redirectError(errFile.toFile()).start();
+            this.out = new Lines(process);
+        }
+
+        void interrupt() throws Exception {
+            assertThat(new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor()).isZero();
+        }
+
+        /** Its stderr, without the JVM's own warnings. */
+        List<String> err() throws IOException {
+            return Files.readAllLines(errFile).stream().filter(l -> l.startsWith("live:")).toList();
+        }
+    }
+
+    /** A process's stdout lines, read as they come by a thread of their own. */
+    static final class Lines {
+        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+
+        Lines(Process p) {
+            Thread reader = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // the process is gone
+                }
+            }, "lines-" + p.pid());
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        List<String> all() {
+            synchronized (lines) {
+                return List.copyOf(lines);
+            }
+        }
+
+        /** Waits for {@code count} lines matching {@code which}; returns them. */
+        List<String> await(java.util.function.Predicate<String> which, int count, int seconds) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+            while (true) {
+                List<String> matching = all().stream().filter(which).toList();
+                if (matching.size() >= count) {
+                    return matching.subList(0, count);
+                }
+                assertThat(System.nanoTime()).as("%d lines within %d s, got %s", count, seconds, all()).isLessThan(deadline);
+                Thread.sleep(100);
+            }
+        }
+    }
+}
