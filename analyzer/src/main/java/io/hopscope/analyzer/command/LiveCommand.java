@@ -89,6 +89,11 @@ public final class LiveCommand implements Callable<Integer> {
             + " of this jar's repository or the working directory).")
     Path agentJar;
 
+    /** Counted down to stop: Ctrl-C, SIGTERM, the target's exit. */
+    private final CountDownLatch stop = new CountDownLatch(1);
+    /** Why it stopped: the first reason given. */
+    private final AtomicReference<String> why = new AtomicReference<>();
+
     @Override
     public Integer call() throws Exception {
         if (!(intervalSeconds >= 0.1 && intervalSeconds <= 3600)) {
@@ -99,22 +104,44 @@ public final class LiveCommand implements Callable<Integer> {
         checkAgentOptions(agentOptions);
         checkProcess(target);
         PrintWriter err = spec.commandLine().getErr();
-        String url = attach(target, err);
-        JMXConnector connector;
-        try {
-            connector = JMXConnectorFactory.connect(new JMXServiceURL(url));
-        } catch (IOException e) {
-            throw new CliProblem("live: cannot connect to the JMX agent of process " + target + " (" + e.getMessage() + ")");
-        }
-        try {
-            return watch(target, connector, err);
-        } finally {
-            try {
-                connector.close();
-            } catch (IOException e) {
-                // The target is gone: nothing to close.
+        // From here on Ctrl-C stops cleanly; loading the agent cannot be cut short (it retransforms
+        // the target's classes: seconds with hundreds of threads), so a second Ctrl-C ends us at once.
+        Runnable restoreSignals = Signals.onInterrupt(() -> {
+            if (stop.getCount() == 0) {
+                Runtime.getRuntime().halt(130);
             }
+            stopBecause("interrupted");
+        });
+        try {
+            String url = attach(target, err);
+            if (stop.getCount() == 0) {
+                err.println("live: stopped, " + why.get() + ", before watching");
+                err.flush();
+                return 0;
+            }
+            JMXConnector connector;
+            try {
+                connector = JMXConnectorFactory.connect(new JMXServiceURL(url));
+            } catch (IOException e) {
+                throw new CliProblem("live: cannot connect to the JMX agent of process " + target + " (" + e.getMessage() + ")");
+            }
+            try {
+                return watch(target, connector, err);
+            } finally {
+                try {
+                    connector.close();
+                } catch (IOException e) {
+                    // The target is gone: nothing to close.
+                }
+            }
+        } finally {
+            restoreSignals.run();
         }
+    }
+
+    private void stopBecause(String reason) {
+        why.compareAndSet(null, reason);
+        stop.countDown();
     }
 
     private int watch(long target, JMXConnector connector, PrintWriter err) throws Exception {
@@ -122,12 +149,7 @@ public final class LiveCommand implements Callable<Integer> {
         ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(connection,
                 ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
         LiveFigures figures = new LiveFigures();
-        CountDownLatch stop = new CountDownLatch(1);
-        AtomicReference<String> why = new AtomicReference<>();
-        Runnable targetGone = () -> {
-            why.compareAndSet(null, "process " + target + " exited");
-            stop.countDown();
-        };
+        Runnable targetGone = () -> stopBecause("process " + target + " exited");
         connector.addConnectionNotificationListener((n, h) -> {
             if (JMXConnectionNotification.FAILED.equals(n.getType()) || JMXConnectionNotification.CLOSED.equals(n.getType())) {
                 targetGone.run();
@@ -146,7 +168,6 @@ public final class LiveCommand implements Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
-        Runnable restoreSignals = () -> { };
         try {
             subscribe(stream, figures);
             stream.onClose(targetGone);
@@ -154,10 +175,6 @@ public final class LiveCommand implements Callable<Integer> {
             // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
             stream.setMaxAge(Duration.ofMinutes(1));
             stream.startAsync();
-            restoreSignals = Signals.onInterrupt(() -> {
-                why.compareAndSet(null, "interrupted");
-                stop.countDown();
-            });
             PrintWriter out = spec.commandLine().getOut();
             long periodMillis = Math.round(intervalSeconds * 1000);
             printer.scheduleAtFixedRate(() -> {
@@ -185,7 +202,6 @@ public final class LiveCommand implements Callable<Integer> {
         } finally {
             printer.shutdownNow();
             printer.awaitTermination(5, TimeUnit.SECONDS);
-            restoreSignals.run();
             try {
                 stream.close();
             } catch (RuntimeException e) {
