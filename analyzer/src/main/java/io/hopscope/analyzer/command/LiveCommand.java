@@ -4,7 +4,6 @@ import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
-import io.hopscope.analyzer.Hopscope;
 import io.hopscope.analyzer.analysis.LiveFigures;
 import io.hopscope.analyzer.model.LiveInterval;
 import io.hopscope.analyzer.output.LiveJson;
@@ -14,17 +13,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -305,7 +299,7 @@ public final class LiveCommand implements Callable<Integer> {
         try {
             Properties properties = vm.getSystemProperties();
             if (properties.getProperty(STARTED_PROPERTY) == null) {
-                Path jar = findAgentJar();
+                Path jar = AgentJar.find(agentJar, "live");
                 vm.loadAgent(jar.toString(), agentOptions);
                 err.println("live: loaded the agent into process " + target
                         + (agentOptions.isEmpty() ? "" : " with " + agentOptions));
@@ -324,38 +318,5 @@ public final class LiveCommand implements Callable<Integer> {
                 // Detaching from a JVM that is gone: nothing left to do.
             }
         }
-    }
-
-    /** --agent, or agent/target/hopscope-agent.jar of this jar's repository, or of the working directory. */
-    Path findAgentJar() throws CliProblem {
-        if (agentJar != null) {
-            if (!Files.isRegularFile(agentJar)) {
-                throw new CliProblem("live: --agent " + agentJar + ": no such file");
-            }
-            return agentJar.toAbsolutePath();
-        }
-        Set<Path> candidates = new LinkedHashSet<>();
-        try {
-            Path self = Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            // analyzer/target/hopscope.jar or analyzer/target/classes -> the repository root
-            Path up = self.getParent() != null && self.getParent().getParent() != null
-                    ? self.getParent().getParent().getParent() : null;
-            if (up != null) {
-                candidates.add(up.toAbsolutePath().normalize());
-            }
-        } catch (URISyntaxException | SecurityException | NullPointerException e) {
-            // No code source (unusual class loader): the working directory only.
-        }
-        candidates.add(Path.of("").toAbsolutePath().normalize());
-        for (Path c : candidates) {
-            Path jar = c.resolve(DemoCommand.AGENT_JAR);
-            if (Files.isRegularFile(jar)) {
-                return jar;
-            }
-        }
-        List<String> looked = new ArrayList<>();
-        candidates.forEach(c -> looked.add(c.toString()));
-        throw new CliProblem("live: " + DemoCommand.AGENT_JAR + " not found under " + String.join(" or ", looked)
-                + "; build it with 'make build' or give --agent");
     }
 }
