@@ -23,6 +23,23 @@ final class AgentJar {
             }
             return given.toAbsolutePath().normalize();
         }
+        List<String> looked = new ArrayList<>();
+        for (Path c : repositoryRoots()) {
+            Path jar = c.resolve(DemoCommand.AGENT_JAR);
+            if (Files.isRegularFile(jar)) {
+                return jar;
+            }
+            looked.add(c.toString());
+        }
+        throw new CliProblem(command + ": " + DemoCommand.AGENT_JAR + " not found under " + String.join(" or ", looked)
+                + "; build it with 'make build' or give --agent PATH");
+    }
+
+    /**
+     * Where a repository built with {@code make build} may be: the one this jar was built in
+     * (analyzer/target/), then the working directory.
+     */
+    static Set<Path> repositoryRoots() {
         Set<Path> candidates = new LinkedHashSet<>();
         try {
             Path self = Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
@@ -36,16 +53,7 @@ final class AgentJar {
             // No code source (unusual class loader): the working directory only.
         }
         candidates.add(Path.of("").toAbsolutePath().normalize());
-        List<String> looked = new ArrayList<>();
-        for (Path c : candidates) {
-            Path jar = c.resolve(DemoCommand.AGENT_JAR);
-            if (Files.isRegularFile(jar)) {
-                return jar;
-            }
-            looked.add(c.toString());
-        }
-        throw new CliProblem(command + ": " + DemoCommand.AGENT_JAR + " not found under " + String.join(" or ", looked)
-                + "; build it with 'make build' or give --agent PATH");
+        return candidates;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.hopscope.analyzer.command;
 
-import io.hopscope.analyzer.Hopscope;
 import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.DiffBuilder;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
@@ -13,14 +12,12 @@ import io.hopscope.analyzer.output.TextReport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -171,23 +168,7 @@ public final class DemoCommand implements Callable<Integer> {
 
     /** The repository root: --home, the one this jar was built in (analyzer/target/), or the working dir. */
     Path findRoot() throws CliProblem {
-        Set<Path> candidates = new LinkedHashSet<>();
-        if (home != null) {
-            candidates.add(home.toAbsolutePath().normalize());
-        } else {
-            try {
-                Path self = Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-                // analyzer/target/hopscope.jar or analyzer/target/classes -> the repository root
-                Path up = self.getParent() != null && self.getParent().getParent() != null
-                        ? self.getParent().getParent().getParent() : null;
-                if (up != null) {
-                    candidates.add(up.toAbsolutePath().normalize());
-                }
-            } catch (URISyntaxException | SecurityException | NullPointerException e) {
-                // No code source (unusual class loader): fall back to the working directory.
-            }
-            candidates.add(Path.of("").toAbsolutePath().normalize());
-        }
+        Set<Path> candidates = home != null ? Set.of(home.toAbsolutePath().normalize()) : AgentJar.repositoryRoots();
         for (Path c : candidates) {
             if (Files.isRegularFile(c.resolve(SAMPLES_JAR)) && Files.isRegularFile(c.resolve(AGENT_JAR))) {
                 return c;

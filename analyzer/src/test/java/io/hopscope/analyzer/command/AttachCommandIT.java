@@ -1,13 +1,11 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,10 +27,8 @@ class AttachCommandIT {
 
     @BeforeAll
     static void needs() {
-        samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
-                "needs " + samples + " and " + agent + " (build the whole reactor)");
+        Paths.assumeBuiltJars();
+        samples = Paths.samplesJar();
     }
 
     @Test

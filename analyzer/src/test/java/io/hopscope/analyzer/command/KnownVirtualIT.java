@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -118,16 +117,9 @@ class KnownVirtualIT {
     }
 
     private List<JsonNode> record(String... scenarios) throws Exception {
-        String jdk = System.getenv("HOPSCOPE_JDK2");
-        Path java = jdk == null || jdk.isEmpty() ? null : Path.of(jdk, "bin", "java");
-        boolean present = java != null && Files.isExecutable(java);
-        if ("true".equals(System.getenv("CI"))) {
-            assertThat(present).as("CI=true needs a second JDK (21+) in HOPSCOPE_JDK2 (scripts/second-jdk.sh --install);"
-                    + " HOPSCOPE_JDK2=%s", jdk).isTrue();
-        }
-        assumeTrue(present, "no second JDK (21+) in HOPSCOPE_JDK2");
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        assumeTrue(Files.isRegularFile(agent), "needs " + agent + " (build the whole reactor)");
+        Path java = Paths.secondJava();
+        Paths.assumeBuiltJars();
+        Path agent = Paths.agentJar();
         Path source = Paths.moduleDir().resolve("src/test/resources/java25/KnownVirtual.java");
         Path jfr = dir.resolve("known-virtual.jfr");
         List<String> cmd = new ArrayList<>(List.of(java.toString(),

@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,14 +28,7 @@ class OtherJdkRecordingIT {
      */
     @Test
     void reportReadsTheRecording() throws Exception {
-        String jdk = System.getenv("HOPSCOPE_JDK2");
-        Path java = jdk == null || jdk.isEmpty() ? null : Path.of(jdk, "bin", "java");
-        boolean present = java != null && Files.isExecutable(java);
-        if ("true".equals(System.getenv("CI"))) {
-            assertThat(present).as("CI=true needs a second JDK (21+) in HOPSCOPE_JDK2 (scripts/second-jdk.sh --install);"
-                    + " HOPSCOPE_JDK2=%s", jdk).isTrue();
-        }
-        assumeTrue(present, "no second JDK (21+) in HOPSCOPE_JDK2");
+        Path java = Paths.secondJava();
         Path tiny = Paths.moduleDir().resolve("src/test/resources/java25/Tiny.java");
         Path jfr = dir.resolve("tiny.jfr");
         Process p = new ProcessBuilder(java.toString(), "-XX:StartFlightRecording=filename=" + jfr + ",settings=profile",

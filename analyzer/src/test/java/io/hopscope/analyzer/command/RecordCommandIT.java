@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -27,10 +26,8 @@ class RecordCommandIT {
 
     @BeforeAll
     static void needs() {
-        samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
-                "needs " + samples + " and " + agent + " (build the whole reactor)");
+        Paths.assumeBuiltJars();
+        samples = Paths.samplesJar();
     }
 
     @Test

@@ -1,8 +1,15 @@
 package io.hopscope.analyzer.testing;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Paths the tests use: the repository (README) and the shared corpus beside it (as CI clones them). */
+/**
+ * Paths the tests use: the repository (README), the shared corpus beside it (as CI clones them), the
+ * jars the reactor builds before this module, and the second JDK.
+ */
 public final class Paths {
 
     private Paths() {
@@ -14,6 +21,36 @@ public final class Paths {
 
     public static Path readme() {
         return moduleDir().resolve("../README.md").normalize();
+    }
+
+    public static Path samplesJar() {
+        return moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
+    }
+
+    public static Path agentJar() {
+        return moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+    }
+
+    /** Skips the test (with the reason) when this module is built alone, without the other jars. */
+    public static void assumeBuiltJars() {
+        assumeTrue(Files.isRegularFile(samplesJar()) && Files.isRegularFile(agentJar()),
+                "needs " + samplesJar() + " and " + agentJar() + " (build the whole reactor)");
+    }
+
+    /**
+     * The second JDK's java (21+, in HOPSCOPE_JDK2, which `make test` sets from
+     * scripts/second-jdk.sh): the test is skipped without one, except under CI=true, where it fails.
+     */
+    public static Path secondJava() {
+        String jdk = System.getenv("HOPSCOPE_JDK2");
+        Path java = jdk == null || jdk.isEmpty() ? null : Path.of(jdk, "bin", "java");
+        boolean present = java != null && Files.isExecutable(java);
+        if ("true".equals(System.getenv("CI"))) {
+            assertThat(present).as("CI=true needs a second JDK (21+) in HOPSCOPE_JDK2 (scripts/second-jdk.sh --install);"
+                    + " HOPSCOPE_JDK2=%s", jdk).isTrue();
+        }
+        assumeTrue(present, "no second JDK (21+) in HOPSCOPE_JDK2");
+        return java;
     }
 
     public static Path corpus() {
