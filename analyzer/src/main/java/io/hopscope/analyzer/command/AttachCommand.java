@@ -2,7 +2,6 @@ package io.hopscope.analyzer.command;
 
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
-import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -80,9 +79,10 @@ public final class AttachCommand implements Callable<Integer> {
         if (!stop && output != null) {
             throw new ParameterException(spec.commandLine(), "-o goes with --stop");
         }
-        long id = targetPid();
+        long id = AttachTarget.parse(pid, "attach");
+        AttachTarget.check(id, "attach");
         Path jar = stop ? null : AgentJar.find(agent, "attach");
-        VirtualMachine vm = attach(id);
+        VirtualMachine vm = AttachTarget.attach(id, "attach");
         try {
             return stop ? stop(vm, id) : load(vm, id, jar);
         } finally {
@@ -186,63 +186,5 @@ public final class AttachCommand implements Callable<Integer> {
             }
             return Optional.of(action.apply(jfr, running.get(0)));
         }
-    }
-
-    /** The PID, checked: a number, a live process, not this one, same user, a JVM that allows attach. */
-    private long targetPid() throws CliProblem {
-        long id;
-        try {
-            id = Long.parseLong(pid);
-        } catch (NumberFormatException e) {
-            throw new CliProblem("attach: PID must be a process id (a number), got '" + pid + "'");
-        }
-        Optional<ProcessHandle> process = ProcessHandle.of(id);
-        if (process.isEmpty() || !process.get().isAlive()) {
-            throw new CliProblem("attach: no process with PID " + id + " (it has ended, or never was)");
-        }
-        if (id == ProcessHandle.current().pid()) {
-            throw new CliProblem("attach: PID " + id + " is this hopscope process; give the PID of the JVM to profile");
-        }
-        ProcessHandle.Info info = process.get().info();
-        String me = System.getProperty("user.name");
-        Optional<String> owner = info.user();
-        if (owner.isPresent() && !owner.get().equals(me) && !"root".equals(me)) {
-            throw new CliProblem("attach: PID " + id + " belongs to user " + owner.get() + "; the attach API reaches"
-                    + " only the same user's JVMs: run hopscope as " + owner.get());
-        }
-        String command = info.command().orElse("?");
-        if (!isJvm(id)) {
-            throw new CliProblem("attach: PID " + id + " (" + command + ") is not a JVM");
-        }
-        if (info.arguments().map(a -> List.of(a).contains("-XX:+DisableAttachMechanism")).orElse(false)) {
-            throw new CliProblem("attach: PID " + id + " refuses attach (-XX:+DisableAttachMechanism); restart it"
-                    + " without that flag, or with -javaagent (see hopscope record)");
-        }
-        return id;
-    }
-
-    private static VirtualMachine attach(long id) throws CliProblem {
-        try {
-            return VirtualMachine.attach(Long.toString(id));
-        } catch (AttachNotSupportedException | IOException e) {
-            throw new CliProblem("attach: cannot attach to PID " + id + " (" + e.getMessage() + "); is it a HotSpot JVM"
-                    + " of this user, started without -XX:+DisableAttachMechanism?");
-        }
-    }
-
-    /**
-     * Whether the process runs a JVM: its memory maps hold libjvm (Linux), else the attach API lists it.
-     * Checked before attaching because the attach handshake sends SIGQUIT, which ends most other processes.
-     */
-    static boolean isJvm(long id) {
-        Path maps = Path.of("/proc", Long.toString(id), "maps");
-        if (Files.isReadable(maps)) {
-            try (var lines = Files.lines(maps)) {
-                return lines.anyMatch(l -> l.endsWith("/libjvm.so"));
-            } catch (IOException | java.io.UncheckedIOException e) {
-                // Unreadable after all (another user's process): ask the attach API below.
-            }
-        }
-        return VirtualMachine.list().stream().anyMatch(d -> d.id().equals(Long.toString(id)));
     }
 }

@@ -2,7 +2,6 @@ package io.hopscope.analyzer.command;
 
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
-import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import io.hopscope.analyzer.analysis.LiveFigures;
 import io.hopscope.analyzer.model.LiveInterval;
@@ -13,11 +12,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -26,7 +23,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnectionNotification;
 import javax.management.remote.JMXConnector;
@@ -94,9 +90,9 @@ public final class LiveCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--interval must be between 0.1 and 3600 seconds, got "
                     + intervalSeconds);
         }
-        long target = parsePid(pid);
+        long target = AttachTarget.parse(pid, "live");
         checkAgentOptions(agentOptions);
-        checkProcess(target);
+        AttachTarget.check(target, "live");
         PrintWriter err = spec.commandLine().getErr();
         // From here on Ctrl-C stops cleanly; loading the agent cannot be cut short (it retransforms
         // the target's classes: seconds with hundreds of threads), so a second Ctrl-C ends us at once.
@@ -236,18 +232,6 @@ public final class LiveCommand implements Callable<Integer> {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
-    static long parsePid(String text) throws CliProblem {
-        try {
-            long value = Long.parseLong(text);
-            if (value > 0) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new CliProblem("live: PID '" + text + "' is not a process id; give the number jps lists for the JVM");
-    }
-
     /**
      * The agent reports a malformed option on the target's stderr, where the user of live does not
      * look, and goes on without it: say it here instead, before anything is loaded.
@@ -261,41 +245,9 @@ public final class LiveCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * Refuses a PID that is gone, not a JVM or not readable before attaching: the attach API signals
-     * (SIGQUIT) a process it cannot tell is a JVM, and most programs die of that.
-     */
-    static void checkProcess(long pid) throws CliProblem {
-        Optional<ProcessHandle> process = ProcessHandle.of(pid);
-        if (process.isEmpty() || !process.get().isAlive()) {
-            throw new CliProblem("live: no process " + pid + " (it has exited?); jps lists the running JVMs");
-        }
-        Path proc = Path.of("/proc", Long.toString(pid));
-        if (!Files.isDirectory(proc)) {
-            return; // not Linux: the attach API's own checks
-        }
-        boolean jvm;
-        try (Stream<String> maps = Files.lines(proc.resolve("maps"))) {
-            jvm = maps.anyMatch(line -> line.contains("/libjvm."));
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new CliProblem("live: cannot read process " + pid + "'s memory maps (another user's process?);"
-                    + " attach as the user that runs the JVM");
-        }
-        if (!jvm) {
-            String command = process.get().info().command().orElse("?");
-            throw new CliProblem("live: process " + pid + " (" + command + ") is not a JVM: it has no libjvm loaded");
-        }
-    }
-
     /** Attaches, loads the agent unless it runs already, and returns the JVM's local JMX address. */
     private String attach(long target, PrintWriter err) throws CliProblem {
-        VirtualMachine vm;
-        try {
-            vm = VirtualMachine.attach(Long.toString(target));
-        } catch (AttachNotSupportedException | IOException e) {
-            throw new CliProblem("live: cannot attach to process " + target + " (" + e.getMessage() + "); it must be a"
-                    + " JVM of this user, started without -XX:+DisableAttachMechanism");
-        }
+        VirtualMachine vm = AttachTarget.attach(target, "live");
         try {
             Properties properties = vm.getSystemProperties();
             if (properties.getProperty(STARTED_PROPERTY) == null) {
