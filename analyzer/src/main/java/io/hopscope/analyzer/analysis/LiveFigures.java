@@ -116,6 +116,18 @@ public final class LiveFigures {
         }
     }
 
+    /**
+     * hopscope.Mounts: a virtual thread's allocation in the request, measured on its carriers (its
+     * segments say -1). Counted while the request is open: a worker's, written when it ends, may
+     * come after its request's end, and is then not counted.
+     */
+    public synchronized void mounts(long requestId, long allocatedBytes) {
+        Open o = open.get(requestId);
+        if (o != null && allocatedBytes > 0) {
+            o.allocatedBytes += allocatedBytes;
+        }
+    }
+
     /** hopscope.Segment on thread {@code threadId}; allocatedBytes -1 when the thread has no counter. */
     public synchronized void segment(long requestId, long threadId, long startEpochNanos, long endEpochNanos,
             long allocatedBytes) {

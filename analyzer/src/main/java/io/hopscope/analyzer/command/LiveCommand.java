@@ -208,6 +208,7 @@ public final class LiveCommand implements Callable<Integer> {
         stream.enable(HopscopeContract.REQUEST);
         stream.enable(HopscopeContract.HOP);
         stream.enable(HopscopeContract.SEGMENT);
+        stream.enable(HopscopeContract.MOUNTS);
         // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (README "agent").
         stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
@@ -219,6 +220,7 @@ public final class LiveCommand implements Callable<Integer> {
                 e.getLong("delayNanos"), epochNanos(e.getEndTime())));
         stream.onEvent(HopscopeContract.SEGMENT, e -> figures.segment(e.getLong("requestId"), threadId(e),
                 epochNanos(e.getStartTime()), epochNanos(e.getEndTime()), e.getLong("allocatedBytes")));
+        stream.onEvent(HopscopeContract.MOUNTS, e -> figures.mounts(e.getLong("requestId"), e.getLong("allocatedBytes")));
         stream.onEvent(HopscopeContract.MONITOR_ENTER, e -> figures.monitorEnter(threadId(e),
                 epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
         stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos()));

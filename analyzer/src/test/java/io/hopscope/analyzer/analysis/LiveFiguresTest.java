@@ -106,4 +106,16 @@ class LiveFiguresTest {
         f.started(1, "op", T0);
         assertThat(f.take(1, 1).inFlight()).isEqualTo(1);
     }
+
+    @Test
+    void aVirtualThreadsAllocationComesFromItsMountsWhileItsRequestIsOpen() {
+        LiveFigures f = new LiveFigures();
+        f.started(1, "op", T0);
+        f.segment(1, 30, T0, T0 + 5 * MS, -1); // a virtual thread: no counter of its own
+        f.mounts(1, 64_000);
+        f.finished(1, "op", 5 * MS, T0 + 5 * MS);
+        f.mounts(1, 1_000_000); // a worker's, after its request ended: not counted
+        LiveInterval.Name op = f.take(1, 10).names().get(0);
+        assertThat(op.allocatedBytesPerRequest()).isEqualTo(64_000);
+    }
 }
