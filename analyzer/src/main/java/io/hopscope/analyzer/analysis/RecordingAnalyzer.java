@@ -178,10 +178,13 @@ public final class RecordingAnalyzer {
             facts.warn(incomplete + " request(s) without a hopscope.Request event "
                     + "(still running when the recording ended) are left out");
         }
-        if (requests.detailDropped > 0) {
-            facts.warn(requests.requestsSeen + " requests, up to " + requests.peakInFlight + " in flight at once; event "
-                    + "lists (hops, segments, waits, spans) kept for the first " + options.detailLimit()
-                    + " only of those in flight at once (--max-detail), totals for all");
+        // Only what the user asked for and does not get is worth a warning: a shown request without
+        // its event lists. Requests beyond the limit that are not shown cost nothing visible.
+        long[] cut = selection.shownWithoutDetail();
+        if (cut[0] > 0) {
+            facts.warn(cut[0] + " of the " + cut[1] + " requests shown have totals but no event lists (hops, segments,"
+                    + " waits, spans): up to " + requests.peakInFlight + " requests were in flight at once, and lists"
+                    + " are kept for " + options.detailLimit() + " at a time (--max-detail)");
         }
         if (requests.lateEvents > 0) {
             facts.warn(requests.lateEvents + " hopscope event(s) came in the file more than a flush interval after "

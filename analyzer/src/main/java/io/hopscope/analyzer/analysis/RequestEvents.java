@@ -36,6 +36,9 @@ final class RequestEvents {
     private long eventStart;
     private long eventEnd;
     long requestsSeen;
+    // Requests begun and not ended (their hopscope.Request event not read yet), now and at most: an
+    // ended request waiting for its flush lag is not in flight, and keeps detail only if it may be shown.
+    private int inFlight;
     int peakInFlight;
     long detailDropped;
     long lateEvents;
@@ -63,6 +66,7 @@ final class RequestEvents {
             return; // outside any request, late, or a duplicate (the first one stands)
         }
         r.ended = true;
+        inFlight--;
         r.endedAtFlush = flushes;
         ended.add(r);
         r.name = intern(JfrEvents.string(e, "name"));
@@ -187,14 +191,15 @@ final class RequestEvents {
     }
 
     private RequestAcc newRequest(long id) {
-        boolean withinLimit = live.size() < detailLimit;
+        boolean withinLimit = inFlight < detailLimit;
         if (!withinLimit) {
             detailDropped++;
         }
         RequestAcc r = new RequestAcc(id, withinLimit && selection.showsAny());
         live.put(id, r);
         requestsSeen++;
-        peakInFlight = Math.max(peakInFlight, live.size());
+        inFlight++;
+        peakInFlight = Math.max(peakInFlight, inFlight);
         if (joins != null) {
             joins.slot(r);
         }

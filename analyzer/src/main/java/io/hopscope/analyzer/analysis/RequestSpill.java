@@ -63,6 +63,11 @@ final class RequestSpill implements AutoCloseable {
     }
 
     /** {@code sortKey} ascending, then {@code id} ascending, is the order {@link #finish} gives. */
+    /** Requests added so far. */
+    long size() {
+        return count;
+    }
+
     void add(long sortKey, Request r) {
         try {
             record.reset();

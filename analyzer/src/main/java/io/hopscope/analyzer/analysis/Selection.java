@@ -27,6 +27,8 @@ final class Selection {
     private final PriorityQueue<RequestAcc> worst;
     private final List<RequestAcc> all;
     private RequestSpill spill;
+    // --top all: shown requests that had no event lists kept (counted as they come, the list may be spilled).
+    private long allWithoutDetail;
 
     Selection(AnalysisOptions options) {
         this.options = options;
@@ -54,6 +56,9 @@ final class Selection {
                 worst.poll();
             }
         } else if (all != null) {
+            if (!r.detail) {
+                allWithoutDetail++;
+            }
             if (spill == null && all.size() >= SPILL_AFTER_REQUESTS) {
                 spill = new RequestSpill();
                 all.forEach(this::spill);
@@ -85,6 +90,17 @@ final class Selection {
         }
         return options.sort().finalAtEnd() && worst.size() >= options.top()
                 && order.compare(r, worst.peek()) > 0;
+    }
+
+    /** How many of the requests shown have totals but no event lists, and how many are shown. */
+    long[] shownWithoutDetail() {
+        if (worst != null) {
+            return new long[] {worst.stream().filter(r -> !r.detail).count(), worst.size()};
+        }
+        if (all != null) {
+            return new long[] {allWithoutDetail, spill != null ? spill.size() : all.size()};
+        }
+        return new long[] {0, 0};
     }
 
     /** The summary per name, most requests first. */

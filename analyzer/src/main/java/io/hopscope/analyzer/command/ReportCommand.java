@@ -66,7 +66,7 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Option(names = "--max-detail", paramLabel = "N", defaultValue = "" + AnalysisOptions.DEFAULT_DETAIL_LIMIT,
             description = "Safety net: a request that starts while N others are in flight keeps totals but no"
-                    + " hop/segment/wait/span lists (warned; default ${DEFAULT-VALUE}).")
+                    + " hop/segment/wait/span lists (warned when one is shown; default ${DEFAULT-VALUE}).")
     int maxDetail;
 
     @Option(names = "--bpf", paramLabel = "FILE",

@@ -81,6 +81,48 @@ class DetailDropTest {
         assertThat(none.recording().warnings()).isEqualTo(every.recording().warnings());
     }
 
+    @Test
+    void requestsThatEndedAreNotInFlight() throws Exception {
+        // One request at a time, but up to eight ended ones wait between flush points for their
+        // stragglers: a limit of 2 in flight keeps every request's lists, and says nothing.
+        Report r = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.start, 5, 2)).analyze();
+        assertThat(r.requests()).hasSize(REQUESTS).allSatisfy(q -> assertThat(q.detailKept()).isTrue());
+        assertThat(r.recording().warnings()).isEmpty();
+    }
+
+    @Test
+    void aShownRequestWithoutItsListsIsWarnedAboutAndOneNotShownIsNot() throws Exception {
+        // Ten requests in flight at once, lists kept for three at a time.
+        Path overlapping = dir.resolve("overlapping.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable(ContractEvents.Request.class);
+            recording.enable(ContractEvents.Segment.class);
+            recording.start();
+            for (int id = 1001; id <= 1010; id++) {
+                segment(id);
+            }
+            for (int id = 1001; id <= 1010; id++) {
+                ContractEvents.Request end = new ContractEvents.Request();
+                end.begin();
+                end.requestId = id;
+                end.name = "GET /overlap";
+                end.outcome = "ok";
+                end.commit();
+            }
+            recording.stop();
+            recording.dump(overlapping);
+        }
+        Report all = new RecordingAnalyzer(overlapping, new AnalysisOptions(null, -1, SortField.start, 5, 3)).analyze();
+        assertThat(all.requests()).hasSize(10).filteredOn(q -> !q.detailKept()).hasSize(7);
+        assertThat(all.recording().warnings()).containsExactly(overlapping + ": 7 of the 10 requests shown have totals but no event"
+                + " lists (hops, segments, waits, spans): up to 10 requests were in flight at once, and lists are kept"
+                + " for 3 at a time (--max-detail)");
+        // The three shown are the first three, which kept their lists: nothing the user asked for is cut.
+        Report first = new RecordingAnalyzer(overlapping, new AnalysisOptions(null, 3, SortField.start, 5, 3)).analyze();
+        assertThat(first.requests()).hasSize(3).allSatisfy(q -> assertThat(q.detailKept()).isTrue());
+        assertThat(first.recording().warnings()).isEmpty();
+    }
+
     private static void assertSameAsAll(SortField sort, int top) throws Exception {
         Report shown = new RecordingAnalyzer(jfr, new AnalysisOptions(null, top, sort, 5,
                 AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
