@@ -70,15 +70,42 @@ public final class JfrEvents {
             es.start();
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read recording: " + lower(e.getMessage()), e);
-        } catch (RuntimeException e) {
-            // The JDK parser reports malformed data as unchecked exceptions (e.g. InternalError's cousins).
-            if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                    || e instanceof IndexOutOfBoundsException || e instanceof ClassCastException) {
-                throw new RecordingProblem(file + ": malformed recording: " + lower(String.valueOf(e.getMessage())), e);
-            }
-            throw e;
+        } catch (RuntimeException | InternalError e) {
+            throw malformedOr(file, e);
         }
         return scan;
+    }
+
+    /**
+     * The JDK parser reports malformed data as unchecked exceptions of any kind (a flipped byte gave
+     * a NullPointerException inside jdk.jfr.internal.consumer): those, and the ones a handler meets
+     * reading a malformed event's fields, are a malformed recording; anything else is rethrown.
+     */
+    private static RuntimeException malformedOr(Path file, Throwable e) throws RecordingProblem {
+        if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                || e instanceof IndexOutOfBoundsException || e instanceof ClassCastException || fromParser(e)) {
+            String what = e.getMessage() != null ? lower(e.getMessage()) : "the parser failed (" + e.getClass().getSimpleName() + ")";
+            throw new RecordingProblem(file + ": malformed recording: " + what, e);
+        }
+        if (e instanceof RuntimeException) {
+            return (RuntimeException) e;
+        }
+        throw (Error) e;
+    }
+
+    private static boolean fromParser(Throwable e) {
+        StackTraceElement[] stack = e.getStackTrace();
+        if (stack.length == 0) {
+            // HotSpot throws a preallocated exception without a stack once a site has thrown often
+            // (OmitStackTraceInFastThrow): while a file is parsed, the parser is the likely thrower.
+            return true;
+        }
+        for (int i = 0; i < Math.min(4, stack.length); i++) {
+            if (stack[i].getClassName().startsWith("jdk.jfr.")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // EventStream treats an unfinished chunk as live and waits for the rest forever; RecordingFile
@@ -95,6 +122,8 @@ public final class JfrEvents {
                     h.accept(e);
                 }
             }
+        } catch (RuntimeException | InternalError e) {
+            throw malformedOr(file, e);
         } catch (IOException e) {
             if (read == 0) {
                 throw new RecordingProblem(file + ": unfinished recording (jvm killed or still recording) with nothing "
