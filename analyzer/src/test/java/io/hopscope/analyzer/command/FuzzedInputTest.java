@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.KernelFixture;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -64,11 +67,36 @@ class FuzzedInputTest {
         }
     }
 
+    @Test
+    void eventsOfTheTracerWithGarbageLinesOrCutAreReadOrRefusedInOneLine() throws Exception {
+        Path jfr = dir.resolve("kj.jfr");
+        List<String> lines = KernelFixture.record(jfr, true).events();
+        String[] garbage = {"not json", "{\"type\":\"offcpu\",\"tid\":", "\u0000\u0001\u0002", "{}", "[1,2,3]",
+            "{\"type\":\"offcpu\",\"tid\":\"x\",\"startNs\":-1}", "a;b;c 10"};
+        Random random = new Random(23);
+        for (int round = 0; round < 30; round++) {
+            List<String> damaged = new ArrayList<>(lines);
+            if (round % 2 == 0) {
+                damaged.add(random.nextInt(damaged.size() + 1), garbage[random.nextInt(garbage.length)]);
+            } else {
+                damaged = damaged.subList(0, random.nextInt(damaged.size() + 1));
+            }
+            Path events = Files.write(dir.resolve("fuzzed.jsonl"), damaged);
+            Cli r = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                    () -> Cli.run("report", jfr.toString(), "--bpf", events.toString(), "--format", "json", "--top", "3"));
+            assertOutcome("events round " + round, r);
+        }
+    }
+
     private static void assertReportedOrRefused(String what, byte[] bytes) throws Exception {
         Path file = dir.resolve("fuzzed.jfr");
         Files.write(file, bytes);
         Cli r = assertTimeoutPreemptively(Duration.ofSeconds(60),
                 () -> Cli.run("report", file.toString(), "--format", "json", "--top", "3"), what);
+        assertOutcome(what, r);
+    }
+
+    private static void assertOutcome(String what, Cli r) {
         assertThat(r.exitCode()).as(what + ": " + r.err()).isIn(0, 2);
         assertThat(r.err()).as(what).doesNotContain("Exception").doesNotContain("\tat ");
         if (r.exitCode() == 2) {
