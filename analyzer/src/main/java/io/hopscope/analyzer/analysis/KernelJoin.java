@@ -84,19 +84,29 @@ public final class KernelJoin {
                     + "with it (record with the hopscope agent)");
         }
         Map<String, long[]> pairs = new HashMap<>();
+        List<OffCpuReader.TracerSummary> summaries = new ArrayList<>(1);
         intervals = OffCpuReader.read(bpfFile, clock, i -> {
             add(i);
             String waker = i.wakerComm() != null ? wakerName(i) : FoldedReader.NO_WAKER;
             long[] p = pairs.computeIfAbsent(name(i.tid(), i.comm()) + '\0' + waker, k -> new long[2]);
             p[0] += i.offCpuNanos() / 1000;
             p[1]++;
-        });
+        }, summaries::add);
         List<WakePair> threadNames = new ArrayList<>();
         pairs.forEach((k, v) -> threadNames.add(new WakePair(k.substring(0, k.indexOf('\0')),
                 k.substring(k.indexOf('\0') + 1), v[0], v[1])));
         threadNames.sort(Comparator.comparingLong(WakePair::totalMicros).reversed()
                 .thenComparing(WakePair::wakee).thenComparing(WakePair::waker));
         List<String> notes = new ArrayList<>();
+        for (OffCpuReader.TracerSummary s : summaries) {
+            if (s.lost() > 0) {
+                // The file does not say when the lost ones were: every figure from it may be short.
+                notes.add(bpfFile + ": incomplete: the tracer lost " + s.lostRecords() + " record(s) (ring buffer full), "
+                        + s.lostIntervals() + " interval(s) and " + s.lostFutexCalls() + " futex call(s) (thread map full); "
+                        + "the kernel figures of any request may be too low (trace again with a larger --buffer-pages "
+                        + "or --max-threads)");
+            }
+        }
         if (intervals > 0 && intervalsInRequests == 0) {
             notes.add(bpfFile + ": no off-CPU interval falls in a request: was it recorded from the same process "
                     + "at the same time as " + recording + "?");

@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 /**
  * Streams {@code bpf/offwake.py --events} JSON Lines (schema: docs/ebpf.md) one record at a
  * time, mapping its CLOCK_MONOTONIC times to the recording's epoch nanoseconds; nothing is kept, so a
- * file of any size reads in constant memory. A line that is not such a record is refused with its
- * number, never skipped.
+ * file of any size reads in constant memory. A line that is neither such a record nor the tracer's
+ * closing {@code summary} line is refused with its number, never skipped.
  */
 public final class OffCpuReader {
 
@@ -31,8 +31,24 @@ public final class OffCpuReader {
     private OffCpuReader() {
     }
 
+    /**
+     * The tracer's closing line ({@code {"summary": {...}}}, last in files of offwake versions that write
+     * one): what it counted but could not record, to a full ring buffer or a full thread map.
+     */
+    public record TracerSummary(long lostRecords, long lostIntervals, long lostFutexCalls) {
+        public long lost() {
+            return lostRecords + lostIntervals + lostFutexCalls;
+        }
+    }
+
     /** Reads every record of {@code file}; returns how many there were. */
     public static long read(Path file, ClockAlignment clock, Consumer<OffCpuInterval> sink) throws RecordingProblem {
+        return read(file, clock, sink, s -> { });
+    }
+
+    /** Reads every record of {@code file}, handing its summary line, if it has one, to {@code summary}. */
+    public static long read(Path file, ClockAlignment clock, Consumer<OffCpuInterval> sink,
+                            Consumer<TracerSummary> summary) throws RecordingProblem {
         long n = 0;
         long lineNo = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -47,6 +63,12 @@ public final class OffCpuReader {
                     r = MAPPER.readTree(line);
                 } catch (JsonProcessingException e) {
                     throw new RecordingProblem(file + ": line " + lineNo + ": not a json object (offwake --events writes one per line)");
+                }
+                if (r != null && r.path("summary").isObject()) {
+                    JsonNode t = r.get("summary");
+                    summary.accept(new TracerSummary(t.path("lost_records").asLong(0),
+                            t.path("lost_intervals").asLong(0), t.path("lost_futex_calls").asLong(0)));
+                    continue;
                 }
                 sink.accept(interval(file, lineNo, r, clock));
                 n++;

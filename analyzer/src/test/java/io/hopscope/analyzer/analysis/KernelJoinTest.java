@@ -122,6 +122,34 @@ class KernelJoinTest {
     }
 
     @Test
+    void lostRecordsInTheTracersSummaryMarkTheKernelFiguresIncomplete() throws Exception {
+        Path lossy = dir.resolve("lossy.jsonl");
+        List<String> lines = new ArrayList<>(Files.readAllLines(events));
+        lines.add("{\"summary\":{\"intervals\":6,\"futex_waits\":2,\"missed_stacks\":0,\"lost_records\":256,"
+                + "\"lost_intervals\":3,\"lost_futex_calls\":0,\"target_exited\":false}}");
+        Files.write(lossy, lines);
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", lossy.toString(), "--format", "json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode k = new ObjectMapper().readTree(r.out()).get("kernel");
+        // The summary line is not an interval.
+        assertThat(k.get("intervals").asLong()).isEqualTo(6);
+        assertThat(k.get("notes").toString()).contains(lossy + ": incomplete: the tracer lost 256 record(s) "
+                + "(ring buffer full), 3 interval(s) and 0 futex call(s) (thread map full)");
+        Cli text = Cli.run("report", jfr.toString(), "--bpf", lossy.toString());
+        assertThat(text.out()).contains("note: " + lossy + ": incomplete: the tracer lost 256 record(s)");
+
+        // A summary with nothing lost says nothing.
+        Path whole = dir.resolve("whole.jsonl");
+        lines.set(lines.size() - 1, "{\"summary\":{\"intervals\":6,\"lost_records\":0,\"lost_intervals\":0,"
+                + "\"lost_futex_calls\":0}}");
+        Files.write(whole, lines);
+        Cli clean = Cli.run("report", jfr.toString(), "--bpf", whole.toString(), "--format", "json");
+        assertThat(clean.exitCode()).as(clean.err()).isZero();
+        assertThat(new ObjectMapper().readTree(clean.out()).get("kernel").get("notes").toString())
+                .doesNotContain("incomplete");
+    }
+
+    @Test
     void withoutBpfTheReportHasNoKernelFields() throws Exception {
         Cli r = Cli.run("report", jfr.toString(), "--format", "json");
         assertThat(r.exitCode()).isZero();
