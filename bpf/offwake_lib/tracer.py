@@ -143,7 +143,7 @@ class Tracer:
             jvm = is_jvm(args.pid)
             if jvm:
                 request_perf_map(args.pid, "end")
-        self.write_outputs(jvm)
+        self.write_outputs(jvm, target_gone)
 
     def drain(self):
         self.bpf.ring_buffer_consume()
@@ -202,7 +202,7 @@ class Tracer:
             return cache[key]
         return stacks
 
-    def write_outputs(self, jvm):
+    def write_outputs(self, jvm, target_exited=False):
         self.missing_stacks = 0
         stacks = self.stacks_resolver(jvm)
         intervals = 0
@@ -223,6 +223,17 @@ class Tracer:
                     out.write(json.dumps(r, separators=(",", ":")) + "\n")
                 if totals is not None:
                     totals.add(r)
+            n = layout.counter_totals(self.bpf["counters"])
+            lost, lost_threads, lost_futex = (n["CNT_LOST_RECORDS"], n["CNT_LOST_INTERVALS"],
+                                              n["CNT_LOST_FUTEX_CALLS"])
+            if out:
+                # The last line, told from an interval by its one key: what a reader of the file
+                # alone (hopscope report --bpf) needs to know that intervals are missing from it.
+                out.write(json.dumps({"summary": {
+                    "intervals": intervals, "futex_waits": futex_waits,
+                    "missed_stacks": self.missing_stacks, "lost_records": lost,
+                    "lost_intervals": lost_threads, "lost_futex_calls": lost_futex,
+                    "target_exited": target_exited}}, separators=(",", ":")) + "\n")
         finally:
             if out:
                 out.close()
@@ -231,9 +242,6 @@ class Tracer:
             with open(self.args.folded, "w") as f:
                 for line in totals.lines():
                     f.write(line + "\n")
-        n = layout.counter_totals(self.bpf["counters"])
-        lost, lost_threads, lost_futex = (n["CNT_LOST_RECORDS"], n["CNT_LOST_INTERVALS"],
-                                          n["CNT_LOST_FUTEX_CALLS"])
         reused, checked, differed = (n["CNT_KSTACKS_REUSED"], n["CNT_KSTACKS_CHECKED"],
                                      n["CNT_KSTACKS_DIFFERED"])
         ureused, uchecked, udiffered = (n["CNT_USTACKS_REUSED"], n["CNT_USTACKS_CHECKED"],

@@ -41,10 +41,10 @@ def bpf_ready():
         pytest.skip(reason)
 
 
-def start_hopwake(seconds):
+def start_hopwake(seconds, delay_ms=DELAY_MS):
     """HopWake for SECONDS, or with 0 until its stdin (a pipe held by the caller) closes."""
     assert shutil.which("java"), "java not found on PATH (JDK 17+ needed)"
-    proc = subprocess.Popen(["java", os.path.join(HERE, "HopWake.java"), str(DELAY_MS), str(seconds)],
+    proc = subprocess.Popen(["java", os.path.join(HERE, "HopWake.java"), str(delay_ms), str(seconds)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("ready "), "HopWake did not start: %r" % line
@@ -60,6 +60,20 @@ def hopwake(bpf_ready):
     proc.wait()
 
 
+def read_events(path):
+    """The intervals of an --events file and its summary, checking that every line is one JSON object
+    and that the summary is the last line, and the only one."""
+    lines = path.read_text().splitlines()
+    assert lines, "%s is empty: no summary line" % path
+    rows = [json.loads(line) for line in lines]
+    assert all(isinstance(r, dict) for r in rows)
+    assert list(rows[-1]) == ["summary"], rows[-1]
+    records, summary = rows[:-1], rows[-1]["summary"]
+    assert not any("summary" in r for r in records)
+    assert summary["intervals"] == len(records)
+    return records, summary
+
+
 def run_offwake(pid, tmp_path, *extra):
     events = tmp_path / "off.jsonl"
     folded = tmp_path / "off.folded"
@@ -70,7 +84,7 @@ def run_offwake(pid, tmp_path, *extra):
                             capture_output=True, text=True, timeout=120)
     after_ns = time.monotonic_ns()
     assert result.returncode == 0, result.stderr
-    records = [json.loads(line) for line in events.read_text().splitlines()]
+    records, _ = read_events(events)
     return result, records, folded.read_text().splitlines(), before_ns, after_ns
 
 
@@ -207,7 +221,9 @@ def test_sigterm_ends_cleanly(hopwake, tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "lost 0 events" in err
-    assert any(json.loads(line)["comm"] == "hop-waiter" for line in events.read_text().splitlines())
+    records, summary = read_events(events)
+    assert any(r["comm"] == "hop-waiter" for r in records)
+    assert summary["target_exited"] is False and summary["lost_records"] == 0
 
 
 def test_target_exit_ends_tracing(bpf_ready, tmp_path):
@@ -218,12 +234,20 @@ def test_target_exit_ends_tracing(bpf_ready, tmp_path):
     try:
         assert "Ctrl-C to end." in tracer.stderr.readline()
         time.sleep(1)
+        closed_ns = time.monotonic_ns()
         proc.stdin.close()  # HopWake finishes its round trip and exits
         assert proc.wait(timeout=30) == 0
         _, err = tracer.communicate(timeout=60)
         assert tracer.returncode == 0, err
-        assert "process %d exited" % pid in err
-        assert any(json.loads(line)["comm"] == "hop-waiter" for line in events.read_text().splitlines())
+        # One line says so, and the file is whole: every line an object, the summary last.
+        assert [line for line in err.splitlines() if "exited" in line] == \
+            ["offwake: process %d exited" % pid], err
+        records, summary = read_events(events)
+        assert summary["target_exited"] is True
+        assert summary["lost_records"] == summary["lost_intervals"] == 0
+        assert any(r["comm"] == "hop-waiter" for r in records)
+        # Intervals up to the exit are there: hop-waiter's last wait ends as its HopWake finishes.
+        assert max(r["on_ns"] for r in records) > closed_ns
     finally:
         for p in (proc, tracer):
             if p.poll() is None:
