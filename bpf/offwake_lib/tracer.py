@@ -113,6 +113,10 @@ class Tracer:
         self.spill = tempfile.TemporaryFile(prefix="offwake-", suffix=".records", dir=self.spill_dir)
         self.bpf["events"].open_ring_buffer(self.on_event)
 
+        if args.buffer_pages * mmap.PAGESIZE < ct.sizeof(Batch):
+            # Allowed, as the way a test makes every full batch count as lost.
+            print("%s: warning: --buffer-pages %d holds no batch (%d bytes): every full batch "
+                  "will be lost" % (PROG, args.buffer_pages, ct.sizeof(Batch)), file=sys.stderr)
         signal.signal(signal.SIGTERM, self._on_signal)
         signal.signal(signal.SIGINT, self._on_signal)
         print("Tracing off-CPU time and wakeups of PID %d%s... Ctrl-C to end."
