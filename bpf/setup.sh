@@ -3,7 +3,9 @@
 # says what it did and why. Safe to run again: each step checks first and only acts when needed.
 #
 #   1. Debian's bcc: bpfcc-tools and python3-bpfcc (the bcc module for /usr/bin/python3), and
-#      python3-pytest (the bpf tests run under /usr/bin/python3, the interpreter that has bcc).
+#      python3-pytest (the bpf tests run under /usr/bin/python3, the interpreter that has bcc), and
+#      bpftool (test_robustness.py lists loaded programs with it; without it the test counts them
+#      from /proc).
 #   2. Kernel headers: bcc compiles its C program at run time against the headers it finds in
 #      /lib/modules/$(uname -r)/build (and .../source). When the running kernel's own headers are not
 #      packaged (custom or VM kernels), install the distribution's nearest linux-headers package and
@@ -37,15 +39,15 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 # 1. bcc and pytest.
 need=()
-for pkg in bpfcc-tools python3-bpfcc python3-pytest; do
+for pkg in bpfcc-tools python3-bpfcc python3-pytest bpftool; do
   installed "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
   apt_update
-  say "installing ${need[*]} (bcc for /usr/bin/python3, and pytest for the bpf tests)"
+  say "installing ${need[*]} (bcc for /usr/bin/python3, pytest and bpftool for the bpf tests)"
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 else
-  say "ok: bpfcc-tools, python3-bpfcc, python3-pytest already installed"
+  say "ok: bpfcc-tools, python3-bpfcc, python3-pytest, bpftool already installed"
 fi
 
 # 2. Kernel headers where bcc looks for them.

@@ -81,6 +81,8 @@ def test_sigkill_leaves_no_program_attached(hopwake, tmp_path):
     assert not ours & loaded_prog_ids(), "still loaded after SIGKILL: %s" % sorted(ours & loaded_prog_ids())
     # The records' temporary file had no name: nothing is left beside the outputs.
     assert os.listdir(tmp_path) == ["off.jsonl"]
+    # The output, created at the start, is empty: no summary line tells a cut file from a whole one.
+    assert events.read_text() == ""
 
     # A new tracer starts at once and works.
     again = tmp_path / "again.jsonl"
