@@ -117,9 +117,10 @@ def test_two_tracers_on_one_process_each_get_every_interval(hopwake, tmp_path):
         assert "lost 0 events" in err, err
         records, summary = read_events(path)
         assert summary["lost_records"] == summary["lost_intervals"] == 0
+        # hop-waiter's 20 ms waits, told by length alone: a waker is left out by a rare race
+        # between CPUs, which need not go the same way for both tracers' programs.
         woken.append(sorted((r["off_ns"], r["on_ns"]) for r in records
-                            if r["comm"] == "hop-waiter" and r["waker"]
-                            and r["waker"]["comm"] == "hop-waker"))
+                            if r["comm"] == "hop-waiter" and r["offcpu_ns"] >= 10_000_000))
     assert woken[0] and woken[1], errs
     # While both traced, each saw the same waits. Each program reads the clock itself, so the two
     # records of one wait differ by a little; the waits are 20 ms apart. The window where both were
