@@ -21,6 +21,8 @@ class OptionValidationTest {
         "pipeline --count -5                   | --count must be > 0",
         "pipeline --duration 1 --count 2       | give --duration or --count, not both",
         "pipeline --parallel many              | Invalid value for option '--parallel'",
+        "pipeline --first-window 2 --warmup 1  | --first-window must be between 0 and --warmup (1.0), got 2.0",
+        "jdk-http --first-window 1 --warmup 2  | --first-window is measured by pipeline only",
         "pipeline --callers green              | --callers must be platform or virtual, got 'green'",
         "jdk-http --callers virtual            | --callers virtual needs --mode sync (an async producer does not block), got --mode async",
         "jdk-http --callers carrier --mode sync | --callers must be platform or virtual, got 'carrier'",

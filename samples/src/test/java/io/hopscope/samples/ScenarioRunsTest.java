@@ -80,6 +80,25 @@ class ScenarioRunsTest {
     }
 
     @Test
+    void pipelineFirstWindowCountsTheWarmup() {
+        Run run = Run.of("pipeline", "--parallel", "2", "--first-window", "1", "--warmup", "1.5", "--duration", "1");
+
+        assertThat(run.exitCode).as(run.toString()).isZero();
+        assertThat(Double.parseDouble(run.figure("first_window_s"))).as(run.toString()).isBetween(0.99, 1.5);
+        assertThat(Long.parseLong(run.figure("first_window_ops"))).as(run.toString()).isPositive();
+        assertThat(Double.parseDouble(run.figure("first_window_ops_per_s"))).as(run.toString()).isPositive();
+        assertThat(Double.parseDouble(run.figure("first_window_cpu_us_per_op"))).as(run.toString()).isPositive();
+    }
+
+    @Test
+    void pipelineWithoutFirstWindowPrintsNone() {
+        Run run = Run.of("pipeline", "--parallel", "1", "--count", "5");
+
+        assertThat(run.exitCode).as(run.toString()).isZero();
+        assertThat(run.out).doesNotContain("first_window");
+    }
+
+    @Test
     void jdkHttpAsyncCountsEveryResponse() {
         Run run = Run.of("jdk-http", "--io-threads", "2", "--producers", "2", "--in-flight", "4", "--count", "100");
 

@@ -34,7 +34,8 @@ public final class ClosedLoop {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong tickets = new AtomicLong();
         AtomicInteger warmCallers = new AtomicInteger();
-        long warmupEnd = System.nanoTime() + (long) (warmupS * 1e9);
+        figures.loopStarted();
+        long warmupEnd = figures.loopStartNanos() + (long) (warmupS * 1e9);
         if (warmupS <= 0) {
             figures.startMeasuring();
         }
@@ -62,6 +63,7 @@ public final class ClosedLoop {
                         if (measured) {
                             figures.record(System.nanoTime() - start);
                         }
+                        figures.completed();
                         if (!warm) {
                             warm = true;
                             warmCallers.incrementAndGet();
@@ -73,6 +75,11 @@ public final class ClosedLoop {
             });
             callers.add(t);
             t.start();
+        }
+        if (figures.firstWindowS() > 0) {
+            // Checked by ClosedLoopOptions: the first window ends inside the warmup.
+            sleepUntil(figures.loopStartNanos() + (long) (figures.firstWindowS() * 1e9), failure);
+            figures.endFirstWindow();
         }
         if (warmupS > 0) {
             sleepUntil(warmupEnd, failure);

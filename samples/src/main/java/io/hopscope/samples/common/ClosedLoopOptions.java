@@ -24,6 +24,11 @@ public final class ClosedLoopOptions {
     @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
     public double warmupS;
 
+    @Option(names = "--first-window", defaultValue = "0",
+            description = "Also print first_window_* figures (ops/s, CPU per op) of the loop's first S seconds,"
+                    + " warmup included; S <= --warmup (default ${DEFAULT-VALUE}: none).")
+    public double firstWindowS;
+
     @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")
     Double durationS;
 
@@ -43,6 +48,8 @@ public final class ClosedLoopOptions {
         Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
         Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
         Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
+        Options.check(spec, firstWindowS >= 0 && firstWindowS <= warmupS,
+                "--first-window must be between 0 and --warmup (" + warmupS + "), got " + firstWindowS);
         Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
         Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
         Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);

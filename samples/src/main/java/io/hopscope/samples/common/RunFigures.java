@@ -27,6 +27,8 @@ public final class RunFigures {
 
     private final ConcurrentHistogram latencyNanos = new ConcurrentHistogram(3);
     private final AtomicLong ops = new AtomicLong();
+    /** Every completed operation, warmup included: the first window's count. */
+    private final AtomicLong completedOps = new AtomicLong();
     private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     private volatile boolean measuring;
@@ -41,11 +43,53 @@ public final class RunFigures {
     private long endGcCount;
     private long endGcMillis;
     private int peakThreads;
+    private double firstWindowS;
+    private long loopStartNanos;
+    private long loopStartCpuNanos;
+    private long firstWindowOps = -1;
+    private long firstWindowNanos;
+    private long firstWindowCpuNanos;
     private final Map<String, String> callerKinds = new ConcurrentSkipListMap<>(RunFigures::byNameThenNumber);
 
     /** Notes a caller thread as it starts: its name and whether it really is virtual are printed. */
     public void callerStarted(Thread caller) {
         callerKinds.put(caller.getName(), CallerThreads.kindOf(caller));
+    }
+
+    /**
+     * Also measures the first {@code seconds} of the loop, warmup included (0 = not): what a JVM does
+     * before it is warm (class loading, instrumentation, the JIT), beside the measured window.
+     */
+    public void measureFirstWindow(double seconds) {
+        firstWindowS = seconds;
+    }
+
+    public double firstWindowS() {
+        return firstWindowS;
+    }
+
+    /** The loop's callers are about to start: the first window begins. */
+    public void loopStarted() {
+        loopStartCpuNanos = processCpuNanos();
+        loopStartNanos = System.nanoTime();
+    }
+
+    public long loopStartNanos() {
+        return loopStartNanos;
+    }
+
+    /** Ends the first window (once). */
+    public void endFirstWindow() {
+        if (firstWindowOps < 0) {
+            firstWindowOps = completedOps.get();
+            firstWindowCpuNanos = processCpuNanos() - loopStartCpuNanos;
+            firstWindowNanos = System.nanoTime() - loopStartNanos;
+        }
+    }
+
+    /** Counts one validated operation, measured or not (the first window counts warmup too). */
+    public void completed() {
+        completedOps.incrementAndGet();
     }
 
     /** Starts the measured window: what was recorded during warmup is dropped. */
@@ -119,6 +163,14 @@ public final class RunFigures {
         callerKinds.forEach((name, kind) -> callers.append(callers.length() == 0 ? "" : ", ")
                 .append(name).append(" (").append(kind).append(')'));
         out.println("caller_threads: " + callers);
+        if (firstWindowOps >= 0) {
+            double firstS = firstWindowNanos / 1e9;
+            out.printf("first_window_s: %.3f%n", firstS);
+            out.println("first_window_ops: " + firstWindowOps);
+            out.printf("first_window_ops_per_s: %.1f%n", firstS > 0 ? firstWindowOps / firstS : 0.0);
+            out.printf("first_window_cpu_us_per_op: %.1f%n",
+                    loopStartCpuNanos < 0 || firstWindowOps == 0 ? -1.0 : firstWindowCpuNanos / 1e3 / firstWindowOps);
+        }
         out.flush();
     }
 

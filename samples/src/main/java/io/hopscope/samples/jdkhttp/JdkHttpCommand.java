@@ -68,6 +68,8 @@ public final class JdkHttpCommand implements Callable<Integer> {
         Options.check(spec, "sync".equals(mode) || !CallerThreads.VIRTUAL.equals(loop.callers),
                 "--callers virtual needs --mode sync (an async producer does not block), got --mode " + mode);
         loop.check(spec);
+        // Its modes run their own loops, not ClosedLoop, which measures the first window.
+        Options.check(spec, loop.firstWindowS == 0, "--first-window is measured by pipeline only");
 
         boolean async = "async".equals(mode);
         AtomicInteger ioIndex = new AtomicInteger();

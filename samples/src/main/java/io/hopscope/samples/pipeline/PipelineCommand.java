@@ -79,6 +79,7 @@ public final class PipelineCommand implements Callable<Integer> {
                 .build();
         byte[] payload = new byte[loop.uploadBytes];
         RunFigures figures = new RunFigures();
+        figures.measureFirstWindow(loop.firstWindowS);
         try (Target target = Target.open(spec, loop.uri)) {
             URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs);
             ClosedLoop.Operation op = () -> {
