@@ -1,5 +1,6 @@
 package io.hopscope.samples;
 
+import io.hopscope.samples.bench.BenchCommand;
 import io.hopscope.samples.common.ResponseCheckException;
 import io.hopscope.samples.jdkhttp.JdkHttpCommand;
 import io.hopscope.samples.knownpath.KnownPathCommand;
@@ -14,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "hopscope-samples", mixinStandardHelpOptions = true, version = "hopscope-samples 0.1.0",
         description = "Workloads that reproduce the sync-stack and sync-over-async studies.",
         subcommands = {ServerCommand.class, PipelineCommand.class, JdkHttpCommand.class,
-                OpenLoopCommand.class, KnownPathCommand.class})
+                OpenLoopCommand.class, KnownPathCommand.class, BenchCommand.class})
 public final class Samples implements Runnable {
 
     /** Exit code of a response that failed validation. */

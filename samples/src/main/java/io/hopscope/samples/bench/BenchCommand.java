@@ -1,0 +1,235 @@
+package io.hopscope.samples.bench;
+
+import io.hopscope.samples.common.Options;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code bench}: hopscope side by side with the tools users would pick instead, one JVM a run (issue #22). */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Runs the pipeline workloads, each configuration in its own JVM, interleaved (none, hopscope, "
+                + "otel, ... then the next workload, then the next round), and prints the throughput ratio to the "
+                + "baseline (median and min-max over rounds), CPU us per request added, p99 ratio, allocated bytes "
+                + "per request and the first window's throughput ratio beside the steady-state one; then the "
+                + "analyzer's cost (hopscope report against the bare jdk.jfr.consumer floor and jfr summary), the "
+                + "eBPF tracer's cost per off-CPU interval (root and bcc only), and issue #22's targets, each "
+                + "computed: met, or not met by how much.",
+                "",
+                "Each run is one JVM: its first window (from the first request, no warm-up), then the steady-state "
+                + "window after the warm-up. Defaults: first 10 s, steady 5 s after 10 s, 2 rounds; none, hopscope "
+                + "and otel on every workload, the other configurations on the first one (--every-workload: all). "
+                + "That is 19 runs of about 17 s a round, plus a 60 s recording for the analyzer and about a "
+                + "minute of switchcost.py: about 15 minutes on 2 cores. The issue's own figures were taken "
+                + "after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes).",
+                "--quick: none and hopscope on okhttp-sync-1k, 2 rounds, first 5 s and 5 s after 5 s, no analyzer or "
+                + "tracer row: about a minute. A configuration that cannot run here (no root, no OTel jar) is a row "
+                + "saying why.",
+                "Example: java -jar samples/target/hopscope-samples.jar bench --json bench.json --markdown docs/performance.md",
+                "Example: java -jar samples/target/hopscope-samples.jar bench --quick"})
+public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--configs", paramLabel = "A,B,...", split = ",",
+            description = "Configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, otel, asprof-wall, "
+                    + "jfr-profile (default all; --quick: none,hopscope). Ratios need none.")
+    List<String> configNames;
+
+    @Option(names = "--workloads", paramLabel = "A,B,...", split = ",",
+            description = "Workloads, from: okhttp-sync-1k, okhttp-sync-64k, netty-soa-1k, netty-soa-64k, "
+                    + "okhttp-sync-1k-delay1 (all with --parallel 8; default all; --quick: okhttp-sync-1k).")
+    List<String> workloadNames;
+
+    @Option(names = "--every-workload", description = "Run every configuration on every workload, not only none, hopscope and otel.")
+    boolean everyWorkload;
+
+    @Option(names = "--rounds", description = "Rounds, each running every configuration once (default 2).")
+    Integer rounds;
+
+    @Option(names = "--first-window", paramLabel = "S", description = "First window, from the first request (default 10; --quick 5).")
+    Double firstS;
+
+    @Option(names = "--warmup", paramLabel = "S", description = "Warm-up before the steady-state window, >= --first-window (default 10; --quick 5).")
+    Double warmupS;
+
+    @Option(names = "--duration", paramLabel = "S", description = "Steady-state window (default 5; --quick 5).")
+    Double durationS;
+
+    @Option(names = "--analyzer-recording", paramLabel = "S", defaultValue = "60",
+            description = "Seconds of the okhttp-sync-1k recording the analyzer row reads (default ${DEFAULT-VALUE}).")
+    double analyzerRecordingS;
+
+    @Option(names = "--tracer-rounds", defaultValue = "2", description = "Rounds of switchcost.py (default ${DEFAULT-VALUE}).")
+    int tracerRounds;
+
+    @Option(names = "--no-tools", description = "No analyzer or tracer row.")
+    boolean noTools;
+
+    @Option(names = "--quick", description = "About a minute: see above.")
+    boolean quick;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the figures, every round's raw ones included, as JSON.")
+    Path json;
+
+    @Option(names = "--markdown", paramLabel = "FILE",
+            description = "Also write the table, command, machine and targets between <!-- bench:begin --> and "
+                    + "<!-- bench:end --> in FILE (the rest kept; created, or the section appended, when missing).")
+    Path markdown;
+
+    @Option(names = "--work", paramLabel = "DIR", description = "Where runs keep their output (default: a new temporary folder).")
+    Path work;
+
+    @Option(names = "--agent", paramLabel = "JAR", description = "The hopscope agent (default agent/target/hopscope-agent.jar of this checkout).")
+    Path agent;
+
+    @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's).")
+    Path java;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Configuration> configs = configs();
+        List<Workload> workloads = workloads();
+        int roundCount = rounds != null ? rounds : 2;
+        RunLauncher.Windows windows = new RunLauncher.Windows(firstS != null ? firstS : quick ? 5 : 10,
+                warmupS != null ? warmupS : quick ? 5 : 10, durationS != null ? durationS : 5);
+        Options.check(spec, roundCount >= 1, "--rounds must be >= 1, got " + roundCount);
+        Options.check(spec, windows.firstS() >= 0, "--first-window must be >= 0, got " + windows.firstS());
+        Options.check(spec, windows.warmupS() >= windows.firstS(), "--warmup must be >= --first-window ("
+                + windows.firstS() + "), got " + windows.warmupS());
+        Options.check(spec, windows.durationS() > 0, "--duration must be > 0, got " + windows.durationS());
+        Options.check(spec, analyzerRecordingS > 0, "--analyzer-recording must be > 0, got " + analyzerRecordingS);
+        Options.check(spec, tracerRounds >= 1, "--tracer-rounds must be >= 1, got " + tracerRounds);
+        Path javaPath = java != null ? java : Path.of(System.getProperty("java.home"), "bin", "java");
+        Options.check(spec, Files.isExecutable(javaPath), "--java: " + javaPath + " is not an executable");
+        checkWritable(json, "--json");
+        checkWritable(markdown, "--markdown");
+        if (markdown != null && Files.isRegularFile(markdown)) {
+            try {
+                MarkdownSection.replace(Files.readString(markdown), "");
+            } catch (IllegalArgumentException e) {
+                Options.check(spec, false, "--markdown: " + markdown + " " + e.getMessage());
+            }
+        }
+
+        Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
+        BenchTools tools = new BenchTools(agent, javaPath, workDir);
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("bench: " + roundCount + " rounds of " + workloads.size() + " workloads; runs in " + workDir);
+        err.flush();
+        Machine machine = Machine.before(javaPath);
+        long start = System.nanoTime();
+        Map<String, Row> rows = BenchResult.newRows();
+        for (Workload w : workloads) {
+            for (Configuration c : configs) {
+                if (c.everyWorkload || everyWorkload || w == workloads.get(0)) {
+                    rows.put(BenchResult.key(w, c), new Row(w, c));
+                }
+            }
+        }
+        RunLauncher launcher = new RunLauncher(tools, windows);
+        for (int round = 1; round <= roundCount; round++) {
+            for (Row row : rows.values()) {
+                long runStart = System.nanoTime();
+                RunLauncher.RunResult result = launcher.run(row.workload, row.config,
+                        workDir.resolve("round" + round + "-" + row.workload.label + "-" + row.config.label));
+                row.rounds.add(result);
+                err.println(String.format(Locale.ROOT, "bench: round %d/%d %s %s: %s (%.0f s)", round, roundCount,
+                        row.workload.label, row.config.label, progress(result), (System.nanoTime() - runStart) / 1e9));
+                err.flush();
+            }
+        }
+        boolean tools0 = quick || noTools;
+        String skipped = quick ? "skipped by --quick" : "skipped by --no-tools";
+        AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, null, null, null, skipped)
+                : AnalyzerBench.run(tools, analyzerRecordingS);
+        if (!tools0) {
+            err.println("bench: analyzer row done");
+            err.flush();
+        }
+        TracerBench.Result tracer = tools0 ? new TracerBench.Result(null, null, skipped) : TracerBench.run(tools, tracerRounds);
+        BenchResult result = new BenchResult(command(), machine.after(), windows, roundCount, workloads, configs, rows,
+                analyzer, tracer, (System.nanoTime() - start) / 1e9);
+
+        System.out.print(Report.text(result));
+        System.out.flush();
+        if (json != null) {
+            Files.writeString(json, JsonReport.write(result));
+        }
+        if (markdown != null) {
+            String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
+            Files.writeString(markdown, MarkdownSection.replace(existing, Report.markdown(result)));
+        }
+        return 0;
+    }
+
+    private List<Configuration> configs() {
+        List<String> names = configNames != null ? configNames : quick ? List.of("none", "hopscope") : null;
+        if (names == null) {
+            return List.of(Configuration.values());
+        }
+        List<Configuration> configs = new ArrayList<>();
+        for (String name : names) {
+            Configuration c = Configuration.byLabel(name.trim());
+            Options.check(spec, c != null, "--configs: unknown configuration '" + name + "'; choose from " + Configuration.labels());
+            Options.check(spec, !configs.contains(c), "--configs: '" + name + "' given twice");
+            configs.add(c);
+        }
+        return configs;
+    }
+
+    private List<Workload> workloads() {
+        List<String> names = workloadNames != null ? workloadNames : quick ? List.of(Workload.OKHTTP_SYNC_1K.label) : null;
+        if (names == null) {
+            return List.of(Workload.values());
+        }
+        List<Workload> workloads = new ArrayList<>();
+        for (String name : names) {
+            Workload w = Workload.byLabel(name.trim());
+            Options.check(spec, w != null, "--workloads: unknown workload '" + name + "'; choose from " + Workload.labels());
+            Options.check(spec, !workloads.contains(w), "--workloads: '" + name + "' given twice");
+            workloads.add(w);
+        }
+        return workloads;
+    }
+
+    private void checkWritable(Path file, String option) {
+        if (file == null) {
+            return;
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        Options.check(spec, dir != null && Files.isDirectory(dir) && Files.isWritable(dir),
+                option + ": cannot write " + file + " (its folder is missing or not writable)");
+        Options.check(spec, !Files.exists(file) || Files.isWritable(file), option + ": cannot write " + file);
+    }
+
+    /** The command as given, for the report: what to type to measure again. */
+    private String command() {
+        StringBuilder b = new StringBuilder("java -jar samples/target/hopscope-samples.jar bench");
+        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+            b.append(' ').append(arg.matches("[\\w./=,+:-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
+        }
+        return b.toString();
+    }
+
+    private static String progress(RunLauncher.RunResult r) {
+        if (r.unavailable() != null) {
+            return "not run: " + r.unavailable();
+        }
+        if (r.error() != null) {
+            return "failed: " + r.error();
+        }
+        return String.format(Locale.ROOT, "%.0f ops/s, first window %.0f ops/s, %.1f us CPU/op", r.figure("ops_per_s"),
+                r.figures().getOrDefault("first_window_ops_per_s", -1.0), r.figure("cpu_us_per_op"));
+    }
+}

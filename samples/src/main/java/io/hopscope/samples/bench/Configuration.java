@@ -1,0 +1,43 @@
+package io.hopscope.samples.bench;
+
+/**
+ * One way to run the workload's JVM: without anything (the baseline), with hopscope, or with the
+ * tool a user would pick instead. The JVM options themselves are {@link BenchTools}'s to build.
+ */
+enum Configuration {
+    NONE("none", true, "no agent: the baseline"),
+    HOPSCOPE("hopscope", true, "hopscope agent, JFR output"),
+    HOPSCOPE_ASPROF("hopscope+asprof", false, "hopscope agent with asprof=cpu"),
+    HOPSCOPE_OFFWAKE("hopscope+offwake", false, "hopscope agent, bpf/offwake.py tracing the JVM beside it"),
+    OTEL("otel", true, "OpenTelemetry java agent, all exporters none"),
+    ASPROF_WALL("asprof-wall", false, "async-profiler alone, wall clock, JFR output"),
+    JFR_PROFILE("jfr-profile", false, "JFR alone, the JDK's profile settings");
+
+    final String label;
+    /** Run on every workload; the others run on the first workload only unless --every-workload. */
+    final boolean everyWorkload;
+    final String description;
+
+    Configuration(String label, boolean everyWorkload, String description) {
+        this.label = label;
+        this.everyWorkload = everyWorkload;
+        this.description = description;
+    }
+
+    static Configuration byLabel(String label) {
+        for (Configuration c : values()) {
+            if (c.label.equals(label)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    static String labels() {
+        StringBuilder b = new StringBuilder();
+        for (Configuration c : values()) {
+            b.append(b.length() == 0 ? "" : ", ").append(c.label);
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,80 @@
+package io.hopscope.samples.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The bench as people read it: the table, the analyzer and tracer lines, the targets; as text or markdown. */
+final class Report {
+
+    private Report() {
+    }
+
+    static String text(BenchResult r) {
+        StringBuilder b = new StringBuilder();
+        b.append(Table.text(Table.header(r), Table.rows(r)));
+        b.append('\n');
+        for (String line : toolLines(r)) {
+            b.append(line).append('\n');
+        }
+        b.append("\ntargets (issue #22):\n");
+        for (TargetCheck t : r.targets()) {
+            b.append("  ").append(t.target()).append(" [").append(t.row()).append("]: ").append(t.valueText())
+                    .append(", target ").append(t.limitText()).append(": ").append(t.status()).append('\n');
+        }
+        b.append('\n').append(machineLines(r));
+        return b.toString();
+    }
+
+    /** The markdown that goes between the bench markers of docs/performance.md. */
+    static String markdown(BenchResult r) {
+        StringBuilder b = new StringBuilder();
+        b.append("Measured by `bench` (").append(r.rounds()).append(r.rounds() == 1 ? " round" : " rounds, interleaved")
+                .append("; each run: the first ").append(RunLauncher.Windows.fmt(r.windows().firstS()))
+                .append(" s, then ").append(RunLauncher.Windows.fmt(r.windows().durationS())).append(" s after ")
+                .append(RunLauncher.Windows.fmt(r.windows().warmupS())).append(" s of warm-up; ratios are to `none` in the same round):\n\n");
+        b.append("```\n").append(r.command()).append("\n```\n\n");
+        b.append(Table.markdown(Table.header(r), Table.rows(r))).append('\n');
+        for (String line : toolLines(r)) {
+            b.append("- ").append(line).append('\n');
+        }
+        b.append("\nTargets (issue #22), each computed from the figures above:\n\n");
+        List<List<String>> targets = new ArrayList<>();
+        for (TargetCheck t : r.targets()) {
+            targets.add(List.of(t.target(), t.row(), t.valueText(), t.limitText(), t.status()));
+        }
+        b.append(Table.markdown(List.of("target", "row", "measured", "target", "status"), targets)).append('\n');
+        for (String line : machineLines(r).split("\n")) {
+            b.append("- ").append(line).append('\n');
+        }
+        return b.toString();
+    }
+
+    static List<String> toolLines(BenchResult r) {
+        List<String> lines = new ArrayList<>();
+        AnalyzerBench.Result a = r.analyzer();
+        if (a.whyNot() != null) {
+            lines.add("analyzer: not measured: " + a.whyNot());
+        } else {
+            lines.add(String.format(Locale.ROOT, "analyzer on a %.0f s recording of %s (%.0f MB): hopscope report %.1f s CPU,"
+                            + " %.0f MB peak RSS (-Xmx%dm); bare jdk.jfr.consumer floor %.1f s CPU, %.0f MB; jfr summary %.1f s CPU,"
+                            + " %.0f MB; report / floor %.2fx",
+                    a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.report().cpuS(),
+                    a.report().peakRssMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
+                    a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb(), a.cpuOverFloor()));
+        }
+        TracerBench.Result t = r.tracer();
+        lines.add(t.whyNot() != null ? "eBPF tracer: not measured: " + t.whyNot()
+                : String.format(Locale.ROOT, "eBPF tracer (bpf/bench/switchcost.py): offwake costs %+.0f ns per off-CPU interval"
+                        + " (median), %d events lost", t.costNsPerInterval(), t.lostEvents()));
+        return lines;
+    }
+
+    static String machineLines(BenchResult r) {
+        Machine m = r.machine();
+        return "machine: " + m.cpuModel() + ", " + m.cores() + " cores, " + m.kernel() + "\n"
+                + "JDK: " + m.jdk() + "\n"
+                + "load average before: " + m.loadBefore() + ", after: " + m.loadAfter() + "\n"
+                + String.format(Locale.ROOT, "took %.0f s%n", r.elapsedS());
+    }
+}

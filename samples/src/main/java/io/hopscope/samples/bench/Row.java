@@ -1,0 +1,76 @@
+package io.hopscope.samples.bench;
+
+import io.hopscope.samples.bench.Figures.Spread;
+import io.hopscope.samples.bench.RunLauncher.RunResult;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One workload under one configuration: its runs, one a round, and what they come to against the baseline's. */
+final class Row {
+
+    final Workload workload;
+    final Configuration config;
+    final List<RunResult> rounds = new ArrayList<>();
+
+    Row(Workload workload, Configuration config) {
+        this.workload = workload;
+        this.config = config;
+    }
+
+    /** Why the row has no figures at all (unavailable here, or every run failed), or null. */
+    String whyNoFigures() {
+        String why = null;
+        for (RunResult r : rounds) {
+            if (r.ok()) {
+                return null;
+            }
+            why = r.unavailable() != null ? "not run: " + r.unavailable() : "failed: " + r.error();
+        }
+        return why != null ? why : "not run";
+    }
+
+    /** Failures of single rounds in a row that has figures, for the table's note. */
+    String failedRounds() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < rounds.size(); i++) {
+            if (rounds.get(i).error() != null) {
+                b.append(b.length() == 0 ? "" : "; ").append("round ").append(i + 1).append(" failed: ").append(rounds.get(i).error());
+            }
+        }
+        return b.toString();
+    }
+
+    /**
+     * The row's figures against the baseline's, round by round (each ratio from runs of the same
+     * round, next to each other in time); {@code baseline} null leaves the ratios unknown.
+     */
+    Summary summary(Row baseline) {
+        List<Double> throughput = new ArrayList<>();
+        List<Double> first = new ArrayList<>();
+        List<Double> cpuAdded = new ArrayList<>();
+        List<Double> p99 = new ArrayList<>();
+        List<Double> allocated = new ArrayList<>();
+        for (int i = 0; i < rounds.size(); i++) {
+            RunResult run = rounds.get(i);
+            if (!run.ok()) {
+                continue;
+            }
+            allocated.add(run.figure("allocated_bytes_per_op"));
+            RunResult base = baseline != null && i < baseline.rounds.size() ? baseline.rounds.get(i) : null;
+            if (base == null || !base.ok()) {
+                continue;
+            }
+            throughput.add(Figures.ratio(run.figure("ops_per_s"), base.figure("ops_per_s")));
+            first.add(Figures.ratio(run.figure("first_window_ops_per_s"), base.figure("first_window_ops_per_s")));
+            cpuAdded.add(Figures.difference(run.figure("cpu_us_per_op"), base.figure("cpu_us_per_op")));
+            p99.add(Figures.ratio(run.figure("latency_p99_us"), base.figure("latency_p99_us")));
+        }
+        return new Summary(Spread.of(throughput), Spread.of(first), Spread.of(cpuAdded).median(),
+                Spread.of(p99).median(), Spread.of(allocated).median());
+    }
+
+    /** Medians over rounds (throughput and first window with their range): the table's cells. */
+    record Summary(Spread throughputRatio, Spread firstWindowRatio, Double cpuAddedUsPerOp, Double p99Ratio,
+                   Double allocatedBytesPerOp) {
+    }
+}

@@ -1,0 +1,76 @@
+package io.hopscope.samples.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Issue #22's "Targets (decided)", checked against one bench's figures; every status is computed
+ * here from the measured values, none is written by hand.
+ */
+final class Targets {
+
+    static final double STEADY_THROUGHPUT = 0.97;
+    static final double FIRST_WINDOW_THROUGHPUT = 0.90;
+    static final double TRACED_THROUGHPUT = 0.95;
+    static final double ANALYZER_CPU_OVER_FLOOR = 1.5;
+    static final double TRACER_NS_PER_INTERVAL = 1000;
+
+    private Targets() {
+    }
+
+    static List<TargetCheck> check(BenchResult result) {
+        List<TargetCheck> checks = new ArrayList<>();
+        for (Workload w : result.workloads()) {
+            Row hopscope = result.row(w, Configuration.HOPSCOPE);
+            if (hopscope == null) {
+                continue;
+            }
+            Row.Summary agent = result.summary(hopscope);
+            Row otel = result.row(w, Configuration.OTEL);
+            Row.Summary otelSummary = otel == null ? null : result.summary(otel);
+            String agentWhy = why(result, hopscope);
+            Double otelCpu = otelSummary == null ? null : otelSummary.cpuAddedUsPerOp();
+            if (otelCpu != null) {
+                checks.add(TargetCheck.atMost("agent CPU added per request <= OTel's", w.label,
+                        agent.cpuAddedUsPerOp(), otelCpu, " us", agentWhy));
+            } else {
+                checks.add(TargetCheck.atMost("agent CPU added per request <= OTel's", w.label, null, 0, " us",
+                        otel == null ? "otel not in --configs" : "otel: " + why(result, otel)));
+            }
+            if (w.throughputTarget) {
+                checks.add(TargetCheck.atLeast("agent steady-state throughput ratio", w.label,
+                        agent.throughputRatio().median(), STEADY_THROUGHPUT, "", agentWhy));
+            }
+            checks.add(TargetCheck.atLeast("agent first-window throughput ratio", w.label,
+                    agent.firstWindowRatio().median(), FIRST_WINDOW_THROUGHPUT, "", agentWhy));
+        }
+        for (Workload w : result.workloads()) {
+            Row traced = result.row(w, Configuration.HOPSCOPE_OFFWAKE);
+            if (traced != null) {
+                checks.add(TargetCheck.atLeast("agent + offwake steady-state throughput ratio", w.label,
+                        result.summary(traced).throughputRatio().median(), TRACED_THROUGHPUT, "", why(result, traced)));
+            }
+        }
+        AnalyzerBench.Result analyzer = result.analyzer();
+        checks.add(TargetCheck.atMost("analyzer report CPU over the bare jdk.jfr.consumer floor", "analyzer",
+                analyzer.cpuOverFloor(), ANALYZER_CPU_OVER_FLOOR, "x", analyzer.whyNot()));
+        // The report ran with -Xmx256m: a figure exists only if it fit; it is then the heap's limit.
+        checks.add(TargetCheck.atMost("analyzer report peak heap (runs within -Xmx256m)", "analyzer",
+                analyzer.whyNot() == null ? (double) AnalyzerBench.HEAP_MB : null, AnalyzerBench.HEAP_MB, " MB",
+                analyzer.whyNot()));
+        TracerBench.Result tracer = result.tracer();
+        checks.add(TargetCheck.atMost("eBPF tracer cost per off-CPU interval", "offwake",
+                tracer.costNsPerInterval(), TRACER_NS_PER_INTERVAL, " ns", tracer.whyNot()));
+        checks.add(TargetCheck.atMost("eBPF tracer lost events", "offwake",
+                tracer.lostEvents() == null ? null : tracer.lostEvents().doubleValue(), 0, "", tracer.whyNot()));
+        return checks;
+    }
+
+    private static String why(BenchResult result, Row row) {
+        String why = row.whyNoFigures();
+        if (why == null && result.row(row.workload, Configuration.NONE) == null) {
+            return "no baseline (none) in --configs";
+        }
+        return why != null ? why : "no round with both this and the baseline";
+    }
+}

@@ -1,0 +1,81 @@
+package io.hopscope.samples.bench;
+
+import static io.hopscope.samples.bench.FiguresTest.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Each target's status is computed from the figures: met, not met by how much, or not measured and why. */
+class TargetsTest {
+
+    @Test
+    void statusSaysByHowMuchATargetIsMissed() {
+        assertThat(TargetCheck.atLeast("t", "r", 0.95, 0.97, "", null).status()).isEqualTo("not met by 0.020");
+        assertThat(TargetCheck.atLeast("t", "r", 0.97, 0.97, "", null).status()).isEqualTo("met");
+        assertThat(TargetCheck.atMost("t", "r", 1430.0, 1000, " ns", null).status()).isEqualTo("not met by 430.0 ns");
+        assertThat(TargetCheck.atMost("t", "r", 3.2, 4.8, " us", null).status()).isEqualTo("met");
+        assertThat(TargetCheck.atMost("t", "r", null, 1.5, "x", "no root").status()).isEqualTo("not measured: no root");
+        assertThat(TargetCheck.atMost("t", "r", null, 1.5, "x", "no root").met()).isFalse();
+    }
+
+    @Test
+    void agentTargetsComeFromTheRowsFigures() {
+        Row none = FiguresTest.row(Configuration.NONE, run(1000, 1000, 40, 2000, 9000));
+        // Steady 0.96 of baseline: 0.01 short of 0.97; first window 0.92: met; 5 us added against OTel's 9.
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, run(960, 920, 45, 2100, 9600));
+        Row otel = FiguresTest.row(Configuration.OTEL, run(830, 600, 49, 2500, 12000));
+        BenchResult result = result(List.of(none, agent, otel),
+                new AnalyzerBench.Result(60, 195_000_000, new TimedProcess.Usage(20, 30, 400),
+                        new TimedProcess.Usage(8, 12, 300), new TimedProcess.Usage(2, 3, 100), null),
+                new TracerBench.Result(1430.0, 0L, null));
+
+        Map<String, String> status = statusByTarget(result.targets());
+
+        assertThat(status).containsEntry("agent CPU added per request <= OTel's", "met")
+                .containsEntry("agent steady-state throughput ratio", "not met by 0.010")
+                .containsEntry("agent first-window throughput ratio", "met")
+                .containsEntry("analyzer report CPU over the bare jdk.jfr.consumer floor", "not met by 1.000x")
+                .containsEntry("analyzer report peak heap (runs within -Xmx256m)", "met")
+                .containsEntry("eBPF tracer cost per off-CPU interval", "not met by 430.0 ns")
+                .containsEntry("eBPF tracer lost events", "met");
+    }
+
+    @Test
+    void targetsWithoutTheirFiguresSayWhy() {
+        Row none = FiguresTest.row(Configuration.NONE, run(1000, 1000, 40, 2000, 9000));
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, run(990, 950, 45, 2100, 9600));
+        BenchResult result = result(List.of(none, agent),
+                new AnalyzerBench.Result(60, 0, null, null, null, "skipped by --quick"),
+                new TracerBench.Result(null, null, "not running as root, which loading BPF programs needs"));
+
+        Map<String, String> status = statusByTarget(result.targets());
+
+        assertThat(status).containsEntry("agent CPU added per request <= OTel's", "not measured: otel not in --configs")
+                .containsEntry("agent steady-state throughput ratio", "met")
+                .containsEntry("analyzer report CPU over the bare jdk.jfr.consumer floor", "not measured: skipped by --quick")
+                .containsEntry("eBPF tracer cost per off-CPU interval",
+                        "not measured: not running as root, which loading BPF programs needs");
+    }
+
+    private static Map<String, String> statusByTarget(List<TargetCheck> checks) {
+        Map<String, String> status = new java.util.LinkedHashMap<>();
+        for (TargetCheck c : checks) {
+            status.put(c.target(), c.status());
+        }
+        return status;
+    }
+
+    private static BenchResult result(List<Row> rows, AnalyzerBench.Result analyzer, TracerBench.Result tracer) {
+        Map<String, Row> byKey = BenchResult.newRows();
+        List<Configuration> configs = new java.util.ArrayList<>();
+        for (Row r : rows) {
+            byKey.put(BenchResult.key(r.workload, r.config), r);
+            configs.add(r.config);
+        }
+        Machine machine = new Machine("cpu", 2, "Linux", "17", "0.1 0.1 0.1", "0.2 0.2 0.2");
+        return new BenchResult("bench", machine, new RunLauncher.Windows(10, 10, 5), 1, List.of(Workload.OKHTTP_SYNC_64K),
+                configs, byKey, analyzer, tracer, 60);
+    }
+}
