@@ -38,6 +38,13 @@ class OptionValidationTest {
         "server --port 70000                   | --port must be 0..65535",
         "server --size -1                      | --size must be 0..",
         "pipeline --no-such-option             | Unknown option: '--no-such-option'",
+        "bench --rounds 0                      | --rounds must be >= 1, got 0",
+        "bench --configs none,otell            | --configs: unknown configuration 'otell'; choose from none, hopscope,",
+        "bench --configs none,none             | --configs: 'none' given twice",
+        "bench --workloads okhttp              | --workloads: unknown workload 'okhttp'; choose from okhttp-sync-1k,",
+        "bench --first-window 20 --warmup 10   | --warmup must be >= --first-window (20.0), got 10.0",
+        "bench --duration 0                    | --duration must be > 0, got 0.0",
+        "bench --json /no/such/dir/b.json      | --json: cannot write /no/such/dir/b.json (its folder is missing or not writable)",
     })
     void badOptionIsOneLineAndExitTwo(String commandLine, String message) {
         Run run = Run.of(commandLine.trim().split("\\s+"));
@@ -88,10 +95,23 @@ class OptionValidationTest {
     }
 
     @Test
+    void benchRefusesAMarkdownFileWithUnpairedMarkersBeforeItRuns() throws Exception {
+        java.nio.file.Path md = java.nio.file.Files.createTempFile("performance", ".md");
+        java.nio.file.Files.writeString(md, "# Performance\n<!-- bench:begin -->\nno end\n");
+
+        Run run = Run.of("bench", "--markdown", md.toString());
+
+        assertThat(run.exitCode).as(run.toString()).isEqualTo(2);
+        assertThat(run.err.strip()).isEqualTo("bench: --markdown: " + md
+                + " needs one <!-- bench:begin --> followed by one <!-- bench:end -->");
+        assertThat(java.nio.file.Files.readString(md)).isEqualTo("# Performance\n<!-- bench:begin -->\nno end\n");
+    }
+
+    @Test
     void helpListsEverySubcommand() {
         Run run = Run.of("--help");
 
         assertThat(run.exitCode).isZero();
-        assertThat(run.out).contains("server", "pipeline", "jdk-http", "open-loop", "known-path");
+        assertThat(run.out).contains("server", "pipeline", "jdk-http", "open-loop", "known-path", "bench");
     }
 }

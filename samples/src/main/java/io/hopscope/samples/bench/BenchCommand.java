@@ -26,11 +26,13 @@ import picocli.CommandLine.Spec;
                 + "computed: met, or not met by how much.",
                 "",
                 "Each run is one JVM: its first window (from the first request, no warm-up), then the steady-state "
-                + "window after the warm-up. Defaults: first 10 s, steady 5 s after 10 s, 2 rounds; none, hopscope "
-                + "and otel on every workload, the other configurations on the first one (--every-workload: all). "
-                + "That is 19 runs of about 17 s a round, plus a 60 s recording for the analyzer and about a "
-                + "minute of switchcost.py: about 15 minutes on 2 cores. The issue's own figures were taken "
-                + "after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes).",
+                + "window after the warm-up. Defaults: first 10 s (the issue's cold window), then 5 s after 10 s of "
+                + "warm-up, 2 rounds; none, hopscope and otel on every workload (the CPU target compares them on "
+                + "each), the other configurations on the first one (--every-workload: all). That is 19 runs of "
+                + "about 17 s a round, plus a 60 s recording for the analyzer and about a minute of switchcost.py: "
+                + "about 15 minutes on 2 cores, which is why the steady window is shorter and earlier than the "
+                + "issue's 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
+                + "give a range; the ratio of one pair of runs moves 5-10% on a shared VM.",
                 "--quick: none and hopscope on okhttp-sync-1k, 2 rounds, first 5 s and 5 s after 5 s, no analyzer or "
                 + "tracer row: about a minute. A configuration that cannot run here (no root, no OTel jar) is a row "
                 + "saying why.",
@@ -41,20 +43,20 @@ public final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--configs", paramLabel = "A,B,...", split = ",",
-            description = "Configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, otel, asprof-wall, "
+    @Option(names = "--configs", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
+            description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, otel, asprof-wall, "
                     + "jfr-profile (default all; --quick: none,hopscope). Ratios need none.")
     List<String> configNames;
 
-    @Option(names = "--workloads", paramLabel = "A,B,...", split = ",",
-            description = "Workloads, from: okhttp-sync-1k, okhttp-sync-64k, netty-soa-1k, netty-soa-64k, "
+    @Option(names = "--workloads", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
+            description = "Comma-separated workloads, from: okhttp-sync-1k, okhttp-sync-64k, netty-soa-1k, netty-soa-64k, "
                     + "okhttp-sync-1k-delay1 (all with --parallel 8; default all; --quick: okhttp-sync-1k).")
     List<String> workloadNames;
 
     @Option(names = "--every-workload", description = "Run every configuration on every workload, not only none, hopscope and otel.")
     boolean everyWorkload;
 
-    @Option(names = "--rounds", description = "Rounds, each running every configuration once (default 2).")
+    @Option(names = "--rounds", paramLabel = "N", description = "Rounds, each running every configuration once (default 2).")
     Integer rounds;
 
     @Option(names = "--first-window", paramLabel = "S", description = "First window, from the first request (default 10; --quick 5).")
@@ -70,7 +72,7 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Seconds of the okhttp-sync-1k recording the analyzer row reads (default ${DEFAULT-VALUE}).")
     double analyzerRecordingS;
 
-    @Option(names = "--tracer-rounds", defaultValue = "2", description = "Rounds of switchcost.py (default ${DEFAULT-VALUE}).")
+    @Option(names = "--tracer-rounds", paramLabel = "N", defaultValue = "2", description = "Rounds of switchcost.py (default ${DEFAULT-VALUE}).")
     int tracerRounds;
 
     @Option(names = "--no-tools", description = "No analyzer or tracer row.")
@@ -216,7 +218,10 @@ public final class BenchCommand implements Callable<Integer> {
     /** The command as given, for the report: what to type to measure again. */
     private String command() {
         StringBuilder b = new StringBuilder("java -jar samples/target/hopscope-samples.jar bench");
-        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        // The parse result's arguments are the whole command line's, subcommand name included.
+        int first = args.indexOf(spec.name()) + 1;
+        for (String arg : args.subList(first, args.size())) {
             b.append(' ').append(arg.matches("[\\w./=,+:-]+") ? arg : "'" + arg.replace("'", "'\\''") + "'");
         }
         return b.toString();

@@ -28,8 +28,9 @@ record TargetCheck(String target, String row, Double value, boolean atMost, doub
         return met() ? "met" : "not met by " + format(Math.abs(value - limit)) + unit;
     }
 
+    /** "<= 1.500x"; "-" when the limit is itself a figure that was not measured (OTel's CPU). */
     String limitText() {
-        return (atMost ? "<= " : ">= ") + format(limit) + unit;
+        return Double.isNaN(limit) ? "-" :  (atMost ? "<= " : ">= ") + format(limit) + unit;
     }
 
     String valueText() {

@@ -52,6 +52,7 @@ class TargetsTest {
 
         Map<String, String> status = statusByTarget(result.targets());
 
+        assertThat(result.targets().get(0).limitText()).isEqualTo("-");
         assertThat(status).containsEntry("agent CPU added per request <= OTel's", "not measured: otel not in --configs")
                 .containsEntry("agent steady-state throughput ratio", "met")
                 .containsEntry("analyzer report CPU over the bare jdk.jfr.consumer floor", "not measured: skipped by --quick")
