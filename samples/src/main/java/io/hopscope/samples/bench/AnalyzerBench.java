@@ -37,17 +37,26 @@ final class AnalyzerBench {
             Files.createDirectories(dir);
             record(tools, jfr, recordingS, dir);
             long recordingBytes = Files.size(jfr);
-            Usage report = TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m", "-jar",
-                    tools.analyzerJar().toString(), "report", jfr.toString()), dir.resolve("report.log"), TIMEOUT_S);
+            Usage report;
+            try {
+                report = TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m", "-jar",
+                        tools.analyzerJar().toString(), "report", jfr.toString()), dir.resolve("report.log"), TIMEOUT_S);
+            } catch (BenchTools.Unavailable e) {
+                if (Files.readString(dir.resolve("report.log")).contains("OutOfMemoryError")) {
+                    return new Result(recordingS, recordingBytes, null, null, null,
+                            "hopscope report ran out of -Xmx" + HEAP_MB + "m; see " + dir.resolve("report.log"), true);
+                }
+                throw e;
+            }
             Usage floor = TimedProcess.run(List.of(tools.java.toString(), "-cp", tools.parseFloorClasses().toString(),
                     "io.hopscope.analyzer.bench.ParseFloor", jfr.toString(), "bare"), dir.resolve("floor.log"), TIMEOUT_S);
             Usage summary = TimedProcess.run(List.of(jfrTool.toString(), "summary", jfr.toString()),
                     dir.resolve("summary.log"), TIMEOUT_S);
-            return new Result(recordingS, recordingBytes, report, floor, summary, null);
+            return new Result(recordingS, recordingBytes, report, floor, summary, null, false);
         } catch (BenchTools.Unavailable e) {
-            return new Result(recordingS, 0, null, null, null, e.getMessage());
+            return new Result(recordingS, 0, null, null, null, e.getMessage(), false);
         } catch (IOException e) {
-            return new Result(recordingS, 0, null, null, null, "cannot run: " + e.getMessage());
+            return new Result(recordingS, 0, null, null, null, "cannot run: " + e.getMessage(), false);
         } finally {
             try {
                 Files.deleteIfExists(jfr);
@@ -75,8 +84,9 @@ final class AnalyzerBench {
         }
     }
 
-    /** The three tools on one recording, or why the row was not measured. */
-    record Result(double recordingS, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, String whyNot) {
+    /** The three tools on one recording, or why the row was not measured (the report's running out of heap among them). */
+    record Result(double recordingS, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, String whyNot,
+                  boolean reportOutOfHeap) {
 
         /** report's CPU over the bare floor's. */
         Double cpuOverFloor() {

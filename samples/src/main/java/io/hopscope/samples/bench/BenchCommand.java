@@ -127,8 +127,6 @@ public final class BenchCommand implements Callable<Integer> {
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
         BenchTools tools = new BenchTools(agent, javaPath, workDir);
         PrintWriter err = spec.commandLine().getErr();
-        err.println("bench: " + roundCount + " rounds of " + workloads.size() + " workloads; runs in " + workDir);
-        err.flush();
         Machine machine = Machine.before(javaPath);
         long start = System.nanoTime();
         Map<String, Row> rows = BenchResult.newRows();
@@ -139,6 +137,9 @@ public final class BenchCommand implements Callable<Integer> {
                 }
             }
         }
+        err.println("bench: " + roundCount + (roundCount == 1 ? " round of " : " rounds of ") + rows.size()
+                + " runs; runs in " + workDir);
+        err.flush();
         RunLauncher launcher = new RunLauncher(tools, windows);
         for (int round = 1; round <= roundCount; round++) {
             for (Row row : rows.values()) {
@@ -153,7 +154,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         boolean tools0 = quick || noTools;
         String skipped = quick ? "skipped by --quick" : "skipped by --no-tools";
-        AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, null, null, null, skipped)
+        AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, null, null, null, skipped, false)
                 : AnalyzerBench.run(tools, analyzerRecordingS);
         if (!tools0) {
             err.println("bench: analyzer row done");

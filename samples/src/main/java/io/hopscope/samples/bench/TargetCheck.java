@@ -6,22 +6,31 @@ import java.util.Locale;
  * One of issue #22's decided targets on one row: the measured value, the limit, and a status
  * computed from both ("met", "not met by X") or why it could not be measured.
  */
-record TargetCheck(String target, String row, Double value, boolean atMost, double limit, String unit, String notMeasured) {
+record TargetCheck(String target, String row, Double value, boolean atMost, double limit, String unit, String notMeasured,
+                   String notMetWithoutFigure) {
 
     static TargetCheck atMost(String target, String row, Double value, double limit, String unit, String whyUnknown) {
-        return new TargetCheck(target, row, value, true, limit, unit, value == null ? whyUnknown : null);
+        return new TargetCheck(target, row, value, true, limit, unit, value == null ? whyUnknown : null, null);
     }
 
     static TargetCheck atLeast(String target, String row, Double value, double limit, String unit, String whyUnknown) {
-        return new TargetCheck(target, row, value, false, limit, unit, value == null ? whyUnknown : null);
+        return new TargetCheck(target, row, value, false, limit, unit, value == null ? whyUnknown : null, null);
+    }
+
+    /** Missed without a figure to say by how much (the report ran out of its heap limit). */
+    static TargetCheck missed(String target, String row, double limit, String unit, String why) {
+        return new TargetCheck(target, row, null, true, limit, unit, null, why);
     }
 
     boolean met() {
-        return notMeasured == null && (atMost ? value <= limit : value >= limit);
+        return notMeasured == null && notMetWithoutFigure == null && (atMost ? value <= limit : value >= limit);
     }
 
-    /** "met", "not met by 0.021", "not measured: why". */
+    /** "met", "not met by 0.021", "not met: why", "not measured: why". */
     String status() {
+        if (notMetWithoutFigure != null) {
+            return "not met: " + notMetWithoutFigure;
+        }
         if (notMeasured != null) {
             return "not measured: " + notMeasured;
         }
