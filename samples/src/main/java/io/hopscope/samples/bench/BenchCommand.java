@@ -32,7 +32,7 @@ import picocli.CommandLine.Spec;
                 + "about 17 s a round, plus a 60 s recording for the analyzer and about a minute of switchcost.py: "
                 + "about 15 minutes on 2 cores, which is why the steady window is shorter and earlier than the "
                 + "issue's 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
-                + "give a range; the ratio of one pair of runs moves 5-10% on a shared VM.",
+                + "give a range; the ratio of one pair of runs moves 5-10%% on a shared VM.",
                 "--quick: none and hopscope on okhttp-sync-1k, 2 rounds, first 5 s and 5 s after 5 s, no analyzer or "
                 + "tracer row: about a minute. A configuration that cannot run here (no root, no OTel jar) is a row "
                 + "saying why.",
