@@ -20,6 +20,7 @@ import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
 import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
 import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
 import io.hopscope.agent.runtime.AgentErrors;
+import io.hopscope.agent.runtime.FaultInjectingHooks;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.StringReader;
@@ -164,6 +165,11 @@ final class AgentInstaller {
         });
 
         selfCheck(runtime);
+        // Tests only: from here on every hook throws (see FaultInjectingHooks); after the
+        // self-check, which would otherwise report the instrumentation missing.
+        if (FaultInjectingHooks.requested()) {
+            Bridge.hooks = new FaultInjectingHooks(runtime);
+        }
         warmUpInBackground();
         if (options.asprof != null && options.jfrPath == null) {
             System.err.println("hopscope: asprof= needs jfr=PATH (async-profiler writes that recording); not started");
