@@ -63,7 +63,13 @@ abstract class HopTask {
     /** The run ends (threw: with an exception): the future that ran it, if any, is about to complete. */
     final void completing(boolean threw) {
         if (future != null && (threw || periodNanos == 0)) {
-            Waits.onComplete(future);
+            // Called in the task's finally, outside the Bridge: a failure here would replace the
+            // task's own result or exception.
+            try {
+                Waits.onComplete(future);
+            } catch (Throwable t) {
+                AgentErrors.report("executors", t);
+            }
         }
     }
 
