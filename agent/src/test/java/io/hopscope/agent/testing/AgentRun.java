@@ -89,6 +89,11 @@ public final class AgentRun {
 
     /** stderr without the JVM's own notes (the CDS warning caused by appending to the boot path). */
     public List<String> agentLines() {
+        return agentLinesOf(stderr);
+    }
+
+    /** The hopscope lines of a stderr text. */
+    public static List<String> agentLinesOf(String stderr) {
         List<String> lines = new ArrayList<>();
         for (String line : stderr.split("\n")) {
             if (line.startsWith("hopscope:")) {

@@ -1,0 +1,184 @@
+package io.hopscope.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.SamplesJar;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The agent's memory stays bounded whatever the requests do: io.hopscope.testapps.MemoryBoundApp
+ * runs many requests of one workload under the agent and waits; a heap histogram of the live JVM
+ * (jcmd GC.class_histogram, after a full GC) then sums the agent's instances. Each bound is about
+ * twice to four times what was measured (docs/agent.md, "Memory") and does not grow with the number
+ * of requests: a leak of a few bytes a request would pass it many times over. No timing is checked.
+ */
+class MemoryBoundIT {
+
+    private static final String BOUNDARY = "io.hopscope.testapps.MemoryBoundApp#request";
+    /** The agent's own classes (io.hopscope.agent, not the shaded Byte Buddy): 2,016 bytes measured. */
+    private static final long AGENT_BYTES = 8 * 1024;
+    /** The shaded Byte Buddy (its type pool cache): 94 KB measured, 653 KB once Reactor is loaded. */
+    private static final long SHADED_BYTES = 1536 * 1024;
+    /** The whole live heap of the app: 7.3 to 8.3 MB measured, 10.8 MB with Reactor. */
+    private static final long LIVE_BYTES = 16L * 1024 * 1024;
+    private static final long LIVE_BYTES_WITH_REACTOR = 24L * 1024 * 1024;
+    private static final String EMPTY_TABLES = "tables: tasks=0 attached=0 waiting=0 carried=0";
+
+    @BeforeAll
+    static void samplesAreBuilt() {
+        assumeThat(SamplesJar.has("reactor/core/publisher/Mono.class"))
+                .as("samples jar (with Reactor) at %s", SamplesJar.path()).isTrue();
+    }
+
+    /**
+     * 2,000 requests that each leave a task queued and never run, wait 1 ms on a CompletableFuture
+     * never completed and on a Mono.block that times out.
+     */
+    @Test
+    void requestsThatNeverEndLeaveNothing() throws Exception {
+        check(self(), "never-ending", 2_000, LIVE_BYTES_WITH_REACTOR);
+    }
+
+    @Test
+    void tenThousandShortLivedThreadsLeaveNothing() throws Exception {
+        check(self(), "threads", 10_000, LIVE_BYTES);
+    }
+
+    @Test
+    void aHundredThousandVirtualThreadsLeaveNothing() throws Exception {
+        String java = Handovers.secondJvm();
+        Assumptions.assumeTrue(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        check(java, "virtual-threads", 100_000, LIVE_BYTES);
+    }
+
+    /** Two million quick requests (the issue asks for ten million: this runs in about 10 s here). */
+    @Test
+    void twoMillionRequestsLeaveNothing() throws Exception {
+        check(self(), "quick", 2_000_000, LIVE_BYTES);
+    }
+
+    private static String self() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static void check(String java, String workload, int count, long liveBound) throws Exception {
+        Path dir = AgentRun.workDir();
+        Path recording = Files.createTempFile(dir, "memory-", ".jfr");
+        Files.delete(recording);
+        Path err = Files.createTempFile(dir, "memory-err-", ".txt");
+        List<String> command = List.of(java, "-javaagent:" + AgentRun.agentJar() + "=jfr=" + recording
+                        + ",requests=" + BOUNDARY, "-cp",
+                System.getProperty("hopscope.test.classes") + File.pathSeparator + SamplesJar.path(),
+                "io.hopscope.testapps.MemoryBoundApp", workload, Integer.toString(count));
+        Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            List<String> lines = new ArrayList<>();
+            for (String line = out.readLine(); line != null && !line.equals("ready"); line = out.readLine()) {
+                lines.add(line);
+            }
+            assertThat(process.isAlive()).as("%s still running; stdout %s; stderr %s", workload, lines,
+                    Files.readString(err)).isTrue();
+            assertThat(lines).as("the agent's tables after %s", workload).contains(EMPTY_TABLES);
+
+            Histogram histogram = Histogram.of(Path.of(java).getParent().resolve("jcmd"), process.pid());
+            System.out.printf("MemoryBoundIT %s %d: agent %d bytes (%d objects), shaded %d bytes, live heap %d bytes%n",
+                    workload, count, histogram.agentBytes, histogram.agentObjects, histogram.shadedBytes,
+                    histogram.liveBytes);
+            assertThat(histogram.agentBytes).as("agent's own bytes after %s %d", workload, count)
+                    .isPositive().isLessThan(AGENT_BYTES);
+            assertThat(histogram.shadedBytes).as("shaded bytes after %s %d", workload, count).isLessThan(SHADED_BYTES);
+            assertThat(histogram.liveBytes).as("live heap after %s %d", workload, count).isLessThan(liveBound);
+            assertThat(histogram.requestObjects).as("per-request objects of the agent after %s %d", workload, count)
+                    .isLessThan(16);
+
+            try (OutputStream in = process.getOutputStream()) {
+                in.write('\n');
+            }
+            assertThat(process.waitFor(120, TimeUnit.SECONDS)).as("%s exits", workload).isTrue();
+            assertThat(process.exitValue()).as("exit of %s; stderr %s", workload, Files.readString(err)).isZero();
+            assertThat(AgentRun.agentLinesOf(Files.readString(err))).as("agent lines on stderr").isEmpty();
+            // The bound means something only if the agent followed the requests: each is recorded,
+            // and each started thread is a hop into its request.
+            long requests = 0;
+            long hops = 0;
+            try (RecordingFile file = new RecordingFile(recording)) {
+                while (file.hasMoreEvents()) {
+                    String name = file.readEvent().getEventType().getName();
+                    if (name.equals("hopscope.Request")) {
+                        requests++;
+                    } else if (name.equals("hopscope.Hop")) {
+                        hops++;
+                    }
+                }
+            }
+            assertThat(requests).as("requests recorded for %s", workload).isEqualTo(count);
+            if (workload.endsWith("threads")) {
+                assertThat(hops).as("hops recorded for %s", workload).isGreaterThanOrEqualTo(count);
+            }
+        } finally {
+            process.destroyForcibly();
+            Files.deleteIfExists(recording); // up to a few hundred MB
+        }
+    }
+
+    /** A class histogram's sums: the agent's classes, its shaded libraries, the whole live heap. */
+    private static final class Histogram {
+        long agentBytes;
+        long agentObjects;
+        long shadedBytes;
+        long liveBytes;
+        /** Instances of the classes a request, a handed-over task or a wait creates. */
+        long requestObjects;
+
+        static Histogram of(Path jcmd, long pid) throws Exception {
+            Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.class_histogram")
+                    .redirectErrorStream(true).start();
+            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("jcmd exits").isTrue();
+            Histogram h = new Histogram();
+            for (String line : text.split("\n")) {
+                // " 175:            29            696  io.hopscope.agent.TypePoolCache$Bounded (module)"
+                String[] f = line.trim().split("\\s+");
+                if (f.length >= 4 && f[0].endsWith(":")) {
+                    long instances = Long.parseLong(f[1]);
+                    long bytes = Long.parseLong(f[2]);
+                    String name = f[3].replaceFirst("^\\[+L", "");
+                    if (name.startsWith("io.hopscope.agent.shaded.")) {
+                        h.shadedBytes += bytes;
+                    } else if (name.startsWith("io.hopscope.agent.")) {
+                        h.agentBytes += bytes;
+                        h.agentObjects += instances;
+                        if (name.startsWith("io.hopscope.agent.runtime.RequestState")
+                                || name.startsWith("io.hopscope.agent.runtime.HopTask")
+                                || name.startsWith("io.hopscope.agent.runtime.Completions")
+                                || name.startsWith("io.hopscope.agent.runtime.AsyncSpan")
+                                || name.startsWith("io.hopscope.agent.runtime.RequestCarrier")) {
+                            h.requestObjects += instances;
+                        }
+                    }
+                } else if (f.length >= 3 && f[0].equals("Total")) {
+                    h.liveBytes = Long.parseLong(f[2]);
+                }
+            }
+            assertThat(h.liveBytes).as("histogram total in %s", text).isPositive();
+            return h;
+        }
+    }
+}
