@@ -4,6 +4,7 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.bootstrap.Hooks;
 import io.hopscope.agent.events.AgentErrorEvent;
 import io.hopscope.agent.events.AgentInfoEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
@@ -167,8 +168,9 @@ final class AgentInstaller {
         selfCheck(runtime);
         // Tests only: from here on every hook throws (see FaultInjectingHooks); after the
         // self-check, which would otherwise report the instrumentation missing.
-        if (FaultInjectingHooks.requested()) {
-            Bridge.hooks = new FaultInjectingHooks(runtime);
+        Hooks faulty = FaultInjectingHooks.requested(runtime);
+        if (faulty != null) {
+            Bridge.hooks = faulty;
         }
         warmUpInBackground();
         if (options.asprof != null && options.jfrPath == null) {

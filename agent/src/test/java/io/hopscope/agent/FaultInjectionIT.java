@@ -13,11 +13,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sample workloads under the agent with -Dhopscope.test.faults=all, where every hook the Bridge
- * calls throws: each sample still exits 0 (it validates every response and exits 1 on a wrong one),
+ * calls throws, and =after, where each throws once the runtime has done its work (so a request
+ * entered loses its token, a wait registered is never ended): each sample still exits 0 (it validates every response and exits 1 on a wrong one),
  * and the agent counts the failures as AgentError events per instrumentation and prints one
  * stderr line per instrumentation, not one per failure.
  */
@@ -32,27 +34,31 @@ class FaultInjectionIT {
                 .as("samples jar at %s", SamplesJar.path()).isTrue();
     }
 
-    @Test
-    void pipelineOkHttpSync() throws Exception {
-        check("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void pipelineOkHttpSync(String faults) throws Exception {
+        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
                 "--count", COUNT), "boundaries", "spans");
     }
 
-    @Test
-    void pipelineNettySyncOverAsync() throws Exception {
-        check("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel",
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void pipelineNettySyncOverAsync(String faults) throws Exception {
+        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel",
                 "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits");
     }
 
-    @Test
-    void jdkHttpSync() throws Exception {
-        check("jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count",
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void jdkHttpSync(String faults) throws Exception {
+        check(faults, "jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count",
                 COUNT), "boundaries", "executors", "context", "waits");
     }
 
-    @Test
-    void knownPath() throws Exception {
-        check("jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path", "--count",
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void knownPath(String faults) throws Exception {
+        check(faults, "jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path", "--count",
                 "3", "--pause-ms", "10"), "boundaries", "executors", "waits");
     }
 
@@ -61,8 +67,8 @@ class FaultInjectionIT {
      * report, at most one per instrumentation; each of {@code hit} has AgentError events, the last
      * with a count above 1 (failures are counted, not only reported once).
      */
-    private static void check(String options, List<String> sampleArgs, String... hit) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-Dhopscope.test.faults=all", "-jar", SamplesJar.path().toString()));
+    private static void check(String faults, String options, List<String> sampleArgs, String... hit) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-Dhopscope.test.faults=" + faults, "-jar", SamplesJar.path().toString()));
         args.addAll(sampleArgs);
         AgentRun run = AgentRun.run(options, args);
         assertThat(run.exitCode).as("exit code of %s; stdout %s; stderr %s", sampleArgs, run.stdout, run.stderr)
@@ -90,6 +96,6 @@ class FaultInjectionIT {
                     .isGreaterThan(1);
         }
         assertThat(linesPerInstrumentation.keySet()).as("instrumentations on stderr").isEqualTo(counts.keySet());
-        System.out.println("FaultInjectionIT " + sampleArgs.get(0) + " " + sampleArgs.get(2) + ": " + counts);
+        System.out.println("FaultInjectionIT " + faults + " " + sampleArgs.get(0) + " " + sampleArgs.get(2) + ": " + counts);
     }
 }
