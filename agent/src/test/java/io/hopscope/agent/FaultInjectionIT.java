@@ -17,7 +17,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The sample workloads under the agent with -Dhopscope.test.faults=all, where every hook the Bridge
+ * The sample workloads (every scenario, both pipeline modes with each client, both JDK client
+ * modes, the open loop) under the agent with -Dhopscope.test.faults=all, where every hook the Bridge
  * calls throws, and =after, where each throws once the runtime has done its work (so a request
  * entered loses its token, a wait registered is never ended): each sample still exits 0 (it validates every response and exits 1 on a wrong one),
  * and the agent counts the failures as AgentError events per instrumentation and prints one
@@ -62,6 +63,35 @@ class FaultInjectionIT {
                 "3", "--pause-ms", "10"), "boundaries", "executors", "waits");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void pipelineOkHttpSyncOverAsync(String faults) throws Exception {
+        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "okhttp",
+                "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void pipelineNettySync(String faults) throws Exception {
+        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "netty", "--parallel", "2",
+                "--count", COUNT), "boundaries", "spans", "executors", "context", "waits");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void jdkHttpAsync(String faults) throws Exception {
+        check(faults, "jfr=%JFR%", List.of("jdk-http", "--mode", "async", "--producers", "1", "--in-flight", "4",
+                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"all", "after"})
+    void openLoop(String faults) throws Exception {
+        check(faults, "jfr=%JFR%,requests=io.hopscope.samples.openloop.OpenLoopCommand#exchange", List.of("open-loop",
+                "--mode", "sync-over-async", "--rps", "20", "--duration", "2", "--delay-ms", "20"),
+                "boundaries", "executors", "context", "waits");
+    }
+
     /**
      * Runs the sample with faults on and checks: exit 0; every hopscope line on stderr is a failure
      * report, at most one per instrumentation; each of {@code hit} has AgentError events, the last
@@ -96,6 +126,6 @@ class FaultInjectionIT {
                     .isGreaterThan(1);
         }
         assertThat(linesPerInstrumentation.keySet()).as("instrumentations on stderr").isEqualTo(counts.keySet());
-        System.out.println("FaultInjectionIT " + faults + " " + sampleArgs.get(0) + " " + sampleArgs.get(2) + ": " + counts);
+        System.out.println("FaultInjectionIT " + faults + " " + String.join(" ", sampleArgs) + ": " + counts);
     }
 }
