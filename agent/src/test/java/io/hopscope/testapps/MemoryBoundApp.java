@@ -20,7 +20,8 @@ import reactor.core.publisher.Mono;
  * waits for a line on stdin, so that the test can take a heap histogram of the live JVM.
  * Workloads: {@code never-ending} (a task submitted and never run, a CompletableFuture never
  * completed waited on with a timeout, a Mono.block that times out), {@code threads} (a platform
- * thread started and joined), {@code virtual-threads} (JDK 21+), {@code quick} (an empty request).
+ * thread started and joined), {@code virtual-threads} (JDK 21+), {@code quick} (an empty request),
+ * {@code held-tasks} (never-ending, but the application keeps its queue of tasks never run).
  * Needs Reactor on the class path (the samples jar has it).
  */
 public final class MemoryBoundApp {
@@ -31,6 +32,7 @@ public final class MemoryBoundApp {
         Runnable body;
         switch (workload) {
             case "never-ending":
+            case "held-tasks":
                 body = neverEnding();
                 break;
             case "threads":
@@ -48,13 +50,18 @@ public final class MemoryBoundApp {
         for (int i = 0; i < count; i++) {
             request(body);
         }
-        blocked.shutdownNow(); // the tasks submitted to it were never run; the application drops them
-        blocked = null;
+        if (!workload.equals("held-tasks")) {
+            blocked.shutdownNow(); // the tasks submitted to it were never run; the application drops them
+            blocked = null;
+        }
         System.gc(); // the tables' weak entries of collected keys go at their next size()
         System.out.println("tables: " + tables());
         System.out.println("ready");
         System.out.flush();
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        if (blocked != null) {
+            blocked.shutdownNow(); // held-tasks: its worker waits forever otherwise
+        }
     }
 
     private static ExecutorService blocked = Executors.newSingleThreadExecutor();
