@@ -111,6 +111,18 @@ class MemoryBoundIT {
                 System.getProperty("hopscope.test.classes") + File.pathSeparator + SamplesJar.path(),
                 "io.hopscope.testapps.MemoryBoundApp", workload, Integer.toString(count));
         Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        // A hung workload fails the test (its stdout ends) instead of hanging the build.
+        Thread watchdog = new Thread(() -> {
+            try {
+                if (!process.waitFor(300, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                // the test is over
+            }
+        }, "memory-bound-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
             List<String> lines = new ArrayList<>();
