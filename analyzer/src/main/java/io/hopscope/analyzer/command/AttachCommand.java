@@ -41,10 +41,6 @@ import picocli.CommandLine.Spec;
                 "         hopscope attach 4242 --stop -o app.jfr && hopscope report app.jfr"})
 public final class AttachCommand implements Callable<Integer> {
 
-    /** Set by the agent (HopscopeAgent, AgentInstaller): read back through the attach API. */
-    static final String STARTED_PROPERTY = "hopscope.agent.started";
-    static final String RECORDING_PROPERTY = "hopscope.agent.recording";
-    static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
     /** The agent's jfr= recording's name (AgentInstaller.startRecording). */
     static final String RECORDING_NAME = "hopscope";
 
@@ -93,14 +89,14 @@ public final class AttachCommand implements Callable<Integer> {
     private int load(VirtualMachine vm, long id, Path jar) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Properties before = vm.getSystemProperties();
-        if (before.getProperty(STARTED_PROPERTY) != null) {
+        if (before.getProperty(AttachTarget.STARTED_PROPERTY) != null) {
             Optional<RecordingInfo> recording = withFlightRecorder(vm, id, (jfr, r) -> r);
             if (recording.isEmpty() || !"RUNNING".equals(recording.get().getState())) {
                 throw new CliProblem("attach: the hopscope agent is already in PID " + id + " but its recording is not"
                         + " running (stopped with --stop?); an agent starts once per JVM: restart the JVM to record again");
             }
             out.println("attach: the hopscope agent is already recording in PID " + id + " to "
-                    + before.getProperty(RECORDING_PROPERTY, recording.get().getDestination()) + "; nothing done");
+                    + before.getProperty(AttachTarget.RECORDING_PROPERTY, recording.get().getDestination()) + "; nothing done");
             return 0;
         }
         String options = AgentJar.withAbsoluteJfr(agentOptions, Path.of("hopscope-" + id + ".jfr"));
@@ -110,17 +106,17 @@ public final class AttachCommand implements Callable<Integer> {
             throw new CliProblem("attach: PID " + id + " did not load " + jar + ": " + e.getMessage());
         }
         Properties after = vm.getSystemProperties();
-        if (after.getProperty(STARTED_PROPERTY) == null) {
+        if (after.getProperty(AttachTarget.STARTED_PROPERTY) == null) {
             throw new CliProblem("attach: the agent did not start in PID " + id + "; its reason is on that process's stderr");
         }
-        String recording = after.getProperty(RECORDING_PROPERTY);
+        String recording = after.getProperty(AttachTarget.RECORDING_PROPERTY);
         if (recording == null) {
             throw new CliProblem("attach: the agent is in PID " + id + " but started no recording ("
                     + options.split(",")[0] + "); its reason is on that process's stderr");
         }
         out.println("attach: recording PID " + id + " to " + recording + " (save and stop it: hopscope attach " + id
                 + " --stop -o FILE; or it is written when the JVM exits)");
-        String skipped = after.getProperty(SKIPPED_PROPERTY);
+        String skipped = after.getProperty(AttachTarget.SKIPPED_PROPERTY);
         if (skipped != null) {
             out.println("attach: " + skipped + " cannot apply late (it adds a field): only classes loaded from now on"
                     + " get it, see docs/agent.md");
@@ -133,7 +129,7 @@ public final class AttachCommand implements Callable<Integer> {
         if (!Files.isDirectory(file.getParent())) {
             throw new CliProblem(output + ": cannot write the recording, its directory does not exist");
         }
-        if (vm.getSystemProperties().getProperty(STARTED_PROPERTY) == null) {
+        if (vm.getSystemProperties().getProperty(AttachTarget.STARTED_PROPERTY) == null) {
             throw new CliProblem("attach: no hopscope agent in PID " + id + ", so no recording to stop;"
                     + " start one with: hopscope attach " + id);
         }

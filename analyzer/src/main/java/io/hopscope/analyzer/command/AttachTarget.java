@@ -15,6 +15,11 @@ import java.util.Optional;
  */
 final class AttachTarget {
 
+    /** Set by the agent (HopscopeAgent, AgentInstaller): read back through the attach API. */
+    static final String STARTED_PROPERTY = "hopscope.agent.started";
+    static final String RECORDING_PROPERTY = "hopscope.agent.recording";
+    static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
+
     private AttachTarget() {
     }
 

@@ -55,8 +55,6 @@ import picocli.CommandLine.Spec;
                 "         hopscope live 4242 --json --interval 5 > live.jsonl"})
 public final class LiveCommand implements Callable<Integer> {
 
-    static final String STARTED_PROPERTY = "hopscope.agent.started";
-
     @Spec
     CommandSpec spec;
 
@@ -252,7 +250,7 @@ public final class LiveCommand implements Callable<Integer> {
         VirtualMachine vm = AttachTarget.attach(target, "live");
         try {
             Properties properties = vm.getSystemProperties();
-            if (properties.getProperty(STARTED_PROPERTY) == null) {
+            if (properties.getProperty(AttachTarget.STARTED_PROPERTY) == null) {
                 Path jar = AgentJar.find(agentJar, "live");
                 vm.loadAgent(jar.toString(), agentOptions);
                 err.println("live: loaded the agent into process " + target
