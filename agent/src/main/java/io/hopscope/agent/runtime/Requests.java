@@ -79,26 +79,26 @@ public final class Requests {
                     Object wrapped = adapter.endRequestOnCompletion(this, r, result);
                     if (wrapped != null) {
                         // The request goes on in its result: this thread is done with it for now.
-                        if (s.request == r) {
-                            ThreadContexts.leaveRequest(s);
-                        }
-                        if (s.virtual) {
-                            Carriers.released(s.thread);
-                        }
+                        leaveBoundary(s, r);
                         return wrapped;
                     }
                 }
             }
         }
         r.markEnded();
+        leaveBoundary(s, r);
+        r.commit();
+        return result;
+    }
+
+    /** The thread leaves the boundary of r: out of the request, and a virtual thread's carriers written. */
+    private static void leaveBoundary(ThreadState s, RequestState r) {
         if (s.request == r) {
             ThreadContexts.leaveRequest(s);
         }
         if (s.virtual) {
             Carriers.released(s.thread);
         }
-        r.commit();
-        return result;
     }
 
     Object wrapCallback(Object token, Object callback) {
