@@ -31,10 +31,12 @@ class BenchQuickIT {
         Path markdown = work.resolve("performance.md");
         Files.deleteIfExists(json);
         Files.writeString(markdown, "# Performance\n\nbefore\n<!-- bench:begin -->\nold\n<!-- bench:end -->\nafter\n");
+        Path readme = work.resolve("README.md");
+        Files.writeString(readme, "## Performance\n<!-- bench-summary:begin -->\nold\n<!-- bench-summary:end -->\nmore\n");
         String agentJar = Path.of(System.getProperty("hopscope.agent.jar", "target/hopscope-agent.jar")).toAbsolutePath().toString();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-jar", SamplesJar.path().toString(), "bench", "--quick", "--agent", agentJar,
-                "--json", json.toString(), "--markdown", markdown.toString(), "--work", work.resolve("runs").toString()));
+                "--json", json.toString(), "--markdown", markdown.toString(), "--readme", readme.toString(), "--work", work.resolve("runs").toString()));
         Path out = work.resolve("stdout.txt");
         Path err = work.resolve("stderr.txt");
         Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -93,5 +95,13 @@ class BenchQuickIT {
         assertThat(section).contains("| workload | config | throughput x (min-max) |")
                 .containsPattern("\\| okhttp-sync-1k \\| hopscope \\| \\d\\.\\d{3} ")
                 .contains("bench --quick", "load average before: ", "| target | row | measured | target | status |");
+
+        String shortForm = Files.readString(readme);
+        assertThat(shortForm).startsWith("## Performance\n<!-- bench-summary:begin -->\n").endsWith("<!-- bench-summary:end -->\nmore\n")
+                .doesNotContain("\nold\n")
+                // --quick has no otel row: its cells are dashes, hopscope's are figures.
+                .containsPattern("\\| okhttp-sync-1k \\| \\d\\.\\d{3} \\| \\d\\.\\d{3} \\| [+-]\\d+\\.\\d us \\| - \\| - \\| - \\|")
+                .containsPattern("Targets: \\d+ met, \\d+ not met, 5 not measured")
+                .contains("bench --quick");
     }
 }

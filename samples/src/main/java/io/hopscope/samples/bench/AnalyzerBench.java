@@ -7,23 +7,28 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Not a JVM row: what {@code hopscope report} costs on a recording of the okhttp workload, against
  * the floor of any analyzer built on {@code jdk.jfr.consumer} (a bare pass over the request events,
- * analyzer/bench's ParseFloor) and the JDK's {@code jfr summary} on the same file. The report runs
- * with {@code -Xmx256m}: that it ends well is the peak-heap target.
+ * analyzer/bench's ParseFloor) and the JDK's {@code jfr summary} on the same file, the three run
+ * one after another, {@code runs} times (each figure the median of its runs: one run of a JVM moves
+ * by 10-20% on a shared machine). The report runs with {@code -Xmx256m} and {@code --stats}; its peak
+ * heap is the largest of its runs' heap pools' peak sums.
  */
 final class AnalyzerBench {
 
     /** The heap the report must fit in (issue #22's target). */
     static final int HEAP_MB = 256;
     private static final long TIMEOUT_S = 900;
+    private static final Pattern STATS_HEAP = Pattern.compile("heap pools' peak sum ([\\d.]+) MB");
 
     private AnalyzerBench() {
     }
 
-    static Result run(BenchTools tools, double recordingS) throws InterruptedException {
+    static Result run(BenchTools tools, double recordingS, int runs) throws InterruptedException {
         Path dir = tools.work.resolve("analyzer");
         Path jfr = dir.resolve("recording.jfr");
         try {
@@ -37,26 +42,37 @@ final class AnalyzerBench {
             Files.createDirectories(dir);
             record(tools, jfr, recordingS, dir);
             long recordingBytes = Files.size(jfr);
-            Usage report;
-            try {
-                report = TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m", "-jar",
-                        tools.analyzerJar().toString(), "report", jfr.toString()), dir.resolve("report.log"), TIMEOUT_S);
-            } catch (BenchTools.Unavailable e) {
-                if (Files.readString(dir.resolve("report.log")).contains("OutOfMemoryError")) {
-                    return new Result(recordingS, recordingBytes, null, null, null,
-                            "hopscope report ran out of -Xmx" + HEAP_MB + "m; see " + dir.resolve("report.log"), true);
+            List<Usage> reports = new ArrayList<>();
+            List<Usage> floors = new ArrayList<>();
+            List<Usage> summaries = new ArrayList<>();
+            double peakHeapMb = 0;
+            for (int i = 1; i <= runs; i++) {
+                Path reportLog = dir.resolve("report-" + i + ".log");
+                try {
+                    reports.add(TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m", "-jar",
+                            tools.analyzerJar().toString(), "report", "--stats", jfr.toString()), reportLog, TIMEOUT_S));
+                } catch (BenchTools.Unavailable e) {
+                    if (Files.readString(reportLog).contains("OutOfMemoryError")) {
+                        return new Result(recordingS, runs, recordingBytes, null, null, null, Double.NaN,
+                                "hopscope report ran out of -Xmx" + HEAP_MB + "m; see " + reportLog, true);
+                    }
+                    throw e;
                 }
-                throw e;
+                peakHeapMb = Math.max(peakHeapMb, peakHeapMb(reportLog));
+                floors.add(TimedProcess.run(List.of(tools.java.toString(), "-cp", tools.parseFloorClasses().toString(),
+                        "io.hopscope.analyzer.bench.ParseFloor", jfr.toString(), "bare"), dir.resolve("floor-" + i + ".log"),
+                        TIMEOUT_S));
+                summaries.add(TimedProcess.run(List.of(jfrTool.toString(), "summary", jfr.toString()),
+                        dir.resolve("summary-" + i + ".log"), TIMEOUT_S));
             }
-            Usage floor = TimedProcess.run(List.of(tools.java.toString(), "-cp", tools.parseFloorClasses().toString(),
-                    "io.hopscope.analyzer.bench.ParseFloor", jfr.toString(), "bare"), dir.resolve("floor.log"), TIMEOUT_S);
-            Usage summary = TimedProcess.run(List.of(jfrTool.toString(), "summary", jfr.toString()),
-                    dir.resolve("summary.log"), TIMEOUT_S);
-            return new Result(recordingS, recordingBytes, report, floor, summary, null, false);
+            Usage report = TimedProcess.Usage.median(reports);
+            Usage floor = TimedProcess.Usage.median(floors);
+            Usage summary = TimedProcess.Usage.median(summaries);
+            return new Result(recordingS, runs, recordingBytes, report, floor, summary, peakHeapMb, null, false);
         } catch (BenchTools.Unavailable e) {
-            return new Result(recordingS, 0, null, null, null, e.getMessage(), false);
+            return new Result(recordingS, runs, 0, null, null, null, Double.NaN, e.getMessage(), false);
         } catch (IOException e) {
-            return new Result(recordingS, 0, null, null, null, "cannot run: " + e.getMessage(), false);
+            return new Result(recordingS, runs, 0, null, null, null, Double.NaN, "cannot run: " + e.getMessage(), false);
         } finally {
             try {
                 Files.deleteIfExists(jfr);
@@ -84,9 +100,18 @@ final class AnalyzerBench {
         }
     }
 
+    /** The heap pools' peak sum that {@code report --stats} printed in {@code log}, in MB. */
+    private static double peakHeapMb(Path log) throws IOException, BenchTools.Unavailable {
+        Matcher m = STATS_HEAP.matcher(Files.readString(log));
+        if (!m.find()) {
+            throw new BenchTools.Unavailable("hopscope report --stats printed no peak heap; see " + log);
+        }
+        return Double.parseDouble(m.group(1));
+    }
+
     /** The three tools on one recording, or why the row was not measured (the report's running out of heap among them). */
-    record Result(double recordingS, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, String whyNot,
-                  boolean reportOutOfHeap) {
+    record Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, double reportPeakHeapMb,
+                  String whyNot, boolean reportOutOfHeap) {
 
         /** report's CPU over the bare floor's. */
         Double cpuOverFloor() {

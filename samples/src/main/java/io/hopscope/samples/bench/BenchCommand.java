@@ -62,15 +62,20 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--first-window", paramLabel = "S", description = "First window, from the first request (default 10; --quick 5).")
     Double firstS;
 
-    @Option(names = "--warmup", paramLabel = "S", description = "Warm-up before the steady-state window, >= --first-window (default 10; --quick 5).")
+    @Option(names = "--warmup", paramLabel = "S", description = "Warm-up before the steady-state window, >= --first-window (default 20: C2 settles under the agent "
+                    + "after about 15 s; --quick 5).")
     Double warmupS;
 
-    @Option(names = "--duration", paramLabel = "S", description = "Steady-state window (default 5; --quick 5).")
+    @Option(names = "--duration", paramLabel = "S", description = "Steady-state window (default 10; --quick 5).")
     Double durationS;
 
     @Option(names = "--analyzer-recording", paramLabel = "S", defaultValue = "60",
             description = "Seconds of the okhttp-sync-1k recording the analyzer row reads (default ${DEFAULT-VALUE}).")
     double analyzerRecordingS;
+
+    @Option(names = "--analyzer-runs", paramLabel = "N", defaultValue = "3",
+            description = "Runs of report, the floor and jfr summary, one after another (default ${DEFAULT-VALUE}; medians).")
+    int analyzerRuns;
 
     @Option(names = "--tracer-rounds", paramLabel = "N", defaultValue = "2", description = "Rounds of switchcost.py (default ${DEFAULT-VALUE}).")
     int tracerRounds;
@@ -89,6 +94,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + "<!-- bench:end --> in FILE (the rest kept; created, or the section appended, when missing).")
     Path markdown;
 
+    @Option(names = "--readme", paramLabel = "FILE",
+            description = "Also write the short form (hopscope beside OTel, the targets missed) between <!-- bench-summary:begin --> "
+                    + "and <!-- bench-summary:end --> in FILE, e.g. README.md.")
+    Path readme;
+
     @Option(names = "--work", paramLabel = "DIR", description = "Where runs keep their output (default: a new temporary folder).")
     Path work;
 
@@ -104,25 +114,22 @@ public final class BenchCommand implements Callable<Integer> {
         List<Workload> workloads = workloads();
         int roundCount = rounds != null ? rounds : 2;
         RunLauncher.Windows windows = new RunLauncher.Windows(firstS != null ? firstS : quick ? 5 : 10,
-                warmupS != null ? warmupS : quick ? 5 : 10, durationS != null ? durationS : 5);
+                warmupS != null ? warmupS : quick ? 5 : 20, durationS != null ? durationS : quick ? 5 : 10);
         Options.check(spec, roundCount >= 1, "--rounds must be >= 1, got " + roundCount);
         Options.check(spec, windows.firstS() >= 0, "--first-window must be >= 0, got " + windows.firstS());
         Options.check(spec, windows.warmupS() >= windows.firstS(), "--warmup must be >= --first-window ("
                 + windows.firstS() + "), got " + windows.warmupS());
         Options.check(spec, windows.durationS() > 0, "--duration must be > 0, got " + windows.durationS());
         Options.check(spec, analyzerRecordingS > 0, "--analyzer-recording must be > 0, got " + analyzerRecordingS);
+        Options.check(spec, analyzerRuns >= 1, "--analyzer-runs must be >= 1, got " + analyzerRuns);
         Options.check(spec, tracerRounds >= 1, "--tracer-rounds must be >= 1, got " + tracerRounds);
         Path javaPath = java != null ? java : Path.of(System.getProperty("java.home"), "bin", "java");
         Options.check(spec, Files.isExecutable(javaPath), "--java: " + javaPath + " is not an executable");
         checkWritable(json, "--json");
         checkWritable(markdown, "--markdown");
-        if (markdown != null && Files.isRegularFile(markdown)) {
-            try {
-                MarkdownSection.replace(Files.readString(markdown), "");
-            } catch (IllegalArgumentException e) {
-                Options.check(spec, false, "--markdown: " + markdown + " " + e.getMessage());
-            }
-        }
+        checkWritable(readme, "--readme");
+        checkMarkers(markdown, "--markdown", MarkdownSection.NAME);
+        checkMarkers(readme, "--readme", MarkdownSection.SUMMARY_NAME);
 
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
         BenchTools tools = new BenchTools(agent, javaPath, workDir);
@@ -154,8 +161,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         boolean tools0 = quick || noTools;
         String skipped = quick ? "skipped by --quick" : "skipped by --no-tools";
-        AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, null, null, null, skipped, false)
-                : AnalyzerBench.run(tools, analyzerRecordingS);
+        AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, 0, null, null, null, Double.NaN,
+                skipped, false) : AnalyzerBench.run(tools, analyzerRecordingS, analyzerRuns);
         if (!tools0) {
             err.println("bench: analyzer row done");
             err.flush();
@@ -172,6 +179,10 @@ public final class BenchCommand implements Callable<Integer> {
         if (markdown != null) {
             String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
             Files.writeString(markdown, MarkdownSection.replace(existing, Report.markdown(result)));
+        }
+        if (readme != null) {
+            String existing = Files.isRegularFile(readme) ? Files.readString(readme) : null;
+            Files.writeString(readme, MarkdownSection.replace(existing, Report.summaryMarkdown(result), MarkdownSection.SUMMARY_NAME));
         }
         return 0;
     }
@@ -214,6 +225,17 @@ public final class BenchCommand implements Callable<Integer> {
         Options.check(spec, dir != null && Files.isDirectory(dir) && Files.isWritable(dir),
                 option + ": cannot write " + file + " (its folder is missing or not writable)");
         Options.check(spec, !Files.exists(file) || Files.isWritable(file), option + ": cannot write " + file);
+    }
+
+    /** Refuses, before any run, a file whose section markers are unpaired. */
+    private void checkMarkers(Path file, String option, String name) throws IOException {
+        if (file != null && Files.isRegularFile(file)) {
+            try {
+                MarkdownSection.replace(Files.readString(file), "", name);
+            } catch (IllegalArgumentException e) {
+                Options.check(spec, false, option + ": " + file + " " + e.getMessage());
+            }
+        }
     }
 
     /** The command as given, for the report: what to type to measure again. */

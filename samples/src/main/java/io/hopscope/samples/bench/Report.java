@@ -50,17 +50,72 @@ final class Report {
         return b.toString();
     }
 
+    /**
+     * The README's short form: hopscope beside the OpenTelemetry agent on each workload, and how
+     * many targets are met, each missed one named; the whole table is in docs/performance.md.
+     */
+    static String summaryMarkdown(BenchResult r) {
+        StringBuilder b = new StringBuilder();
+        String first = RunLauncher.Windows.fmt(r.windows().firstS());
+        b.append("Throughput with the agent over throughput without it (median of ").append(r.rounds())
+                .append(" interleaved rounds; steady state after ").append(RunLauncher.Windows.fmt(r.windows().warmupS()))
+                .append(" s, and the first ").append(first).append(" s), and the CPU it adds to a request:\n\n");
+        List<List<String>> rows = new ArrayList<>();
+        for (Workload w : r.workloads()) {
+            Row hopscope = r.row(w, Configuration.HOPSCOPE);
+            Row otel = r.row(w, Configuration.OTEL);
+            if (hopscope == null && otel == null) {
+                continue;
+            }
+            List<String> cells = new ArrayList<>(List.of(w.label));
+            for (Row row : new Row[] {hopscope, otel}) {
+                Row.Summary s = row == null || row.whyNoFigures() != null ? null : r.summary(row);
+                cells.add(s == null ? "-" : ratio(s.throughputRatio().median()));
+                cells.add(s == null ? "-" : ratio(s.firstWindowRatio().median()));
+                cells.add(s == null || s.cpuAddedUsPerOp() == null ? "-"
+                        : String.format(Locale.ROOT, "%+.1f us", s.cpuAddedUsPerOp()));
+            }
+            rows.add(cells);
+        }
+        b.append(Table.markdown(List.of("workload", "hopscope", "first " + first + " s", "CPU/req", "OpenTelemetry agent",
+                "first " + first + " s", "CPU/req"), rows)).append('\n');
+        int met = 0;
+        int unmeasured = 0;
+        List<String> missed = new ArrayList<>();
+        for (TargetCheck t : r.targets()) {
+            if (t.met()) {
+                met++;
+            } else if (t.notMeasured() != null) {
+                unmeasured++;
+            } else {
+                missed.add(t.target() + " [" + t.row() + "]: " + t.valueText() + ", " + t.status());
+            }
+        }
+        b.append("Targets: ").append(met).append(" met, ").append(missed.size()).append(" not met, ").append(unmeasured)
+                .append(" not measured (see docs/performance.md)").append(missed.isEmpty() ? ".\n" : "; not met:\n\n");
+        for (String m : missed) {
+            b.append("- ").append(m).append('\n');
+        }
+        b.append("\nMeasured with `").append(r.command()).append("` on ").append(r.machine().cpuModel()).append(", ")
+                .append(r.machine().cores()).append(" cores.\n");
+        return b.toString();
+    }
+
+    private static String ratio(Double x) {
+        return x == null ? "-" : String.format(Locale.ROOT, "%.3f", x);
+    }
+
     static List<String> toolLines(BenchResult r) {
         List<String> lines = new ArrayList<>();
         AnalyzerBench.Result a = r.analyzer();
         if (a.whyNot() != null) {
             lines.add("analyzer: not measured: " + a.whyNot());
         } else {
-            lines.add(String.format(Locale.ROOT, "analyzer on a %.0f s recording of %s (%.0f MB): hopscope report %.1f s CPU,"
-                            + " %.0f MB peak RSS (-Xmx%dm); bare jdk.jfr.consumer floor %.1f s CPU, %.0f MB; jfr summary %.1f s CPU,"
+            lines.add(String.format(Locale.ROOT, "analyzer on a %.0f s recording of %s (%.0f MB), medians of %d runs: hopscope report %.1f s CPU,"
+                            + " %.0f MB peak RSS, %.0f MB peak heap (-Xmx%dm); bare jdk.jfr.consumer floor %.1f s CPU, %.0f MB; jfr summary %.1f s CPU,"
                             + " %.0f MB; report / floor %.2fx",
-                    a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.report().cpuS(),
-                    a.report().peakRssMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
+                    a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.runs(), a.report().cpuS(),
+                    a.report().peakRssMb(), a.reportPeakHeapMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
                     a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb(), a.cpuOverFloor()));
         }
         TracerBench.Result t = r.tracer();

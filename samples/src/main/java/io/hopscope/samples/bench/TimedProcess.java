@@ -43,5 +43,18 @@ final class TimedProcess {
 
     /** Wall seconds, CPU seconds (user + sys), peak resident set in MB. */
     record Usage(double wallS, double cpuS, double peakRssMb) {
+
+        /** Each figure's median over {@code runs} (the peak RSS too: one figure a run, like the others). */
+        static Usage median(List<Usage> runs) {
+            List<Double> wall = new ArrayList<>();
+            List<Double> cpu = new ArrayList<>();
+            List<Double> rss = new ArrayList<>();
+            for (Usage u : runs) {
+                wall.add(u.wallS);
+                cpu.add(u.cpuS);
+                rss.add(u.peakRssMb);
+            }
+            return new Usage(Figures.median(wall), Figures.median(cpu), Figures.median(rss));
+        }
     }
 }
