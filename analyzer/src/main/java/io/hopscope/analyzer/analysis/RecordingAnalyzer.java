@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.read.ChunkScan;
@@ -25,16 +26,18 @@ import jdk.jfr.consumer.RecordedEvent;
  * <p>The file is not in time order across threads (each thread's buffer is written when it fills, or
  * at a flush point), so joins happen at flush points. A request is finished two flush points after
  * its hopscope.Request event (by then its events committed on other threads just after its end have
- * been read too; a straggler later than that is counted, warned about, and left out): GC pauses that
- * overlap it are added, and it goes to the summary and the selection, then out of memory.
+ * been read too): GC pauses that overlap it are added, and it goes to the summary and the selection,
+ * then out of memory. A straggler later than that is added to its request where the selection holds
+ * it and to its name's summary ({@link FinishedRequests}), counted and warned about.
  */
 public final class RecordingAnalyzer {
 
     // A request is finished two flush points after its hopscope.Request event: an event of it can be
     // committed just after that event on another thread (a pipeline policy's span ending on the event
     // loop after the caller returned) and so land after the next flush point; one flush point of lag
-    // lost 6 such spans in a 10,705-request recording of the Netty sample. Later ones are counted and
-    // warned about.
+    // lost 6 such spans in a 10,705-request recording of the Netty sample. Later ones are added to
+    // their request after the fact (FinishedRequests), which cannot move it in the latency histogram
+    // but need not: its duration is its hopscope.Request event's.
     private static final int FINISH_LAG = 2;
 
     private final Path file;
@@ -186,11 +189,16 @@ public final class RecordingAnalyzer {
                     + " waits, spans): up to " + requests.peakInFlight + " requests were in flight at once, and lists"
                     + " are kept for " + options.detailLimit() + " at a time (--max-detail)");
         }
-        if (requests.lateEvents > 0) {
-            facts.warn(requests.lateEvents + " hopscope event(s) came in the file more than a flush interval after "
-                    + "their request had ended, and are left out of it");
+        LateEvents late = requests.finishedRequests.counts();
+        if (late.count() > 0) {
+            facts.warn(late.count() + " hopscope event(s) came in the file after their request was finished (two "
+                    + "flush points after its end): added to it and its name's summary"
+                    + (late.notInShownRequest() > 0 ? ", " + late.notInShownRequest() + " of them to the summary only "
+                            + "(their request was already written out)" : "")
+                    + (late.leftOut() > 0 ? ", " + late.leftOut() + " left out (their request finished too long before "
+                            + "to be remembered)" : ""));
         }
-        RecordingInfo info = facts.build(gc, requests.allocInRequests, jdk, incomplete);
+        RecordingInfo info = facts.build(gc, requests.allocInRequests, jdk, incomplete, late);
         return new Report(info, selection.summary(), selection.requests());
     }
 

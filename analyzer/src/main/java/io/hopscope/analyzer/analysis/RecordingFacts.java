@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.read.ClockAlignment;
 import io.hopscope.analyzer.read.HopscopeContract;
@@ -106,12 +107,13 @@ final class RecordingFacts {
         }
     }
 
-    RecordingInfo build(GcPauses gc, long allocInRequests, JdkEventJoin jdk, long incomplete) {
+    RecordingInfo build(GcPauses gc, long allocInRequests, JdkEventJoin jdk, long incomplete,
+                        LateEvents late) {
         agentErrors.forEach((what, count) -> warn("agent error (" + count + "x) " + what));
         return new RecordingInfo(file.toString(),
                 minStart == Long.MAX_VALUE ? 0 : minStart, maxEnd == Long.MIN_VALUE ? 0 : maxEnd,
                 hopscopeEvents > 0, hopscopeEvents, jdkEvents, agentVersion, agentOptions,
                 clock.offsetNanos(), clock.count(), gc.count(), gc.pauseNanos(), peakThreads, allocInRequests,
-                jdk.sampledAllocBytes(), jdk.sampledAllocBytesInRequests(), incomplete, List.copyOf(warnings));
+                jdk.sampledAllocBytes(), jdk.sampledAllocBytesInRequests(), incomplete, late, List.copyOf(warnings));
     }
 }

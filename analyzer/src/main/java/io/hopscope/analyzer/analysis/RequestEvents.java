@@ -14,8 +14,7 @@ import jdk.jfr.consumer.RecordedEvent;
 /**
  * The agent's per-request events into the requests in flight: each request is made at its first
  * event, ended by its hopscope.Request event, and handed back by {@link #nextEnded} for the driver to
- * finish. Ids finished in the last two flush intervals are remembered, so that an event later than
- * that is counted as late rather than taken for a new, unfinished request.
+ * finish. An event of a request already finished goes to {@link FinishedRequests}, however late.
  */
 final class RequestEvents {
 
@@ -27,9 +26,7 @@ final class RequestEvents {
     private final int detailLimit;
     private final LongMap<RequestAcc> live = new LongMap<>(1024);
     private final ArrayDeque<RequestAcc> ended = new ArrayDeque<>();
-    // Ids finished in the current and the previous flush interval.
-    private LongMap<RequestAcc> finishedNow = new LongMap<>(1024);
-    private LongMap<RequestAcc> finishedBefore = new LongMap<>(1024);
+    final FinishedRequests finishedRequests;
     private final Map<String, String> strings = new HashMap<>();
     private long flushes;
     // The current contract event's start and end (the stream hands over one event at a time).
@@ -41,7 +38,6 @@ final class RequestEvents {
     private int inFlight;
     int peakInFlight;
     long detailDropped;
-    long lateEvents;
     long allocInRequests;
 
     /** {@code joins} is null when there is no second pass. */
@@ -53,6 +49,7 @@ final class RequestEvents {
         this.selection = selection;
         this.joins = joins;
         this.detailLimit = detailLimit;
+        this.finishedRequests = new FinishedRequests(selection);
     }
 
     // One handler per event type, each small: the stream already dispatches on the type, and one method
@@ -63,7 +60,10 @@ final class RequestEvents {
     void onRequest(RecordedEvent e) {
         RequestAcc r = requestOf(e);
         if (r == null || r.ended) {
-            return; // outside any request, late, or a duplicate (the first one stands)
+            if (r != null && r.finished) {
+                settleIfLate(r);
+            }
+            return; // outside any request, left out, or a duplicate (the first one stands)
         }
         r.ended = true;
         inFlight--;
@@ -96,10 +96,13 @@ final class RequestEvents {
         boolean detail = r.detail;
         r.addSegment(new Segment(thread, detail ? intern(JfrEvents.string(e, "kind")) : null, eventStart, eventEnd,
                 JfrEvents.longField(e, "allocatedBytes", 0), detail ? JfrEvents.longField(e, "cpuNanos", -1) : -1));
-        window.add(thread.javaId(), eventStart, eventEnd, r);
-        if (joins != null) {
+        if (!r.finished) { // a late segment's JDK events were joined already (see FinishedRequests)
+            window.add(thread.javaId(), eventStart, eventEnd, r);
+        }
+        if (joins != null && r.joinSlot >= 0) {
             joins.addSegment(thread.javaId(), eventStart, eventEnd, r);
         }
+        settleIfLate(r);
     }
 
     void onHop(RecordedEvent e) {
@@ -119,6 +122,7 @@ final class RequestEvents {
         } else {
             r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));
         }
+        settleIfLate(r);
     }
 
     void onWait(RecordedEvent e) {
@@ -134,6 +138,7 @@ final class RequestEvents {
         } else {
             r.addWait(new Wait(null, null, null, eventStart, eventEnd, -1, nonBlocking, null));
         }
+        settleIfLate(r);
     }
 
     void onMounts(RecordedEvent e) {
@@ -149,6 +154,7 @@ final class RequestEvents {
         if (thread != null && allocated >= 0) {
             r.addExactVirtualAllocation(thread.javaId(), allocated);
         }
+        settleIfLate(r);
     }
 
     void onSpan(RecordedEvent e) {
@@ -161,12 +167,14 @@ final class RequestEvents {
                 intern(JfrEvents.string(e, "kind")), intern(JfrEvents.string(e, "name")),
                 detail ? intern(JfrEvents.string(e, "mode")) : null, detail ? JfrEvents.intField(e, "depth", 0) : 0,
                 detail ? jfr.eventThread(e) : null, eventStart, eventEnd));
+        settleIfLate(r);
     }
 
     /**
-     * The request a contract event belongs to, created at its first event; null for an event outside
-     * any request or one that came after its request was finished (counted). Leaves the event's times
-     * in {@link #eventStart} and {@link #eventEnd}.
+     * The request a contract event belongs to, created at its first event; for an event that came after
+     * its request was finished, the one {@link FinishedRequests#target} gives, settled by the handler
+     * once it added the event ({@link #settleIfLate}); null for an event outside any request or one that
+     * cannot be added (counted). Leaves the event's times in {@link #eventStart} and {@link #eventEnd}.
      */
     private RequestAcc requestOf(RecordedEvent e) {
         long start = JfrEvents.startNanos(e);
@@ -180,14 +188,20 @@ final class RequestEvents {
         }
         RequestAcc r = live.get(id);
         if (r == null) {
-            if (finishedNow.containsKey(id) || finishedBefore.containsKey(id)) {
-                lateEvents++;
-                return null;
+            if (finishedRequests.isFinished(id)) {
+                return finishedRequests.target(id);
             }
             r = newRequest(id);
         }
         r.firstSeenNanos = Math.min(r.firstSeenNanos, start);
         return r;
+    }
+
+    // Last in each handler: a late event's figures go on to its name's summary.
+    private void settleIfLate(RequestAcc r) {
+        if (r.finished) {
+            allocInRequests += finishedRequests.settle(r);
+        }
     }
 
     private RequestAcc newRequest(long id) {
@@ -222,13 +236,8 @@ final class RequestEvents {
         return s;
     }
 
-    /** At flush point {@code flush}: the ids finished two intervals ago are forgotten. */
     void onFlush(long flush) {
         flushes = flush;
-        LongMap<RequestAcc> recycled = finishedBefore;
-        finishedBefore = finishedNow;
-        recycled.clear();
-        finishedNow = recycled;
     }
 
     /** The next ended request whose hopscope.Request event came at or before flush {@code upTo}, or null. */
@@ -240,8 +249,8 @@ final class RequestEvents {
     void finished(RequestAcc r) {
         r.finished = true;
         live.remove(r.id);
-        finishedNow.put(r.id, r);
         r.settleVirtualAllocation();
+        finishedRequests.finished(r);
         allocInRequests += r.allocatedBytes - r.estimatedAllocatedBytes; // the exact part: what the header says
     }
 

@@ -92,6 +92,36 @@ final class Selection {
                 && order.compare(r, worst.peek()) > 0;
     }
 
+    // For events of a request that come after it was finished (FinishedRequests).
+
+    /** The summary a finished request of that name went to, or null (a name the glob leaves out). */
+    SummaryBuilder summary(String name) {
+        return summaries.get(name == null ? "?" : name);
+    }
+
+    /** The finished request {@code id} if the selection holds it in memory, or null (a linear search: late events are rare). */
+    RequestAcc held(long id) {
+        Iterable<RequestAcc> held = worst != null ? worst : all != null ? all : List.of();
+        for (RequestAcc r : held) {
+            if (r.id == id) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Whether every request is shown ({@code --top all}): one not held is in the spill file. */
+    boolean showsEveryRequest() {
+        return all != null;
+    }
+
+    /** A held request's totals changed: the top-N's heap takes it out (its old place is stale) and back in. */
+    void amended(RequestAcc r) {
+        if (worst != null && worst.remove(r)) {
+            worst.add(r);
+        }
+    }
+
     /** How many of the requests shown have totals but no event lists, and how many are shown. */
     long[] shownWithoutDetail() {
         if (worst != null) {

@@ -42,26 +42,37 @@ final class SummaryBuilder {
         minStart = Math.min(minStart, r.startEpochNanos);
         maxEnd = Math.max(maxEnd, r.endEpochNanos());
         sumNanos += r.durationNanos;
-        sumHops += r.hops;
-        maxHops = Math.max(maxHops, r.hops);
-        sumQueueDelay += r.queueDelayNanos;
-        sumWakeLatency += r.wakeLatencyNanos;
-        sumHandoffs += r.handoffHops;
-        sumWakes += r.wakeHops;
-        sumReturns += r.returnHops;
-        sumReturnDelay += r.returnDelayNanos;
-        sumAllocated += r.allocatedBytes;
-        sumLock += r.lockNanos;
-        sumBlocked += r.blockedNanos;
-        sumGc += r.gcNanos;
-        sumMounts += r.mounts;
-        sumMountWait += r.mountWaitNanos;
-        sumPinned += r.pinnedNanos;
-        if (r.nonBlocking) {
-            nonBlocking++;
-        }
+        addSums(r, 1);
         if (r.outcome != null && !"ok".equals(r.outcome)) {
             errors++;
+        }
+    }
+
+    /**
+     * Adds ({@code sign} 1) or takes out (-1) a request's figures that events committed after its end
+     * can change: a late event's request is taken out, amended, and added again. The maximum of hops
+     * stays exact that way, as a request's hops only grow.
+     */
+    void addSums(RequestAcc r, int sign) {
+        sumHops += sign * (long) r.hops;
+        if (sign > 0) {
+            maxHops = Math.max(maxHops, r.hops);
+        }
+        sumQueueDelay += sign * r.queueDelayNanos;
+        sumWakeLatency += sign * r.wakeLatencyNanos;
+        sumHandoffs += sign * (long) r.handoffHops;
+        sumWakes += sign * (long) r.wakeHops;
+        sumReturns += sign * (long) r.returnHops;
+        sumReturnDelay += sign * r.returnDelayNanos;
+        sumAllocated += sign * r.allocatedBytes;
+        sumLock += sign * r.lockNanos;
+        sumBlocked += sign * r.blockedNanos;
+        sumGc += sign * r.gcNanos;
+        sumMounts += sign * (long) r.mounts;
+        sumMountWait += sign * r.mountWaitNanos;
+        sumPinned += sign * r.pinnedNanos;
+        if (r.nonBlocking) {
+            nonBlocking += sign;
         }
     }
 

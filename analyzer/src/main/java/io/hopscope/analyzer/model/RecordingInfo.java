@@ -28,6 +28,7 @@ public record RecordingInfo(
         long sampledAllocationBytes,
         long sampledAllocationBytesInRequests,
         long incompleteRequests,
+        LateEvents lateEvents,
         List<String> warnings) {
 
     /** Estimated share of allocation outside requests (0..1), or -1 when there were no samples. */

@@ -78,6 +78,10 @@ final class JsonRecords {
         alloc.put("sampledBytesInRequests", i.sampledAllocationBytesInRequests());
         alloc.put("outsideRequestsShare", i.allocationOutsideRequestsShare());
         n.put("incompleteRequests", i.incompleteRequests());
+        ObjectNode late = n.putObject("lateEvents");
+        late.put("count", i.lateEvents().count());
+        late.put("notInShownRequest", i.lateEvents().notInShownRequest());
+        late.put("leftOut", i.lateEvents().leftOut());
         strings(n, "warnings", i.warnings());
         return n;
     }

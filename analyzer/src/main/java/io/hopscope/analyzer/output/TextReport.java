@@ -2,6 +2,7 @@ package io.hopscope.analyzer.output;
 
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.Carriers;
@@ -79,6 +80,12 @@ public final class TextReport {
                     .append(" (estimated from jdk.ObjectAllocationSample weights)");
         }
         out.println(alloc);
+        LateEvents late = i.lateEvents();
+        if (late.count() > 0) {
+            out.println("late events: " + late.count() + " read after their request was finished, added to it and its"
+                    + " name's summary" + (late.notInShownRequest() > 0 ? "; " + late.notInShownRequest()
+                    + " to the summary only" : "") + (late.leftOut() > 0 ? "; " + late.leftOut() + " left out" : ""));
+        }
     }
 
     static void writeSummary(List<NameSummary> summary, PrintWriter out) {

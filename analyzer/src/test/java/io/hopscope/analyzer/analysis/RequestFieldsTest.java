@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
@@ -68,7 +69,7 @@ class RequestFieldsTest {
     @Test
     void theJsonOutputWritesEveryField() throws Exception {
         RecordingInfo info = new RecordingInfo("a.jfr", 1, 2, true, 1, 0, null, null, 0, 0, 0, 0, -1, 0, 0, 0, 0,
-                List.of());
+                LateEvents.NONE, List.of());
         StringWriter out = new StringWriter();
         JsonReport.write(new Report(info, List.of(), List.of(everyFieldSet())), out);
         JsonNode request = new ObjectMapper().readTree(out.toString()).get("requests").get(0);

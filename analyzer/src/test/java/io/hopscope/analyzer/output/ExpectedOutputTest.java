@@ -7,6 +7,7 @@ import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.NameSummary;
@@ -67,7 +68,7 @@ class ExpectedOutputTest {
                 24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0, 0, 0, 0.0, 0);
         RecordingInfo info = new RecordingInfo(file, T0, T0 + 1_500 * MS, true, 1200, 340, "0.1.0", "jfr=" + file,
                 1_700_000_000_000_000_000L, 3, 4, 6 * MS, 23, 2_880_000, 4_000_000, 3_000_000, 0,
-                List.of());
+                LateEvents.NONE, List.of());
         return new Report(info, List.of(s), List.of(r));
     }
 
