@@ -172,6 +172,35 @@ class LateEventTest {
         assertThat(r.policies()).singleElement().satisfies(p -> assertThat(p.name()).isEqualTo(POLICY));
     }
 
+    @Test
+    void aRequestAlreadySpilledGetsItInItsSummaryOnlyAndTheReportSaysSo() throws Exception {
+        // Past 20,000 requests --top all writes them to a temporary file, with the totals they had.
+        Path spilled = dir.resolve("spilled.jfr");
+        int requests = 20_100;
+        try (Recording recording = new Recording()) {
+            recording.enable(ContractEvents.Request.class);
+            recording.enable(ContractEvents.Segment.class);
+            recording.enable(ContractEvents.Hop.class);
+            recording.start();
+            for (long id = 1; id <= requests; id++) {
+                request(id);
+            }
+            rotate(4);
+            hop(1, "handoff", 1_000);
+            rotate(2);
+            recording.stop();
+            recording.dump(spilled);
+        }
+        Report report = new RecordingAnalyzer(spilled, AnalysisOptions.all()).analyze();
+        assertThat(report.recording().lateEvents()).isEqualTo(new LateEvents(1, 1, 0));
+        assertThat(report.requests()).hasSize(requests);
+        NameSummary s = report.summary().stream().filter(n -> n.name().equals(NAME)).findFirst().orElseThrow();
+        assertThat(s.meanHops()).isEqualTo(1.0 / (requests - 1)); // request 3 is named "GET /other"
+        assertThat(s.meanQueueDelayNanos()).isEqualTo(1_000.0 / (requests - 1));
+        assertThat(report.recording().warnings()).anyMatch(w -> w.endsWith(
+                ", 1 of them to the summary only (their request was already written out)"));
+    }
+
     private static void request(long id) {
         ContractEvents.instantSegment(id, "request", 100);
         ContractEvents.Request r = new ContractEvents.Request();
