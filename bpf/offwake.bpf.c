@@ -115,16 +115,45 @@ static __always_inline struct event_t *batch_slot(struct batch_t *b) {
     return slot < BATCH ? &b->ev[slot] : 0;
 }
 
-// Counts the record just written at ev[count]; sends the batch when it is full or old.
-static __always_inline void batch_commit(struct batch_t *b, u64 now) {
-    if (b->count == 0)
+// Counts n records lost on this CPU that describe times within [from, to], and widens the
+// window this CPU's next batch carries to user space (b 0: counted, no window; user space then
+// sees more lost than the windows hold). The ring buffer has no loss callback (bcc's lost_cb is
+// the perf buffer's): a failed output is only known here, and only here are the lost records'
+// times known. A window drawn in user space from its drains would be too narrow: a batch can hold
+// records added long before it is sent (it goes out by age only when a record is added), and an
+// interval describes the time since its switch out, which can be any time before it was added.
+static __always_inline void batch_lost(struct batch_t *b, u64 from, u64 to, u32 n) {
+    count_n(CNT_LOST_RECORDS, n);
+    if (b == 0)
+        return;
+    if (b->lost == 0 || from < b->lost_from_ns)
+        b->lost_from_ns = from;
+    if (to > b->lost_to_ns)
+        b->lost_to_ns = to;
+    b->lost += n;
+}
+
+// Counts the record just written at ev[count], which describes times from `from` to `now` (an
+// interval: its switch out to its switch in; a futex call's end: its exit, `now`); sends the
+// batch when it is full or old. A batch that does not fit the ring buffer is lost whole: its
+// records all describe times within [the earliest from, now] (the clock only goes forward, so each
+// was added at or before now).
+static __always_inline void batch_commit(struct batch_t *b, u64 from, u64 now) {
+    if (b->count == 0) {
         b->first_ns = now;
+        b->from_ns = from;
+    } else if (from < b->from_ns) {
+        b->from_ns = from;
+    }
     b->count++;
     if (b->count < BATCH && now - b->first_ns < FLUSH_NS)
         return;
-    // No wakeup: user space drains the buffer every POLL_S seconds.
+    // No wakeup: user space drains the buffer every POLL_S seconds. A batch that gets through
+    // has carried this CPU's earlier losses with it.
     if (events.ringbuf_output(b, sizeof(*b), BPF_RB_NO_WAKEUP) != 0)
-        count_n(CNT_LOST_RECORDS, b->count);
+        batch_lost(b, b->from_ns, now, b->count);
+    else
+        b->lost = 0;
     b->count = 0;
 }
 
@@ -198,7 +227,7 @@ incoming:
     struct batch_t *b = batch_get();
     struct event_t *e = batch_slot(b);
     if (e == 0) {
-        count(CNT_LOST_RECORDS);
+        batch_lost(b, op->off_ns, now, 1);
         op->off_ns = 0;
         return 0;
     }
@@ -215,7 +244,7 @@ incoming:
         if (fx && fx->enter_ns == op->futex_enter_ns)
             fx->blocked = 1;
     }
-    batch_commit(b, now);
+    batch_commit(b, e->off_ns, now);
     op->off_ns = 0;
     return 0;
 }
@@ -343,19 +372,20 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     if (fx->blocked) {
         struct batch_t *b = batch_get();
         struct event_t *e = batch_slot(b);
+        u64 now = bpf_ktime_get_ns();
         if (e == 0) {
-            count(CNT_LOST_RECORDS);
+            batch_lost(b, now, now, 1);
         } else {
             __builtin_memset(e, 0, sizeof(*e));
             e->kind = KIND_FUTEX_END;
             e->tid = tid;
             e->tgid = TGID;
-            e->off_ns = bpf_ktime_get_ns();
+            e->off_ns = now;
             e->futex_uaddr = fx->uaddr;
             e->futex_op = fx->op;
             e->futex_enter_ns = fx->enter_ns;
             e->futex_ret = args->ret;
-            batch_commit(b, e->off_ns);
+            batch_commit(b, now, now);
         }
     }
     fx->enter_ns = 0;

@@ -66,10 +66,15 @@ EVENT_FIELDS = (
     ("waker_comm", _COMM, ""),
 )
 
+# A batch also carries what its CPU lost since its last batch reached the ring buffer: how many
+# records and the window of time they describe (see batch_lost() in offwake.bpf.c).
 BATCH_FIELDS = (
     ("count", "u32", "records in ev[]"),
-    ("pad", "u32", ""),
+    ("lost", "u32", "records of this CPU lost since its last batch got through"),
     ("first_ns", "u64", "when ev[0] was added"),
+    ("from_ns", "u64", "the earliest time a record in ev[] describes"),
+    ("lost_from_ns", "u64", "every lost interval began at or after this"),
+    ("lost_to_ns", "u64", "and ended at or before this"),
     ("ev", "struct event_t[BATCH]", ""),
 )
 

@@ -28,6 +28,7 @@ class Tracer:
         self.spill = None        # the ring buffer's records, as copied, back to back
         self.spill_dir = None
         self.spill_error = None  # a failed write to the spill file, raised by check_spill()
+        self.losses = []         # the --events loss records, one per lost run of a CPU's batches
         self.stop = False
 
     def on_event(self, ctx, data, size):
@@ -50,7 +51,8 @@ class Tracer:
                             % (self.spill_dir, (e.strerror or str(e)).lower()))
 
     def events(self):
-        """The spilled records decoded, as dicts (see Event), in arrival order."""
+        """The spilled records decoded, as dicts (see Event), in arrival order; the losses the
+        batches carry go to self.losses as they are read."""
         try:
             self.spill.flush()
         except OSError as e:
@@ -66,6 +68,10 @@ class Tracer:
         with mmap.mmap(self.spill.fileno(), size, access=mmap.ACCESS_READ) as m:
             for offset in range(0, size - batch_size + 1, batch_size):
                 count = min(ct.c_uint32.from_buffer_copy(m, offset).value, BATCH)
+                lost = ct.c_uint32.from_buffer_copy(m, offset + Batch.lost.offset).value
+                if lost:
+                    window = (ct.c_uint64 * 2).from_buffer_copy(m, offset + Batch.lost_from_ns.offset)
+                    self.losses.append(loss_record(lost, window[0], window[1]))
                 for i in range(count):
                     ev = Event.from_buffer_copy(m, offset + first + i * record_size)
                     yield {name: getattr(ev, name) for name in names}
@@ -85,7 +91,8 @@ class Tracer:
         self.drain()
         batches = self.bpf["batches"]
         for batch in batches.getvalue(batches.Key(0)):
-            if batch.count:
+            # A batch with no records may still carry its CPU's losses since its last one got through.
+            if batch.count or batch.lost:
                 self.on_event(None, ct.addressof(batch), ct.sizeof(batch))
         self.check_spill()
 
@@ -231,6 +238,10 @@ class Tracer:
             lost, lost_threads, lost_futex = (n["CNT_LOST_RECORDS"], n["CNT_LOST_INTERVALS"],
                                               n["CNT_LOST_FUTEX_CALLS"])
             if out:
+                # After the intervals, before the summary: when records were lost, so that a
+                # reader can tell the requests that may miss some from those that cannot.
+                for r in self.losses:
+                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
                 # The last line, told from an interval by its one key: what a reader of the file
                 # alone (hopscope report --bpf) needs to know that intervals are missing from it.
                 out.write(json.dumps({"summary": {
@@ -283,6 +294,12 @@ class Tracer:
         if lost + lost_threads + lost_futex:
             print("%s: warning: events were lost; the outputs are incomplete "
                   "(raise --buffer-pages or --max-threads)" % PROG, file=sys.stderr)
+
+
+def loss_record(records, from_ns, to_ns):
+    """The --events record of records lost on one CPU: every lost interval lies within
+    [from_ns, to_ns], and so does every lost futex call's end (see batch_lost())."""
+    return {"lost": {"records": records, "from_ns": from_ns, "to_ns": to_ns}}
 
 
 def read_fdinfo(fd):

@@ -61,17 +61,26 @@ def hopwake(bpf_ready):
 
 
 def read_events(path):
-    """The intervals of an --events file and its summary, checking that every line is one JSON object
-    and that the summary is the last line, and the only one."""
+    """The intervals of an --events file and its summary, checking that every line is one JSON object,
+    that the summary is the last line, and the only one, and that loss records (read_losses) come
+    between the intervals and it."""
     lines = path.read_text().splitlines()
     assert lines, "%s is empty: no summary line" % path
     rows = [json.loads(line) for line in lines]
     assert all(isinstance(r, dict) for r in rows)
     assert list(rows[-1]) == ["summary"], rows[-1]
-    records, summary = rows[:-1], rows[-1]["summary"]
-    assert not any("summary" in r for r in records)
+    rows, summary = rows[:-1], rows[-1]["summary"]
+    losses = [i for i, r in enumerate(rows) if list(r) == ["lost"]]
+    assert losses == list(range(len(rows) - len(losses), len(rows))), "loss records not last"
+    records = rows[:len(rows) - len(losses)]
+    assert not any("summary" in r or "lost" in r for r in records)
     assert summary["intervals"] == len(records)
     return records, summary
+
+
+def read_losses(path):
+    """The loss records of an --events file: [{"records", "from_ns", "to_ns"}]."""
+    return [r["lost"] for r in map(json.loads, path.read_text().splitlines()) if list(r) == ["lost"]]
 
 
 def run_offwake(pid, tmp_path, *extra):

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import PYTHON, TOOL
-from test_integration import bpf_ready, hopwake, read_events, start_hopwake  # noqa: F401
+from test_integration import bpf_ready, hopwake, read_events, read_losses, start_hopwake  # noqa: F401
 
 
 def tracer_prog_ids(pid):
@@ -141,9 +141,11 @@ def test_lost_records_are_counted_and_marked_in_the_file(bpf_ready, tmp_path):
     proc, pid = start_hopwake(0, delay_ms=0)
     events = tmp_path / "off.jsonl"
     try:
+        started = time.monotonic_ns()  # CLOCK_MONOTONIC, the records' clock
         result = subprocess.run([PYTHON, TOOL, "-p", str(pid), "--events", str(events),
                                  "--duration", "2", "--buffer-pages", "1", "--stacks", "none"],
                                 capture_output=True, text=True, timeout=120)
+        ended = time.monotonic_ns()
     finally:
         proc.kill()
         proc.wait()
@@ -158,3 +160,87 @@ def test_lost_records_are_counted_and_marked_in_the_file(bpf_ready, tmp_path):
     assert summary["lost_records"] == lost
     # At most one batch per CPU reaches the file.
     assert len(records) <= 128 * os.cpu_count()
+    # No batch got through, so each CPU that lost any carries one window, in its last batch, that
+    # holds every record it lost: together they count every lost record, within the trace.
+    losses = read_losses(events)
+    assert 1 <= len(losses) <= os.cpu_count(), losses
+    assert sum(w["records"] for w in losses) == lost
+    for w in losses:
+        assert started < w["from_ns"] <= w["to_ns"] < ended, (started, w, ended)
+    # The intervals that arrived were added after every loss of their CPU; the last loss is at most
+    # a batch's age (100 ms) before the end of tracing, or the batch would have been sent (and lost).
+    assert max(w["to_ns"] for w in losses) >= min(r["on_ns"] for r in records) - 200_000_000
+
+
+def cpu_nanos(pid, tid):
+    """The CPU time thread tid of process pid has had so far (schedstat's first field)."""
+    with open("/proc/%d/task/%d/schedstat" % (pid, tid)) as f:
+        return int(f.read().split()[0])
+
+
+def thread_ids(pid, names):
+    """{name: tid} of the threads of process pid with these names."""
+    found = {}
+    for tid in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/comm" % (pid, tid)) as f:
+            name = f.read().strip()
+        if name in names:
+            found[name] = int(tid)
+    assert sorted(found) == sorted(names), found
+    return found
+
+
+def covered(start, end, windows):
+    """How much of [start, end] the windows (sorted, merged (from, to) pairs) cover."""
+    return sum(max(0, min(end, to) - max(start, frm)) for frm, to in windows)
+
+
+def merged(windows):
+    out = []
+    for frm, to in sorted(windows):
+        if out and frm <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], to))
+        else:
+            out.append((frm, to))
+    return out
+
+
+def test_loss_windows_hold_the_lost_intervals(bpf_ready, tmp_path):
+    # A ring buffer of 8 pages (32 KiB) holds one batch: of the ping-pong's batches, about one a
+    # drain gets through and the rest are lost, so lost stretches alternate with recorded ones.
+    # Between two recorded off-CPU intervals of one thread, the thread was on CPU except in
+    # intervals that were lost; if the loss windows hold every lost interval, what they leave of
+    # those gaps is on-CPU time: over a stretch of the trace, at most the CPU time the thread had
+    # in it (schedstat).
+    proc, pid = start_hopwake(0, delay_ms=0)
+    events = tmp_path / "off.jsonl"
+    try:
+        tids = thread_ids(pid, ["hop-waiter", "hop-waker"])
+        tracer, _ = start_tracer(pid, events, "--duration", "3", "--buffer-pages", "8",
+                                 "--stacks", "none")
+        # The stretch: from the start line (attached) to 1.5 s later, well before the end.
+        cpu_before = {n: cpu_nanos(pid, t) for n, t in tids.items()}
+        start = time.monotonic_ns()  # CLOCK_MONOTONIC, the records' clock
+        time.sleep(1.5)
+        end = time.monotonic_ns()
+        cpu = {n: cpu_nanos(pid, t) - cpu_before[n] for n, t in tids.items()}
+        _, err = tracer.communicate(timeout=120)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert tracer.returncode == 0, err
+    records, summary = read_events(events)
+    losses = read_losses(events)
+    assert summary["lost_records"] > 0 and len(records) > 1000, (summary, len(records))
+    assert sum(w["records"] for w in losses) == summary["lost_records"]
+    assert len(losses) > os.cpu_count(), losses  # losses on one CPU between batches that got through
+    windows = merged((w["from_ns"], w["to_ns"]) for w in losses)
+    for name, tid in tids.items():
+        mine = sorted((r["off_ns"], r["on_ns"]) for r in records if r["tid"] == tid)
+        gaps = [(max(a[1], start), min(b[0], end)) for a, b in zip(mine, mine[1:])]
+        gaps = [(a, b) for a, b in gaps if a < b]
+        total = sum(b - a for a, b in gaps)
+        left = sum(b - a - covered(a, b, windows) for a, b in gaps)
+        # The check can fail: the gaps hold off-CPU time too, in the intervals that were lost.
+        assert total > cpu[name], (name, total, cpu[name])
+        assert left <= cpu[name], (name, left, cpu[name], total)
