@@ -43,6 +43,8 @@ final class KernelAcc {
     final int slot;
     String name;
     boolean ended;
+    /** A place of it overlaps a window of lost records. */
+    boolean incomplete;
     final Totals total = new Totals();
     // Made on the first interval: most requests of a long recording may have none.
     private Map<String, Totals> byPlace;
@@ -120,7 +122,7 @@ final class KernelAcc {
 
     KernelView view() {
         if (byPlace == null) {
-            return KernelView.empty(id);
+            return incomplete ? KernelView.empty(id).markedIncomplete() : KernelView.empty(id);
         }
         List<KernelView.Place> places = new ArrayList<>();
         byPlace.forEach((p, t) -> places.add(new KernelView.Place(p, t.offCpuNanos, t.runQueueNanos,
@@ -139,6 +141,6 @@ final class KernelAcc {
         });
         list.sort(WAKER_ORDER);
         return new KernelView(id, total.offCpuNanos, total.runQueueNanos, total.contextSwitches,
-                total.futexWaits, List.copyOf(places), List.copyOf(list));
+                total.futexWaits, List.copyOf(places), List.copyOf(list), incomplete);
     }
 }

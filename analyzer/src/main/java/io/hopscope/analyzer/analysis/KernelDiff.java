@@ -29,6 +29,10 @@ public final class KernelDiff {
                     rows.add(new DiffRow(n, "run queue/request", "ns", sa.meanRunQueueNanos(), sb.meanRunQueueNanos()));
                     rows.add(new DiffRow(n, "context switches/request", "", sa.meanContextSwitches(), sb.meanContextSwitches()));
                     rows.add(new DiffRow(n, "futex waits/request", "", sa.meanFutexWaits(), sb.meanFutexWaits()));
+                    if (sa.incomplete() > 0 || sb.incomplete() > 0) {
+                        // The means above include them as lower bounds.
+                        rows.add(new DiffRow(n, "requests with lost eBPF records", "", sa.incomplete(), sb.incomplete()));
+                    }
                 }
             }
         }

@@ -17,6 +17,7 @@ import io.hopscope.analyzer.read.OffCpuReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,6 +38,11 @@ import jdk.jfr.consumer.RecordedEvent;
  * as sorted primitive arrays (about 30 bytes each); the eBPF file is then streamed, each interval
  * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept
  * ({@link KernelAcc}).
+ *
+ * <p>A request is marked incomplete when one of its places, on any thread, overlaps a window of the
+ * file's loss records: every interval the tracer lost lies inside such a window, and an interval
+ * counts for a request only where it overlaps one of the request's places, so no other request can
+ * miss one.
  */
 public final class KernelJoin {
 
@@ -76,7 +82,8 @@ public final class KernelJoin {
             List<WakePair> pairs = FoldedReader.read(bpfFile);
             return new KernelReport(bpfFile.toString(), "folded", pairs.stream().mapToLong(WakePair::stacks).sum(), 0,
                     Map.of(), List.of(), pairs, List.of("folded offwaketime output has no timestamps or thread ids: "
-                            + "only totals per thread name are given, no per-request figures (record with offwake --events for those)"));
+                            + "only totals per thread name are given, no per-request figures (record with offwake --events for those)"),
+                    0, 0);
         }
         readRecording();
         if (!clock.isKnown()) {
@@ -85,23 +92,34 @@ public final class KernelJoin {
         }
         Map<String, long[]> pairs = new HashMap<>();
         List<OffCpuReader.TracerSummary> summaries = new ArrayList<>(1);
+        List<OffCpuReader.LossWindow> losses = new ArrayList<>();
         intervals = OffCpuReader.read(bpfFile, clock, i -> {
             add(i);
             String waker = i.wakerComm() != null ? wakerName(i) : FoldedReader.NO_WAKER;
             long[] p = pairs.computeIfAbsent(name(i.tid(), i.comm()) + '\0' + waker, k -> new long[2]);
             p[0] += i.offCpuNanos() / 1000;
             p[1]++;
-        }, summaries::add);
+        }, summaries::add, losses::add);
         List<WakePair> threadNames = new ArrayList<>();
         pairs.forEach((k, v) -> threadNames.add(new WakePair(k.substring(0, k.indexOf('\0')),
                 k.substring(k.indexOf('\0') + 1), v[0], v[1])));
         threadNames.sort(Comparator.comparingLong(WakePair::totalMicros).reversed()
                 .thenComparing(WakePair::wakee).thenComparing(WakePair::waker));
         List<String> notes = new ArrayList<>();
+        long placed = losses.stream().mapToLong(OffCpuReader.LossWindow::records).sum();
+        long incomplete = markIncomplete(losses);
+        if (!losses.isEmpty()) {
+            notes.add(bpfFile + ": " + incomplete + " request(s) overlap lost eBPF records: their off-CPU figures are "
+                    + "incomplete (marked; lower bounds): the tracer lost " + placed + " record(s) (ring buffer full) in "
+                    + losses.size() + " window(s) (trace again with a larger --buffer-pages)");
+        }
         for (OffCpuReader.TracerSummary s : summaries) {
-            if (s.lost() > 0) {
-                // The file does not say when the lost ones were: every figure from it may be short.
-                notes.add(bpfFile + ": incomplete: the tracer lost " + s.lostRecords() + " record(s) (ring buffer full), "
+            // Losses no loss record places in time (an older offwake), and a full thread map's: any
+            // request's figures may be short.
+            long unplaced = Math.max(0, s.lostRecords() - placed);
+            if (unplaced + s.lostIntervals() + s.lostFutexCalls() > 0) {
+                notes.add(bpfFile + ": incomplete: the tracer lost " + unplaced + " record(s) (ring buffer full)"
+                        + (losses.isEmpty() ? "" : " that no loss record places in time") + ", "
                         + s.lostIntervals() + " interval(s) and " + s.lostFutexCalls() + " futex call(s) (thread map full); "
                         + "the kernel figures of any request may be too low (trace again with a larger --buffer-pages "
                         + "or --max-threads)");
@@ -111,7 +129,43 @@ public final class KernelJoin {
             notes.add(bpfFile + ": no off-CPU interval falls in a request: was it recorded from the same process "
                     + "at the same time as " + recording + "?");
         }
-        return build(bpfFile, threadNames, notes);
+        return build(bpfFile, threadNames, notes, losses.size(), incomplete);
+    }
+
+    /**
+     * Marks every request with a place overlapping a loss window (ends included: a lost interval may
+     * touch a place at a single instant) and returns how many finished requests that makes.
+     */
+    private long markIncomplete(List<OffCpuReader.LossWindow> losses) {
+        if (losses.isEmpty()) {
+            return 0;
+        }
+        // Merged into disjoint windows sorted by start, so each place is one binary search.
+        List<OffCpuReader.LossWindow> sorted = new ArrayList<>(losses);
+        sorted.sort(Comparator.comparingLong(OffCpuReader.LossWindow::fromEpochNanos));
+        long[] from = new long[sorted.size()];
+        long[] to = new long[sorted.size()];
+        int n = 0;
+        for (OffCpuReader.LossWindow w : sorted) {
+            if (n > 0 && w.fromEpochNanos() <= to[n - 1]) {
+                to[n - 1] = Math.max(to[n - 1], w.toEpochNanos());
+            } else {
+                from[n] = w.fromEpochNanos();
+                to[n] = w.toEpochNanos();
+                n++;
+            }
+        }
+        for (KernelLane lane : lanes.values()) {
+            for (int k = 0; k < lane.n; k++) {
+                // The last window starting at or before the place's end is the only one that can reach it.
+                int w = Arrays.binarySearch(from, 0, n, lane.ends[k]);
+                w = w >= 0 ? w : -w - 2;
+                if (w >= 0 && to[w] >= lane.starts[k]) {
+                    bySlot.get(lane.slots[k]).incomplete = true;
+                }
+            }
+        }
+        return bySlot.stream().filter(r -> r.ended && r.incomplete).count();
     }
 
     private void readRecording() throws RecordingProblem {
@@ -237,7 +291,8 @@ public final class KernelJoin {
         }
     }
 
-    private KernelReport build(Path bpfFile, List<WakePair> threadNames, List<String> notes) {
+    private KernelReport build(Path bpfFile, List<WakePair> threadNames, List<String> notes, long lossWindows,
+                               long incompleteRequests) {
         lanes.forEach((tid, lane) -> {
             for (int k = 0; k < lane.n; k++) {
                 if (lane.lastWaker[k] >= 0) {
@@ -253,7 +308,7 @@ public final class KernelJoin {
                 continue;
             }
             KernelView v = r.view();
-            if (v.contextSwitches() > 0 || v.offCpuNanos() > 0 || !v.wakers().isEmpty()) {
+            if (v.contextSwitches() > 0 || v.offCpuNanos() > 0 || !v.wakers().isEmpty() || v.incomplete()) {
                 views.put(r.id, v);
             }
             byName.computeIfAbsent(r.name == null ? "?" : r.name, n -> new ArrayList<>()).add(v);
@@ -261,7 +316,7 @@ public final class KernelJoin {
         List<KernelSummary> summary = new ArrayList<>();
         byName.forEach((name, vs) -> summary.add(summary(name, vs)));
         return new KernelReport(bpfFile.toString(), "events", intervals, intervalsInRequests, views, summary,
-                threadNames, notes);
+                threadNames, notes, lossWindows, incompleteRequests);
     }
 
     private static KernelSummary summary(String name, List<KernelView> vs) {
@@ -288,6 +343,7 @@ public final class KernelJoin {
                 vs.stream().mapToLong(KernelView::runQueueNanos).sum() / n,
                 vs.stream().mapToLong(KernelView::contextSwitches).sum() / n,
                 vs.stream().mapToLong(KernelView::futexWaits).sum() / n,
-                List.copyOf(top.subList(0, Math.min(top.size(), KernelAcc.MAX_WAKERS))));
+                List.copyOf(top.subList(0, Math.min(top.size(), KernelAcc.MAX_WAKERS))),
+                vs.stream().filter(KernelView::incomplete).count());
     }
 }

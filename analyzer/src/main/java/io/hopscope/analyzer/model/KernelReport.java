@@ -7,11 +7,12 @@ import java.util.Map;
  * The eBPF side of a report: the input file and its format ({@code events} or {@code folded}), how
  * many intervals there were and how many fell in requests, per-request views (by request id) and
  * per-name summaries (events only), per thread-name wake pairs (folded only; events give them too),
- * and notes the outputs print (e.g. why folded input has no per-request figures).
+ * and notes the outputs print (e.g. why folded input has no per-request figures). {@code lossWindows}: the
+ * file's loss records; {@code incompleteRequests}: the finished requests that overlap them (each view says so).
  */
 public record KernelReport(String file, String format, long intervals, long intervalsInRequests,
                            Map<Long, KernelView> requests, List<KernelSummary> summary, List<WakePair> threadNames,
-                           List<String> notes) {
+                           List<String> notes, long lossWindows, long incompleteRequests) {
 
     public boolean perRequest() {
         return "events".equals(format);

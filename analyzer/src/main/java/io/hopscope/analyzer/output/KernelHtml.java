@@ -37,7 +37,7 @@ final class KernelHtml {
             if (s == null) {
                 continue;
             }
-            rows.addObject().put("name", s.name()).put("count", s.count())
+            rows.addObject().put("name", s.name()).put("count", KernelText.count(s))
                     .put("offCpu", Units.nanos(s.meanOffCpuNanos())).put("runQueue", Units.nanos(s.meanRunQueueNanos()))
                     .put("switches", String.format(Locale.ROOT, "%.1f", s.meanContextSwitches()))
                     .put("futex", String.format(Locale.ROOT, "%.1f", s.meanFutexWaits()))
@@ -54,13 +54,14 @@ final class KernelHtml {
     /** One shown request: totals, per place, and its top wakers with their most frequent stack. */
     static ObjectNode request(KernelView v) {
         ObjectNode n = JsonReport.MAPPER.createObjectNode();
-        n.put("text", String.format(Locale.ROOT, "kernel: off-CPU %s, run queue %s, %d context switch(es), %d futex wait(s)",
-                Units.nanos(v.offCpuNanos()), Units.nanos(v.runQueueNanos()), v.contextSwitches(), v.futexWaits()));
+        n.put("text", KernelText.requestLine(v));
+        n.put("incomplete", v.incomplete());
+        String atLeast = v.incomplete() ? ">= " : "";
         ArrayNode during = n.putArray("during");
         for (KernelView.Place p : v.during()) {
-            during.add(String.format(Locale.ROOT, "in %s: off-CPU %s, run queue %s, %d switch(es), %d futex wait(s)",
-                    p.during(), Units.nanos(p.offCpuNanos()), Units.nanos(p.runQueueNanos()), p.contextSwitches(),
-                    p.futexWaits()));
+            during.add(String.format(Locale.ROOT, "in %s: off-CPU %s%s, run queue %s%s, %s%d switch(es), %s%d futex wait(s)",
+                    p.during(), atLeast, Units.nanos(p.offCpuNanos()), atLeast, Units.nanos(p.runQueueNanos()), atLeast,
+                    p.contextSwitches(), atLeast, p.futexWaits()));
         }
         ArrayNode wakers = n.putArray("wakers");
         for (Waker w : v.wakers().subList(0, Math.min(WAKERS, v.wakers().size()))) {

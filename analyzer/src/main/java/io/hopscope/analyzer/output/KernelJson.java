@@ -18,6 +18,8 @@ final class KernelJson {
         n.put("perRequest", k.perRequest());
         n.put("intervals", k.intervals());
         n.put("intervalsInRequests", k.intervalsInRequests());
+        n.put("lossWindows", k.lossWindows());
+        n.put("incompleteRequests", k.incompleteRequests());
         JsonRecords.array(n, "threadNames", k.threadNames(), JsonRecords::wakePair);
         JsonRecords.strings(n, "notes", k.notes());
         return n;
@@ -32,6 +34,7 @@ final class KernelJson {
         n.put("meanContextSwitches", s.meanContextSwitches());
         n.put("meanFutexWaits", s.meanFutexWaits());
         JsonRecords.array(n, "wakers", s.wakers(), JsonRecords::waker);
+        n.put("kernelIncompleteRequests", s.incomplete());
     }
 
     static void addRequest(ObjectNode n, KernelView v) {
@@ -39,6 +42,7 @@ final class KernelJson {
         n.put("runQueueNanos", v.runQueueNanos());
         n.put("contextSwitches", v.contextSwitches());
         n.put("futexWaits", v.futexWaits());
+        n.put("kernelIncomplete", v.incomplete());
         JsonRecords.array(n, "kernelDuring", v.during(), JsonRecords::place);
         JsonRecords.array(n, "wakers", v.wakers(), JsonRecords::waker);
     }

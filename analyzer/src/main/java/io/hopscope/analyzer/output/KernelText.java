@@ -33,12 +33,14 @@ public final class KernelText {
                 if (s == null) {
                     continue;
                 }
-                out.printf(Locale.ROOT, fmt, Units.fit(s.name(), nameWidth), s.count(), Units.nanos(s.meanOffCpuNanos()),
+                out.printf(Locale.ROOT, fmt, Units.fit(s.name(), nameWidth), count(s), Units.nanos(s.meanOffCpuNanos()),
                         Units.nanos(s.meanRunQueueNanos()), String.format(Locale.ROOT, "%.1f", s.meanContextSwitches()),
                         String.format(Locale.ROOT, "%.1f", s.meanFutexWaits()), wakers(s.wakers(), 3));
             }
             out.println("(means per request over its threads' segments and waits: offcpu, runq = run-queue delay,"
-                    + " switches = context switches, futex = futex waits)");
+                    + " switches = context switches, futex = futex waits"
+                    + (k.incompleteRequests() > 0 ? "; a count N/M: M of the N requests overlap lost eBPF records, so"
+                    + " those means are lower bounds" : "") + ")");
         }
         List<WakePair> pairs = k.threadNames();
         if (!pairs.isEmpty()) {
@@ -59,12 +61,12 @@ public final class KernelText {
             return;
         }
         KernelView v = k.request(r.id());
-        out.printf(Locale.ROOT, "  kernel: off-CPU %s, run queue %s, %d context switch(es), %d futex wait(s)%n",
-                Units.nanos(v.offCpuNanos()), Units.nanos(v.runQueueNanos()), v.contextSwitches(), v.futexWaits());
+        out.println("  " + requestLine(v));
+        String atLeast = v.incomplete() ? ">= " : "";
         for (KernelView.Place p : v.during()) {
-            out.printf(Locale.ROOT, "    in %-22s off-CPU %s, run queue %s, %d switch(es), %d futex wait(s)%n",
-                    Units.fit(p.during(), 22), Units.nanos(p.offCpuNanos()), Units.nanos(p.runQueueNanos()),
-                    p.contextSwitches(), p.futexWaits());
+            out.printf(Locale.ROOT, "    in %-22s off-CPU %s%s, run queue %s%s, %s%d switch(es), %s%d futex wait(s)%n",
+                    Units.fit(p.during(), 22), atLeast, Units.nanos(p.offCpuNanos()), atLeast, Units.nanos(p.runQueueNanos()),
+                    atLeast, p.contextSwitches(), atLeast, p.futexWaits());
         }
         for (Waker w : v.wakers().subList(0, Math.min(5, v.wakers().size()))) {
             out.printf(Locale.ROOT, "    woken by %s: %s in %s, %dx (%d futex wake(s)%s); %s off-CPU before, run queue %s after%n",
@@ -75,6 +77,23 @@ public final class KernelText {
                 out.println("      waker stack: " + w.topStacks().get(0).stack().replace(";", " <- "));
             }
         }
+    }
+
+    /**
+     * A request's kernel totals; for one that overlaps lost records, marked so and given as lower bounds
+     * (a lost interval can only have added to each).
+     */
+    static String requestLine(KernelView v) {
+        String atLeast = v.incomplete() ? ">= " : "";
+        return String.format(Locale.ROOT, "kernel%s: off-CPU %s%s, run queue %s%s, %s%d context switch(es), %s%d futex wait(s)",
+                v.incomplete() ? " (INCOMPLETE: overlaps lost eBPF records; lower bounds)" : "",
+                atLeast, Units.nanos(v.offCpuNanos()), atLeast, Units.nanos(v.runQueueNanos()), atLeast, v.contextSwitches(),
+                atLeast, v.futexWaits());
+    }
+
+    /** A name's request count, with how many of them overlap lost records when any do ({@code N/M}). */
+    static String count(KernelSummary s) {
+        return s.incomplete() > 0 ? s.count() + "/" + s.incomplete() : Long.toString(s.count());
     }
 
     static String wakers(List<Waker> wakers, int n) {

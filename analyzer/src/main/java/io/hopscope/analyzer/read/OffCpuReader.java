@@ -17,8 +17,8 @@ import java.util.function.Consumer;
 /**
  * Streams {@code bpf/offwake.py --events} JSON Lines (schema: docs/ebpf.md) one record at a
  * time, mapping its CLOCK_MONOTONIC times to the recording's epoch nanoseconds; nothing is kept, so a
- * file of any size reads in constant memory. A line that is neither such a record nor the tracer's
- * closing {@code summary} line is refused with its number, never skipped.
+ * file of any size reads in constant memory. A line that is neither such a record, nor a loss record
+ * ({@code lost}), nor the tracer's closing {@code summary} line is refused with its number, never skipped.
  */
 public final class OffCpuReader {
 
@@ -41,14 +41,24 @@ public final class OffCpuReader {
         }
     }
 
-    /** Reads every record of {@code file}; returns how many there were. */
-    public static long read(Path file, ClockAlignment clock, Consumer<OffCpuInterval> sink) throws RecordingProblem {
-        return read(file, clock, sink, s -> { });
+    /**
+     * A loss record ({@code {"lost": {...}}}): {@code records} records the tracer lost to a full ring buffer,
+     * every interval among them inside {@code [fromEpochNanos, toEpochNanos]}.
+     */
+    public record LossWindow(long records, long fromEpochNanos, long toEpochNanos) {
     }
 
-    /** Reads every record of {@code file}, handing its summary line, if it has one, to {@code summary}. */
+    /** Reads every record of {@code file}; returns how many there were. */
+    public static long read(Path file, ClockAlignment clock, Consumer<OffCpuInterval> sink) throws RecordingProblem {
+        return read(file, clock, sink, s -> { }, w -> { });
+    }
+
+    /**
+     * Reads every record of {@code file}, handing its summary line, if it has one, to {@code summary} and its
+     * loss records to {@code losses}.
+     */
     public static long read(Path file, ClockAlignment clock, Consumer<OffCpuInterval> sink,
-                            Consumer<TracerSummary> summary) throws RecordingProblem {
+                            Consumer<TracerSummary> summary, Consumer<LossWindow> losses) throws RecordingProblem {
         long n = 0;
         long lineNo = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -68,6 +78,10 @@ public final class OffCpuReader {
                     JsonNode t = r.get("summary");
                     summary.accept(new TracerSummary(t.path("lost_records").asLong(0),
                             t.path("lost_intervals").asLong(0), t.path("lost_futex_calls").asLong(0)));
+                    continue;
+                }
+                if (r != null && r.path("lost").isObject()) {
+                    losses.accept(loss(file, lineNo, r.get("lost"), clock));
                     continue;
                 }
                 sink.accept(interval(file, lineNo, r, clock));
@@ -108,6 +122,17 @@ public final class OffCpuReader {
                 waker.isObject() ? text(waker.path("context")) : null,
                 futexWait, futexEnter, futexWake, stack(r.path("waker_stack")), frames(r.path("stack")),
                 waker.isObject() ? frames(r.path("waker_stack")) : null);
+    }
+
+    static LossWindow loss(Path file, long lineNo, JsonNode r, ClockAlignment clock) throws RecordingProblem {
+        long records = required(file, lineNo, r, "records");
+        long from = required(file, lineNo, r, "from_ns");
+        long to = required(file, lineNo, r, "to_ns");
+        if (to < from || records < 0) {
+            throw new RecordingProblem(file + ": line " + lineNo + ": a loss record with to_ns before from_ns "
+                    + "or a negative count");
+        }
+        return new LossWindow(records, clock.toEpochNanos(from), clock.toEpochNanos(to));
     }
 
     private static long required(Path file, long lineNo, JsonNode r, String field) throws RecordingProblem {

@@ -149,6 +149,148 @@ class KernelJoinTest {
                 .doesNotContain("incomplete");
     }
 
+    /** A loss record, in CLOCK_MONOTONIC as offwake writes it. */
+    static String loss(long records, long fromNanos, long toNanos) {
+        return "{\"lost\":{\"records\":" + records + ",\"from_ns\":" + fromNanos + ",\"to_ns\":" + toNanos + "}}";
+    }
+
+    static String summary(long lostRecords) {
+        return "{\"summary\":{\"intervals\":6,\"futex_waits\":2,\"missed_stacks\":0,\"lost_records\":" + lostRecords
+                + ",\"lost_intervals\":0,\"lost_futex_calls\":0,\"target_exited\":false}}";
+    }
+
+    /** The fixture's intervals, then these loss records and a summary counting what they hold. */
+    static Path withLosses(String file, long... windows) throws Exception {
+        List<String> lines = new ArrayList<>(fixture.events());
+        long lost = 0;
+        for (int i = 0; i < windows.length; i += 2) {
+            lines.add(loss(100 + i, windows[i], windows[i + 1]));
+            lost += 100 + i;
+        }
+        lines.add(summary(lost));
+        return Files.write(dir.resolve(file), lines);
+    }
+
+    static JsonNode jsonOf(Path bpf, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("report", jfr.toString(), "--bpf", bpf.toString(), "--format", "json"));
+        args.addAll(List.of(extra));
+        Cli r = Cli.run(args.toArray(String[]::new));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return new ObjectMapper().readTree(r.out());
+    }
+
+    @Test
+    void lossRecordsMarkExactlyTheRequestsWhosePlacesTheyOverlap() throws Exception {
+        // Inside request 1's wait, and before every place (where the fixture has an interval of no request).
+        Path inWait = withLosses("in-wait.jsonl", fixture.waitStart + 40 * MS, fixture.waitStart + 41 * MS,
+                fixture.loopSegStart - 300 * MS, fixture.loopSegStart - 299 * MS);
+        JsonNode report = jsonOf(inWait);
+        assertThat(request(report, 1).get("kernelIncomplete").asBoolean()).isTrue();
+        assertThat(request(report, 2).get("kernelIncomplete").asBoolean()).isFalse();
+        // Marked, not changed: the figures are what was recorded.
+        assertThat(request(report, 1).get("offCpuNanos").asLong()).isEqualTo(25 * MS);
+        JsonNode k = report.get("kernel");
+        assertThat(k.get("lossWindows").asLong()).isEqualTo(2);
+        assertThat(k.get("incompleteRequests").asLong()).isEqualTo(1);
+        assertThat(report.get("summary").get(0).get("kernelIncompleteRequests").asLong()).isEqualTo(1);
+        assertThat(k.get("notes")).hasSize(1);
+        assertThat(k.get("notes").get(0).asText()).isEqualTo(inWait + ": 1 request(s) overlap lost eBPF records: their "
+                + "off-CPU figures are incomplete (marked; lower bounds): the tracer lost 202 record(s) (ring buffer full) "
+                + "in 2 window(s) (trace again with a larger --buffer-pages)");
+
+        // Inside request 2's only segment, on another thread: request 2 alone.
+        JsonNode loop = jsonOf(withLosses("in-loop.jsonl", fixture.loopSegStart + 10 * MS, fixture.loopSegStart + 11 * MS));
+        assertThat(request(loop, 1).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(request(loop, 2).get("kernelIncomplete").asBoolean()).isTrue();
+        assertThat(loop.get("kernel").get("incompleteRequests").asLong()).isEqualTo(1);
+
+        // One window from request 2's segment to request 1's first: both.
+        JsonNode both = jsonOf(withLosses("both.jsonl", fixture.loopSegStart + 10 * MS, fixture.seg1Start + MS));
+        assertThat(request(both, 1).get("kernelIncomplete").asBoolean()).isTrue();
+        assertThat(request(both, 2).get("kernelIncomplete").asBoolean()).isTrue();
+        assertThat(both.get("kernel").get("incompleteRequests").asLong()).isEqualTo(2);
+        assertThat(both.get("kernel").get("notes").get(0).asText()).contains(": 2 request(s) overlap lost eBPF records");
+
+        // Only before every place: none, and the report still says records were lost.
+        JsonNode none = jsonOf(withLosses("before.jsonl", fixture.loopSegStart - 300 * MS, fixture.loopSegStart - 299 * MS));
+        assertThat(request(none, 1).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(request(none, 2).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(none.get("kernel").get("notes").get(0).asText()).contains(": 0 request(s) overlap lost eBPF records");
+
+        // Without loss records every request is as exact as before.
+        assertThat(request(json(), 1).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(json().get("kernel").get("incompleteRequests").asLong()).isZero();
+    }
+
+    @Test
+    void textMarksAnIncompleteRequestsFiguresAsLowerBoundsAndCountsThemPerName() throws Exception {
+        Path inWait = withLosses("in-wait-text.jsonl", fixture.waitStart + 40 * MS, fixture.waitStart + 41 * MS);
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", inWait.toString(), "--sort", "start");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("note: " + inWait + ": 1 request(s) overlap lost eBPF records: their off-CPU figures are incomplete")
+                .contains("kernel (INCOMPLETE: overlaps lost eBPF records; lower bounds): off-CPU >= 25.00 ms, run queue "
+                        + ">= 5.50 ms, >= 3 context switch(es), >= 1 futex wait(s)")
+                .containsPattern("in Mono.block +off-CPU >= 22.00 ms, run queue >= 2.50 ms, >= 2 switch")
+                // Request 2 is exact.
+                .contains("  kernel: off-CPU 4.00 ms, run queue 0 ns, 1 context switch(es), 0 futex wait(s)")
+                .containsPattern("(?m)^" + KernelFixture.NAME + " +2/1 ")
+                .contains("a count N/M: M of the N requests overlap lost eBPF records");
+    }
+
+    @Test
+    void lostRecordsNoLossRecordPlacesLeaveTheWholeFileIncomplete() throws Exception {
+        // The summary counts 28 more than the loss records hold: those could be anywhere.
+        Path partly = dir.resolve("partly.jsonl");
+        List<String> lines = new ArrayList<>(fixture.events());
+        lines.add(loss(100, fixture.waitStart + 40 * MS, fixture.waitStart + 41 * MS));
+        lines.add(summary(128));
+        Files.write(partly, lines);
+        JsonNode k = jsonOf(partly).get("kernel");
+        assertThat(k.get("incompleteRequests").asLong()).isEqualTo(1);
+        assertThat(k.get("notes").toString()).contains(partly + ": incomplete: the tracer lost 28 record(s) (ring buffer "
+                + "full) that no loss record places in time, 0 interval(s) and 0 futex call(s) (thread map full); the "
+                + "kernel figures of any request may be too low");
+    }
+
+    @Test
+    void aBadLossRecordIsOneLineNamingIt() throws Exception {
+        Path bad = dir.resolve("bad-loss.jsonl");
+        List<String> lines = new ArrayList<>(fixture.events());
+        lines.add(loss(3, 2_000, 1_000));
+        Files.write(bad, lines);
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", bad.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: " + bad + ": line 7: a loss record with to_ns before from_ns "
+                + "or a negative count");
+        lines.set(6, "{\"lost\":{\"records\":3,\"from_ns\":1000}}");
+        Files.write(bad, lines);
+        Cli missing = Cli.run("report", jfr.toString(), "--bpf", bad.toString());
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).contains(bad + ": line 7: no integer field to_ns").doesNotContain("Exception");
+    }
+
+    @Test
+    void diffCountsTheRequestsWithLostRecordsPerName() throws Exception {
+        Path inWait = withLosses("in-wait-diff.jsonl", fixture.waitStart + 40 * MS, fixture.waitStart + 41 * MS);
+        Cli r = Cli.run("diff", jfr.toString(), jfr.toString(), "--bpf-a", inWait.toString(),
+                "--bpf-b", events.toString(), "--format", "json");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode found = null;
+        for (JsonNode row : new ObjectMapper().readTree(r.out()).get("rows")) {
+            if (row.get("metric").asText().equals("requests with lost eBPF records")) {
+                found = row;
+            }
+        }
+        assertThat(found).isNotNull();
+        assertThat(found.get("a").asDouble()).isEqualTo(1.0);
+        assertThat(found.get("b").asDouble()).isZero();
+        // Without loss on either side, no such row.
+        Cli clean = Cli.run("diff", jfr.toString(), jfr.toString(), "--bpf-a", events.toString(),
+                "--bpf-b", events.toString());
+        assertThat(clean.out()).doesNotContain("lost eBPF records");
+    }
+
     @Test
     void withoutBpfTheReportHasNoKernelFields() throws Exception {
         Cli r = Cli.run("report", jfr.toString(), "--format", "json");

@@ -23,11 +23,13 @@ class ReportHtmlKernelTest {
     static Path dir;
     static Path jfr;
     static Path events;
+    static KernelFixture fixture;
 
     @BeforeAll
     static void record() throws Exception {
         jfr = dir.resolve("kj.jfr");
-        events = write(KernelFixture.record(jfr, true), dir.resolve("kj.jsonl"));
+        fixture = KernelFixture.record(jfr, true);
+        events = write(fixture, dir.resolve("kj.jsonl"));
     }
 
     /** The fixture's events with the interrupt's bystander renamed to {@link #HOSTILE_WAKER}. */
@@ -38,7 +40,11 @@ class ReportHtmlKernelTest {
     }
 
     static String page(Path html) {
-        Cli r = Cli.run("report", jfr.toString(), "--format", "html", "--bpf", events.toString(), "-o", html.toString());
+        return page(html, events);
+    }
+
+    static String page(Path html, Path bpf) {
+        Cli r = Cli.run("report", jfr.toString(), "--format", "html", "--bpf", bpf.toString(), "-o", html.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         try {
             return Files.readString(html);
@@ -51,6 +57,29 @@ class ReportHtmlKernelTest {
         String mark = "<script type=\"application/json\" id=\"hopscope-data\">";
         int start = page.indexOf(mark) + mark.length();
         return new ObjectMapper().readTree(page.substring(start, page.indexOf("</script>", start)));
+    }
+
+    @Test
+    void aRequestOverlappingLostRecordsIsMarkedOnThePage() throws Exception {
+        Path lossy = dir.resolve("lossy.jsonl");
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(events));
+        long from = fixture.waitStart + 40 * KernelFixture.MS;
+        lines.add("{\"lost\":{\"records\":128,\"from_ns\":" + from + ",\"to_ns\":" + (from + KernelFixture.MS) + "}}");
+        Files.write(lossy, lines);
+        String page = page(dir.resolve("lossy.html"), lossy);
+        JsonNode data = data(page);
+        assertThat(data.get("kernel").get("notes").get(0).asText())
+                .contains("1 request(s) overlap lost eBPF records: their off-CPU figures are incomplete");
+        assertThat(data.get("kernel").get("names").get(0).get("count").asText()).isEqualTo("2/1");
+        for (JsonNode r : data.get("requests")) {
+            JsonNode k = r.get("kernel");
+            boolean one = r.get("id").asLong() == 1;
+            assertThat(k.get("incomplete").asBoolean()).as("request %s", r.get("id")).isEqualTo(one);
+            assertThat(k.get("text").asText()).startsWith(one ? "kernel (INCOMPLETE: overlaps lost eBPF records; "
+                    + "lower bounds): off-CPU >= 25.00 ms" : "kernel: off-CPU 4.00 ms");
+        }
+        // The page shows it as a warning.
+        assertThat(page).contains("r.kernel.incomplete ? 'kernel warn' : 'kernel'");
     }
 
     @Test
