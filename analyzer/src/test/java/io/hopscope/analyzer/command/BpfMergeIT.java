@@ -187,7 +187,8 @@ class BpfMergeIT {
     /**
      * Issue 23: offwake losing records for real marks the requests that may miss some. A ring of 8 pages
      * holds one batch, and at the known path's low rate each CPU sends a batch by age about every 100 ms,
-     * so about one batch a drain gets through and the others are lost. Every known-path request parks
+     * so about one batch a drain gets through and the others are lost. 400 requests (about 35 s): offwake
+     * can take 20 s to start on a loaded machine. Every known-path request parks
      * its caller in {@code CompletableFuture.get} for the holder's 30 ms: a traced request that is not
      * marked must show that switch out; one whose interval was lost must be marked. A loss window spans
      * from the earliest switch out in the lost batches, and a batch often holds a long sleep of some
@@ -197,7 +198,7 @@ class BpfMergeIT {
     @Test
     void requestsOverlappingLostRecordsAreMarkedAndTheOthersAreWhole() throws Exception {
         String tracerOut = run("lossy", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
-                List.of("--stacks", "none", "--buffer-pages", "8"), "known-path", "--count", "120", "--pause-ms", "50");
+                List.of("--stacks", "none", "--buffer-pages", "8"), "known-path", "--count", "400", "--pause-ms", "50");
         java.util.regex.Matcher lost = java.util.regex.Pattern.compile("lost (\\d+) events").matcher(tracerOut);
         assertThat(lost.find()).as(tracerOut).isTrue();
         assertThat(Long.parseLong(lost.group(1))).as("records lost: " + tracerOut).isPositive();
