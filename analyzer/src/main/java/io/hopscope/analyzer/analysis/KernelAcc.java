@@ -83,9 +83,13 @@ final class KernelAcc {
         }
     }
 
-    /** Counts the waker that ended an interval in place {@code place} of thread {@code thread}. */
+    /**
+     * Counts the waker that ended an interval in place {@code place} of thread {@code thread}, and its
+     * stack {@code stackWeight} times: an interval offwake sampled stands for that many, one it did not
+     * (weight 0) has no stack to count.
+     */
     void addWaker(String waker, String thread, String place, boolean futexWake, long offCpuNanos, long runQueueNanos,
-                  String stack) {
+                  String stack, int stackWeight) {
         String key = waker + '\0' + thread + '\0' + place;
         WakerAcc w = wakers.get(key);
         if (w == null) {
@@ -100,6 +104,9 @@ final class KernelAcc {
         }
         w.offCpuNanos += offCpuNanos;
         w.runQueueNanos += Math.max(0, runQueueNanos);
+        if (stackWeight == 0) {
+            return;
+        }
         long[] c = w.stacks.get(stack);
         if (c == null && w.stacks.size() >= 4 * MAX_STACKS) {
             stack = OTHER;
@@ -109,7 +116,7 @@ final class KernelAcc {
             c = new long[1];
             w.stacks.put(stack, c);
         }
-        c[0]++;
+        c[0] += stackWeight;
     }
 
     /** Counts a wait of this request that the waker {@code key} (waker, thread, place) ended. */

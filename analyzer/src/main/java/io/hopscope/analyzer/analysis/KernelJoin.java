@@ -60,6 +60,7 @@ public final class KernelJoin {
     private final Map<String, Integer> enderIds = new HashMap<>();
     private long intervals;
     private long intervalsInRequests;
+    private long maxStackWeight;
     private Consumer<OffCpuOverlap> overlaps;
 
     public KernelJoin(Path recording) {
@@ -80,7 +81,7 @@ public final class KernelJoin {
         BpfInput format = BpfInput.detect(bpfFile);
         if (format == BpfInput.FOLDED) {
             List<WakePair> pairs = FoldedReader.read(bpfFile);
-            return new KernelReport(bpfFile.toString(), "folded", pairs.stream().mapToLong(WakePair::stacks).sum(), 0,
+            return new KernelReport(bpfFile.toString(), "folded", pairs.stream().mapToLong(WakePair::stacks).sum(), 0, 0,
                     Map.of(), List.of(), pairs, List.of("folded offwaketime output has no timestamps or thread ids: "
                             + "only totals per thread name are given, no per-request figures (record with offwake --events for those)"),
                     0, 0);
@@ -95,6 +96,7 @@ public final class KernelJoin {
         List<OffCpuReader.LossWindow> losses = new ArrayList<>();
         intervals = OffCpuReader.read(bpfFile, clock, i -> {
             add(i);
+            maxStackWeight = Math.max(maxStackWeight, i.stackWeight());
             String waker = i.wakerComm() != null ? wakerName(i) : FoldedReader.NO_WAKER;
             long[] p = pairs.computeIfAbsent(name(i.tid(), i.comm()) + '\0' + waker, k -> new long[2]);
             p[0] += i.offCpuNanos() / 1000;
@@ -129,7 +131,9 @@ public final class KernelJoin {
             notes.add(bpfFile + ": no off-CPU interval falls in a request: was it recorded from the same process "
                     + "at the same time as " + recording + "?");
         }
-        return build(bpfFile, threadNames, notes, losses.size(), incomplete);
+        // The summary line says it; a file cut short (no summary) by its sampled intervals' weight.
+        long stackEvery = summaries.isEmpty() ? Math.max(1, maxStackWeight) : summaries.get(0).stackEvery();
+        return build(bpfFile, stackEvery, threadNames, notes, losses.size(), incomplete);
     }
 
     /**
@@ -287,12 +291,12 @@ public final class KernelJoin {
             }
             bySlot.get(lane.slots[lastHit]).addWaker(wakerName(i), name(i.tid(), i.comm()),
                     placeNames.get(lane.places[lastHit]), i.futexWake(), i.offCpuNanos(), i.runQueueNanos(),
-                    String.join(";", i.wakerStack()));
+                    String.join(";", i.wakerStack()), i.stackWeight());
         }
     }
 
-    private KernelReport build(Path bpfFile, List<WakePair> threadNames, List<String> notes, long lossWindows,
-                               long incompleteRequests) {
+    private KernelReport build(Path bpfFile, long stackEvery, List<WakePair> threadNames, List<String> notes,
+                               long lossWindows, long incompleteRequests) {
         lanes.forEach((tid, lane) -> {
             for (int k = 0; k < lane.n; k++) {
                 if (lane.lastWaker[k] >= 0) {
@@ -315,7 +319,7 @@ public final class KernelJoin {
         }
         List<KernelSummary> summary = new ArrayList<>();
         byName.forEach((name, vs) -> summary.add(summary(name, vs)));
-        return new KernelReport(bpfFile.toString(), "events", intervals, intervalsInRequests, views, summary,
+        return new KernelReport(bpfFile.toString(), "events", intervals, intervalsInRequests, stackEvery, views, summary,
                 threadNames, notes, lossWindows, incompleteRequests);
     }
 

@@ -178,6 +178,10 @@ public final class FlameCommand implements Callable<Integer> {
             }
         }).join(bpf);
         kernel.notes().forEach(n -> err.println("note: " + n));
+        if (!kernel.stackSampling().isEmpty()) {
+            err.println("note: " + bpf + ": " + kernel.stackSampling());
+            return what + "; " + kernel.stackSampling();
+        }
         return what;
     }
 }

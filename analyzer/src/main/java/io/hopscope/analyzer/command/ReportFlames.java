@@ -26,6 +26,8 @@ final class ReportFlames {
 
     private final Map<FlameKind, FoldedStacks> stacks = new EnumMap<>(FlameKind.class);
     private final FoldedStacks offWake = new FoldedStacks();
+    // offwake --stack-every, as its sampled intervals' weight says: the offwake graph's title says it.
+    private int offWakeStackEvery = 1;
     private final NameGlob names;
 
     /** Registers the joins on {@code analyzer}; call before it analyzes. */
@@ -48,6 +50,7 @@ final class ReportFlames {
         return o -> {
             if (names == null || names.matches(o.requestName())) {
                 offWake.addOffWake(o);
+                offWakeStackEvery = Math.max(offWakeStackEvery, o.interval().stackWeight());
             }
         };
     }
@@ -59,17 +62,19 @@ final class ReportFlames {
             hops.addHops(r);
         }
         List<HtmlReport.Flame> flames = new ArrayList<>();
-        add(flames, FlameKind.hops, hops);
-        add(flames, FlameKind.offwake, offWake);
+        add(flames, FlameKind.hops, hops, "");
+        add(flames, FlameKind.offwake, offWake, offWakeStackEvery > 1 ? "; stacks of 1 interval in " + offWakeStackEvery
+                + ", each weighted x" + offWakeStackEvery : "");
         for (FlameKind kind : JOINED) {
-            add(flames, kind, stacks.get(kind));
+            add(flames, kind, stacks.get(kind), "");
         }
         return flames;
     }
 
-    private static void add(List<HtmlReport.Flame> flames, FlameKind kind, FoldedStacks s) throws IOException {
+    private static void add(List<HtmlReport.Flame> flames, FlameKind kind, FoldedStacks s, String sampling)
+            throws IOException {
         if (!s.isEmpty()) {
-            String title = "hopscope " + kind + " (" + kind.unit + ")";
+            String title = "hopscope " + kind + " (" + kind.unit + sampling + ")";
             flames.add(new HtmlReport.Flame(title, FlameHtml.render(s, title)));
         }
     }

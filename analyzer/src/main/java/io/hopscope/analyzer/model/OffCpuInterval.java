@@ -10,12 +10,15 @@ import java.util.List;
  * {@code futexEnterEpochNanos}); {@code futexWake} when the waker woke it from a futex wake call on the
  * same address. {@code wakerStack} is the waker's user then kernel frames, innermost first.
  * {@code stack} and {@code wakerFrames} are both sides' whole stacks as offwake wrote them, for the
- * offwake flame graph ({@code wakerFrames} null when nothing woke the thread).
+ * offwake flame graph ({@code wakerFrames} null when nothing woke the thread). {@code stackWeight} is how
+ * many intervals those stacks stand for: offwake --stack-every N walks the stacks of one interval in N,
+ * drawn at random, and gives it N, the others 0 (no stacks; their times, waker and futex call are still
+ * exact); 1 for an interval whose stacks are not sampled (every interval's with --stack-every 1).
  */
 public record OffCpuInterval(long tid, String comm, long offEpochNanos, long onEpochNanos, String state,
                              long wakeupEpochNanos, long runQueueNanos, long wakerTid, String wakerComm,
                              String wakerContext, boolean futexWait, long futexEnterEpochNanos, boolean futexWake,
-                             List<String> wakerStack, Frames stack, Frames wakerFrames) {
+                             List<String> wakerStack, Frames stack, Frames wakerFrames, int stackWeight) {
 
     /** One side's stacks, innermost frame first; a list is null when offwake could not read it (a missed stack). */
     public record Frames(List<String> kernel, List<String> user) {
@@ -24,7 +27,7 @@ public record OffCpuInterval(long tid, String comm, long offEpochNanos, long onE
     /** The same interval without its stacks, for keeping many of them (the trace's slices need none). */
     public OffCpuInterval withoutStacks() {
         return new OffCpuInterval(tid, comm, offEpochNanos, onEpochNanos, state, wakeupEpochNanos, runQueueNanos, wakerTid,
-                wakerComm, wakerContext, futexWait, futexEnterEpochNanos, futexWake, List.of(), null, null);
+                wakerComm, wakerContext, futexWait, futexEnterEpochNanos, futexWake, List.of(), null, null, stackWeight);
     }
 
     public long offCpuNanos() {

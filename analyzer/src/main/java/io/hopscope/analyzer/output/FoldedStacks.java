@@ -67,13 +67,19 @@ public final class FoldedStacks {
     }
 
     /**
-     * One off-CPU part in the offwaketime picture, weighted by its nanoseconds: request name, the
+     * One off-CPU part in the offwaketime picture, weighted by its nanoseconds times its interval's stack
+     * weight (offwake --stack-every N: N for an interval whose stacks were sampled, 0, not drawn, for one
+     * whose were not): request name, the
      * wakee thread, its place ({@code wait KIND} or {@code segment}), the wakee's user then kernel
      * frames from root to leaf, the separator {@code --}, then the waker's kernel then user frames from
      * leaf to root and the waker's name on top (as bcc's {@code offwaketime -f} draws it); only
      * {@code (no waker)} above the separator when the thread stayed runnable.
      */
     public void addOffWake(OffCpuOverlap o) {
+        int weight = o.interval().stackWeight();
+        if (weight == 0) {
+            return;
+        }
         List<String> frames = new ArrayList<>();
         frames.add(o.requestName());
         frames.add(o.thread());
@@ -90,7 +96,7 @@ public final class FoldedStacks {
             leafFirst(frames, waker.user(), "[Missed User Stack]");
             frames.add(o.waker());
         }
-        add(frames, o.nanos());
+        add(frames, o.nanos() * weight);
     }
 
     private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {

@@ -30,6 +30,9 @@ final class KernelHtml {
                 + (k.perRequest() ? " off-CPU interval(s), " + k.intervalsInRequests() + " in requests" : " folded stack(s)"));
         n.put("perRequest", k.perRequest());
         ArrayNode notes = n.putArray("notes");
+        if (!k.stackSampling().isEmpty()) {
+            notes.add("sampled: " + k.stackSampling());
+        }
         k.notes().forEach(notes::add);
         ArrayNode rows = n.putArray("names");
         for (NameSummary ns : names) {

@@ -20,6 +20,7 @@ final class KernelJson {
         n.put("intervalsInRequests", k.intervalsInRequests());
         n.put("lossWindows", k.lossWindows());
         n.put("incompleteRequests", k.incompleteRequests());
+        n.put("stackEvery", k.stackEvery());
         JsonRecords.array(n, "threadNames", k.threadNames(), JsonRecords::wakePair);
         JsonRecords.strings(n, "notes", k.notes());
         return n;

@@ -23,6 +23,9 @@ public final class KernelText {
     public static void writeSummary(KernelReport k, List<NameSummary> names, PrintWriter out) {
         out.println("kernel (eBPF, " + k.format() + "): " + k.file() + ": " + k.intervals()
                 + (k.perRequest() ? " off-CPU interval(s), " + k.intervalsInRequests() + " in requests" : " folded stack(s)"));
+        if (!k.stackSampling().isEmpty()) {
+            out.println("sampled: " + k.stackSampling());
+        }
         k.notes().forEach(n -> out.println("note: " + n));
         if (k.perRequest()) {
             int nameWidth = Math.max(4, Math.min(40, names.stream().mapToInt(s -> s.name().length()).max().orElse(4)));

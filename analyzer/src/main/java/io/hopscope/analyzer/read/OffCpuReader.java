@@ -33,9 +33,11 @@ public final class OffCpuReader {
 
     /**
      * The tracer's closing line ({@code {"summary": {...}}}, last in files of offwake versions that write
-     * one): what it counted but could not record, to a full ring buffer or a full thread map.
+     * one): what it counted but could not record, to a full ring buffer or a full thread map, and
+     * {@code stackEvery}, its --stack-every (one interval in so many has stacks; 1 in files of offwake
+     * versions that walked every interval's).
      */
-    public record TracerSummary(long lostRecords, long lostIntervals, long lostFutexCalls) {
+    public record TracerSummary(long lostRecords, long lostIntervals, long lostFutexCalls, long stackEvery) {
         public long lost() {
             return lostRecords + lostIntervals + lostFutexCalls;
         }
@@ -77,7 +79,8 @@ public final class OffCpuReader {
                 if (r != null && r.path("summary").isObject()) {
                     JsonNode t = r.get("summary");
                     summary.accept(new TracerSummary(t.path("lost_records").asLong(0),
-                            t.path("lost_intervals").asLong(0), t.path("lost_futex_calls").asLong(0)));
+                            t.path("lost_intervals").asLong(0), t.path("lost_futex_calls").asLong(0),
+                            Math.max(1, t.path("stack_every").asLong(1))));
                     continue;
                 }
                 if (r != null && r.path("lost").isObject()) {
@@ -115,13 +118,21 @@ public final class OffCpuReader {
         boolean futexWake = futexWait && wakerFutex.isObject() && WAKE_CMDS.contains(wakerFutex.path("cmd").asText(""))
                 && futex.path("uaddr").asText("").equals(wakerFutex.path("uaddr").asText("?"));
         long futexEnter = futex.path("enter_ns").isIntegralNumber() ? clock.toEpochNanos(futex.get("enter_ns").asLong()) : -1;
+        // Absent in files of offwake versions that walked every interval's stacks.
+        JsonNode weight = r.path("stack_weight");
+        int stackWeight = weight.isMissingNode() ? 1
+                : weight.isIntegralNumber() && weight.canConvertToInt() && weight.asInt() >= 0 ? weight.asInt() : -1;
+        if (stackWeight < 0) {
+            throw new RecordingProblem(file + ": line " + lineNo + ": stack_weight is not a count of intervals (an"
+                    + " integer >= 0)");
+        }
         return new OffCpuInterval(tid, text(r.path("comm")), clock.toEpochNanos(off), clock.toEpochNanos(on),
                 text(r.path("state")), wakeup, runq,
                 waker.isObject() ? waker.path("tid").asLong(-1) : -1,
                 waker.isObject() ? text(waker.path("comm")) : null,
                 waker.isObject() ? text(waker.path("context")) : null,
                 futexWait, futexEnter, futexWake, stack(r.path("waker_stack")), frames(r.path("stack")),
-                waker.isObject() ? frames(r.path("waker_stack")) : null);
+                waker.isObject() ? frames(r.path("waker_stack")) : null, stackWeight);
     }
 
     static LossWindow loss(Path file, long lineNo, JsonNode r, ClockAlignment clock) throws RecordingProblem {

@@ -292,6 +292,53 @@ class KernelJoinTest {
     }
 
     @Test
+    void sampledStacksLeaveEveryFigureExactAndWeighTheWakerStacks() throws Exception {
+        Path sampled = Files.write(dir.resolve("sampled.jsonl"), fixture.sampledEvents(4));
+        JsonNode all = json();
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", sampled.toString(), "--format", "json", "--sort", "start");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode report = new ObjectMapper().readTree(r.out());
+        assertThat(report.get("kernel").get("stackEvery").asLong()).isEqualTo(4);
+        assertThat(all.get("kernel").get("stackEvery").asLong()).isEqualTo(1);
+        // Times, switches, futex waits and wakers come from every interval, sampled or not.
+        for (long id : new long[] {1, 2}) {
+            JsonNode a = request(all, id);
+            JsonNode s = request(report, id);
+            for (String field : List.of("offCpuNanos", "runQueueNanos", "contextSwitches", "futexWaits", "kernelDuring")) {
+                assertThat(s.get(field)).as(field).isEqualTo(a.get(field));
+            }
+            assertThat(s.get("wakers")).hasSameSizeAs(a.get("wakers"));
+        }
+        assertThat(report.get("summary")).isEqualTo(all.get("summary"));
+        // The sampled wake's stack stands for 4 wakes; the unsampled interrupt wake has no stack to show.
+        JsonNode wakers = request(report, 1).get("wakers");
+        for (JsonNode w : wakers) {
+            if (w.get("waker").asText().equals("kj-loop")) {
+                assertThat(w.get("count").asLong()).isEqualTo(1);
+                assertThat(w.get("topStacks").get(0).get("frames").toString()).isEqualTo("[\"Waker.wake\",\"Loop.run\"]");
+                assertThat(w.get("topStacks").get(0).get("count").asLong()).isEqualTo(4);
+            } else {
+                assertThat(w.get("waitsEnded").asLong()).isEqualTo(1);
+                assertThat(w.get("topStacks")).isEmpty();
+            }
+        }
+        Cli text = Cli.run("report", jfr.toString(), "--bpf", sampled.toString(), "--sort", "start");
+        assertThat(text.out()).contains("sampled: stacks of 1 interval in 4 (offwake --stack-every 4), each weighted x4"
+                + " in flame graphs and waker stacks; times exact");
+        assertThat(Cli.run("report", jfr.toString(), "--bpf", events.toString()).out()).doesNotContain("sampled:");
+    }
+
+    @Test
+    void aStackWeightThatIsNotACountIsOneLine() throws Exception {
+        Path bad = Files.writeString(dir.resolve("badweight.jsonl"), fixture.sampledEvents(4).get(0)
+                .replace("\"stack_weight\":4", "\"stack_weight\":-4") + "\n");
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", bad.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: " + bad + ": line 1: stack_weight is not a count of intervals"
+                + " (an integer >= 0)");
+    }
+
+    @Test
     void withoutBpfTheReportHasNoKernelFields() throws Exception {
         Cli r = Cli.run("report", jfr.toString(), "--format", "json");
         assertThat(r.exitCode()).isZero();

@@ -55,6 +55,24 @@ class FlameOffWakeTest {
     }
 
     @Test
+    void sampledStacksAreWeighedByTheirSamplingAndTheTitleSaysSo() throws Exception {
+        Path sampled = Files.write(dir.resolve("sampled.jsonl"), KernelFixture.record(dir.resolve("s.jfr"), true)
+                .sampledEvents(4));
+        Cli r = Cli.run("flame", dir.resolve("s.jfr").toString(), "--kind", "offwake", "--bpf", sampled.toString(),
+                "--format", "folded");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        // The sampled wake stands for 4 such wakes; the preempted interval, never sampled, for itself; the
+        // unsampled ones (the interrupt's wake, kj-loop's interval) are not drawn.
+        assertThat(r.out().lines().toList()).containsExactly(
+                "kj;kj-caller;segment;__schedule;--;(no waker) " + 3 * MS,
+                "kj;kj-caller;wait Mono.block;__schedule;--;try_to_wake_up;futex_wake;Waker.wake;Loop.run;kj-loop "
+                        + 4 * 20 * MS);
+        assertThat(r.err()).contains("note: " + sampled + ": stacks of 1 interval in 4 (offwake --stack-every 4)");
+        Cli html = Cli.run("flame", dir.resolve("s.jfr").toString(), "--kind", "offwake", "--bpf", sampled.toString());
+        assertThat(html.out()).contains("hopscope offwake (ns): all requests; stacks of 1 interval in 4");
+    }
+
+    @Test
     void requestSelectsOneRequest() {
         List<String> lines = folded("--request", "2");
         assertThat(lines).containsExactly("kj;kj-loop;segment;__schedule;--;try_to_wake_up;futex_wake;Waker.wake;"

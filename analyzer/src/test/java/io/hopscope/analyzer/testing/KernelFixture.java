@@ -119,6 +119,29 @@ public final class KernelFixture {
         return lines;
     }
 
+    /**
+     * The same intervals as offwake --stack-every {@code every} writes them: the first (kj-caller woken by
+     * kj-loop) and the stranger's sampled (weight {@code every}), the preempted one not sampled at all
+     * (weight 1: never walked), the rest not sampled (weight 0, no stacks), and the summary line last.
+     */
+    public List<String> sampledEvents(int every) {
+        List<String> lines = new ArrayList<>();
+        int[] weights = {every, 0, 1, 0, 0, every};
+        List<String> all = events();
+        for (int k = 0; k < all.size(); k++) {
+            String line = all.get(k).replace(",\"stack\":", ",\"stack_weight\":" + weights[k] + ",\"stack\":");
+            if (weights[k] == 0) {
+                line = line.replace("[\"__schedule\"]", "[]").replace("[\"try_to_wake_up\",\"futex_wake\"]", "[]")
+                        .replace("[\"Waker.wake\",\"Loop.run\"]", "[]");
+            }
+            lines.add(line);
+        }
+        lines.add("{\"summary\":{\"intervals\":6,\"futex_waits\":2,\"missed_stacks\":0,\"lost_records\":0,"
+                + "\"lost_intervals\":0,\"lost_futex_calls\":0,\"target_exited\":false,\"stack_every\":" + every
+                + ",\"sampled_intervals\":2}}");
+        return lines;
+    }
+
     public Path writeEvents(Path file) throws Exception {
         Files.write(file, events());
         return file;
