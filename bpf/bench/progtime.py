@@ -70,10 +70,11 @@ REPORT = '''        timing = self.bpf["timing"]
               %% ("; ".join(parts), total_ns / 1e6, total_ns / 1e3 / max(1, intervals)),
               file=sys.stderr)
 ''' % (PROGRAMS,)
-# Where the tool prints its summary: this layout's (offwake_lib/tracer.py), or a single-file
-# offwake.py's from before offwake_lib.
-SUMMARY_ANCHORS = ('        n = layout.counter_totals(self.bpf["counters"])',
-                   '        counters = self.bpf["counters"]')
+# Where the tool prints its summary, at the method's own indentation: this layout's
+# (offwake_lib/tracer.py, after the outputs are written), or a single-file offwake.py's from before
+# offwake_lib.
+SUMMARY_ANCHORS = ('\n        reused, checked, differed = (',
+                   '\n        counters = self.bpf["counters"]')
 
 
 def instrument_programs(source):
@@ -100,7 +101,7 @@ def instrument_summary(source):
     """The tool's Python with the timing printed before its summary."""
     for anchor in SUMMARY_ANCHORS:
         if anchor in source:
-            return source.replace(anchor, REPORT + anchor, 1)
+            return source.replace(anchor, "\n" + REPORT + anchor[1:], 1)
     overhead.fail("cannot find where the tool prints its summary")
 
 
