@@ -192,10 +192,21 @@ TRACEPOINT_PROBE(sched, sched_switch) {
         if (!PREEMPTED_STACKS && (o->state & 0xff) == 0) {
             // Preempted (R, R+): nothing woke it, the whole interval is
             // run-queue time, and where it was preempted is a CPU profile's
-            // question; its two walks would be a third of the cost.
+            // question; its two walks would be a third of the cost. No
+            // stacks, for every such interval: they stand for themselves.
+            o->kstack = NO_STACK;
+            o->ustack = NO_STACK;
+            o->stack_weight = 1;
+        } else if (STACK_EVERY > 1 && bpf_get_prandom_u32() % STACK_EVERY != 0) {
+            // Not sampled: its times, waker and futex call are recorded, its
+            // stacks and its waker's are not (stack_weight 0). A draw, not a
+            // counter: a counter per thread or per CPU keeps step with
+            // periodic work (on a CPU where two threads take turns, every
+            // 2nd switch is the same thread's) and would sample one side.
             o->kstack = NO_STACK;
             o->ustack = NO_STACK;
         } else {
+            o->stack_weight = STACK_EVERY;
             s32 ustack = USER_STACK_GET;
             o->ustack = ustack;
             // Asleep (S) in a futex wait, or elsewhere from a known user
@@ -283,22 +294,27 @@ TRACEPOINT_PROBE(sched, sched_waking) {
             o->waker_futex_op = fx->op;
         }
     }
-    if (ALL_WAKER_STACKS || (o->futex_enter_ns != 0 && futex_wait_cmd(o->futex_op))) {
-        // The wakes this tool is for: of a thread in a futex wait.
+    if (o->stack_weight != 0
+        && (ALL_WAKER_STACKS || (o->futex_enter_ns != 0 && futex_wait_cmd(o->futex_op)))) {
+        // The wakes this tool is for: of a thread in a futex wait, when its
+        // interval's stacks are sampled (stack_weight, set at its switch out).
         if (REUSE_KSTACKS && fx && o->waker_ctx == 1 && futex_wake_cmd(o->waker_futex_op))
             o->waker_kstack = futex_kernel_stack(args, fx, o->waker_futex_op);
         else
             o->waker_kstack = KERNEL_STACK_GET;
         o->waker_ustack = USER_STACK_GET;
     } else if (o->waker_ctx != 0) {
-        // Any other wake (epoll, sockets, sleeps), when the stack it ran on
-        // already says whether the waker or an interrupt did it: no walks.
-        // Interrupt wakes, the costliest walks, are most of these.
+        // Any other wake (epoll, sockets, sleeps), or an interval not
+        // sampled, when the stack it ran on already says whether the waker
+        // or an interrupt did it: no walks. Interrupt wakes, the costliest
+        // walks, are most of these.
         o->waker_kstack = NO_STACK;
         o->waker_ustack = NO_STACK;
     } else {
         // A waker of another process, a kernel thread or the idle task: its
-        // kernel stack is what tells an interrupt from a task.
+        // kernel stack is what tells an interrupt from a task, so it is
+        // walked for sampled and unsampled intervals alike (the context is
+        // part of every interval's record).
         o->waker_kstack = KERNEL_STACK_GET;
         o->waker_ustack = NO_STACK;
     }

@@ -5,7 +5,7 @@
 #
 # USAGE: offwake.py -p PID [--duration S] [--min-us US] [--folded FILE]
 #                   [--events FILE] [--stacks {both,kernel,user,none}]
-#                   [--all-waker-stacks] [--preempted-stacks]
+#                   [--stack-every N] [--all-waker-stacks] [--preempted-stacks]
 #                   [--no-stack-reuse]
 #                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
 #                   [--thread-maps {auto,array,hash}]
@@ -16,6 +16,15 @@
 # offwake.bpf.c; offwake_lib/ holds the record layout, the tracer and the
 # outputs. See docs/ebpf.md for the record format, the overhead and how stacks
 # are reused.
+#
+# Overhead: every off-CPU interval of the target is recorded; stacks are walked
+# for one interval in 8 (--stack-every 8, drawn at random; the folded output
+# weighs them 8 times), since the walks are the part of the cost that grows
+# with the stacks. On a futex ping-pong (bench/switchcost.py, where the
+# tracepoints alone cost about 0.7 us an interval) the programs' own time per
+# interval was 0.94 us at --stack-every 8, 1.21 with a stack for every interval
+# (--stack-every 1) and 0.78 with none (--stacks none), timed inside them as
+# bench/progtime.py does (which adds about 0.5 us); see docs/performance.md.
 
 import argparse
 import os
@@ -25,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from offwake_lib import PROG, ToolError  # noqa: E402
 from offwake_lib.kernel import THREAD_ARRAY_MAX  # noqa: E402
-from offwake_lib.program import CHECK_EVERY  # noqa: E402
+from offwake_lib.program import CHECK_EVERY, STACK_EVERY  # noqa: E402
 from offwake_lib.tracer import Tracer  # noqa: E402
 
 examples = """examples:
@@ -37,6 +46,8 @@ examples = """examples:
                               # only intervals of 1 ms or more, both outputs
     ./offwake.py -p 185 --stacks kernel --events off.jsonl
                               # kernel stacks only: cheaper at high switch rates
+    ./offwake.py -p 185 --stack-every 1 --folded off.folded
+                              # stacks of every interval, not of 1 in 8
     flamegraph.pl --color=chain --countname=us < off.folded > off.svg
                               # an off-wake flame graph of the folded output
 """
@@ -74,6 +85,13 @@ def positive_int(text):
     return value
 
 
+def stack_every(text):
+    value = positive_int(text)
+    if value > 65535:  # event_t.stack_weight is a u16
+        raise argparse.ArgumentTypeError("must be <= 65535: %r" % text)
+    return value
+
+
 def power_of_two(text):
     value = positive_int(text)
     if value == 0 or value & (value - 1):
@@ -103,6 +121,12 @@ def build_parser():
     parser.add_argument("--stacks", choices=("both", "kernel", "user", "none"), default="both",
                         help="stacks to record for wakee and waker (default both; "
                              "each walk costs CPU at every switch)")
+    parser.add_argument("--stack-every", type=stack_every, default=STACK_EVERY, metavar="N",
+                        help="walk the stacks of one off-CPU interval in N, drawn at "
+                             "random, and weigh them N times in --folded (default %d; "
+                             "1: every interval). Every interval is recorded, with "
+                             "its times, waker and futex call; only the stacks are "
+                             "sampled" % STACK_EVERY)
     parser.add_argument("--preempted-stacks", action="store_true",
                         help="also record stacks of intervals in which the "
                              "thread was preempted (state R, R+: no waker, "

@@ -27,12 +27,20 @@ def folded_line(wakee_comm, wakee_user, wakee_kernel, waker_kernel,
 
 
 class FoldedTotals:
-    """Off-CPU time summed per stack pair, one interval record (events schema) at a time."""
+    """Off-CPU time summed per stack pair, one interval record (events schema) at a time.
+
+    A sampled interval's time counts its stack_weight times (--stack-every N: one interval in N has
+    stacks, and stands for N); an interval without sampled stacks (weight 0) is left out, so each
+    line is an estimate of the time all intervals spent on that stack pair.
+    """
 
     def __init__(self):
         self.totals = {}
 
     def add(self, r):
+        weight = r.get("stack_weight", 1)
+        if weight == 0:
+            return
         stack = r["stack"]
         waker = r["waker"]
         wstack = r["waker_stack"]
@@ -41,7 +49,7 @@ class FoldedTotals:
                _tuple(wstack["kernel"]) if wstack else (),
                _tuple(wstack["user"]) if wstack else (),
                waker["comm"] if waker else "")
-        self.totals[key] = self.totals.get(key, 0) + r["offcpu_ns"]
+        self.totals[key] = self.totals.get(key, 0) + r["offcpu_ns"] * weight
 
     def lines(self):
         """Folded lines, smallest total first."""

@@ -11,9 +11,17 @@ SOURCE = os.path.join(BPF_DIR, "offwake.bpf.c")
 STACKS_SOURCE = os.path.join(BPF_DIR, "offwake_stacks.bpf.c")
 
 FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
+# One off-CPU interval in so many gets stack walks by default (--stack-every): the walks are
+# most of the tracer's cost per interval (bench/switchcost.py).
+STACK_EVERY = 8
 CHECK_EVERY = 64  # past the 64th, every so many reuses of a kernel stack walk it again
 # A stack not asked for reads as -EFAULT, which the output shows as an empty stack.
 NO_STACK = -errno.EFAULT
+
+
+def stack_every(args):
+    """One interval in how many gets stack walks: --stack-every, or 1 when no stack is asked for."""
+    return 1 if args.stacks == "none" else args.stack_every
 
 
 def placeholders(args, thread_slots, task_stack_offset):
@@ -24,6 +32,7 @@ def placeholders(args, thread_slots, task_stack_offset):
         "USER_STACK_GET": "user_stack(args)" if args.stacks in ("both", "user") else NO_STACK,
         "PREEMPTED_STACKS": 1 if args.preempted_stacks else 0,
         "ALL_WAKER_STACKS": 1 if args.all_waker_stacks else 0,
+        "STACK_EVERY": stack_every(args),
         "NO_STACK": NO_STACK,
         "REUSE_KSTACKS": 1 if kernel_stacks and not args.no_stack_reuse else 0,
         "REUSE_USTACKS": 0 if args.no_stack_reuse else 1,

@@ -128,6 +128,10 @@ def interval_record(ev, stacks, comm_of):
         } if woken else None,
         "futex": futex,
         "waker_futex": waker_futex,
+        # How many intervals this one's stacks stand for (--stack-every): N when sampled, 0 when
+        # not (its stacks and its waker's not walked), 1 when its stacks are never sampled (a
+        # preempted interval's, none; every interval's with --stack-every 1).
+        "stack_weight": ev.get("stack_weight", 1),
         "stack": {
             "kernel": stacks(ev["kstack"], ev["tgid"], False),
             "user": stacks(ev["ustack"], ev["tgid"], True),

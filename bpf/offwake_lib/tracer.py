@@ -218,6 +218,8 @@ class Tracer:
         stacks = self.stacks_resolver(jvm)
         intervals = 0
         futex_waits = 0
+        sampled = 0  # intervals whose stacks were walked for the sample (weight --stack-every)
+        stack_every = program.stack_every(self.args)
         totals = FoldedTotals() if self.args.folded else None
         out = open(self.args.events, "w") if self.args.events else None
         try:
@@ -230,6 +232,8 @@ class Tracer:
                     if end:
                         complete_futex(r, *end)
                 intervals += 1
+                if r["stack_weight"] == stack_every:
+                    sampled += 1
                 if out:
                     out.write(json.dumps(r, separators=(",", ":")) + "\n")
                 if totals is not None:
@@ -248,7 +252,8 @@ class Tracer:
                     "intervals": intervals, "futex_waits": futex_waits,
                     "missed_stacks": self.missing_stacks, "lost_records": lost,
                     "lost_intervals": lost_threads, "lost_futex_calls": lost_futex,
-                    "target_exited": target_exited}}, separators=(",", ":")) + "\n")
+                    "target_exited": target_exited, "stack_every": stack_every,
+                    "sampled_intervals": sampled}}, separators=(",", ":")) + "\n")
         finally:
             if out:
                 out.close()
@@ -267,6 +272,10 @@ class Tracer:
               "%d futex calls (thread map full)"
               % (PROG, intervals, futex_waits, self.missing_stacks, lost, lost_threads, lost_futex),
               file=sys.stderr)
+        if stack_every > 1:
+            print("%s: stacks of 1 interval in %d (--stack-every): %d of %d sampled, their time "
+                  "counted %d times in --folded; --stack-every 1 walks every interval's"
+                  % (PROG, stack_every, sampled, intervals, stack_every), file=sys.stderr)
         if reused or checked:
             print("%s: kernel stacks reused %d times; %d walked again to check, %d differed"
                   % (PROG, reused, checked, differed), file=sys.stderr)

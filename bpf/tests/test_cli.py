@@ -33,6 +33,9 @@ def test_pid_must_be_a_number():
     ("--duration", "soon", "not a number"),
     ("--min-us", "-5", "must be >= 0"),
     ("--buffer-pages", "300", "must be a power of two"),
+    ("--stack-every", "0", "must be > 0"),
+    ("--stack-every", "65536", "must be <= 65535"),
+    ("--stack-every", "often", "not an integer"),
 ])
 def test_bad_option_values(option, value, message):
     assert_one_line_error(run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl", option, value),

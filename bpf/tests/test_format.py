@@ -45,6 +45,7 @@ def test_futex_wait_record():
         "futex": {"uaddr": "0x7f3c88417a3c", "op": 393, "cmd": "FUTEX_WAIT_BITSET",
                   "enter_ns": 999_990_000, "exit_ns": None, "duration_ns": None, "ret": None},
         "waker_futex": {"uaddr": "0x7f3c88417a3c", "op": 129, "cmd": "FUTEX_WAKE"},
+        "stack_weight": 1,
         "stack": {"kernel": STACKS[(1, False)], "user": STACKS[(2, True)]},
         "waker_stack": {"kernel": STACKS[(3, False)], "user": STACKS[(4, True)]},
     }
@@ -133,6 +134,23 @@ def test_folded_lines_sum_microseconds_per_stack_pair():
     assert lines[0].endswith(";--; 20500")
     assert lines[1].startswith("hop-waiter;CompletableFuture.get;")
     assert lines[1].endswith(";hop-waker 21500")
+
+
+def test_folded_lines_weigh_sampled_intervals_and_leave_out_unsampled_ones():
+    # --stack-every 4: a sampled interval stands for 4, an unsampled one (no stacks) for none, and a
+    # preempted one, whose stacks are never walked, for itself.
+    sampled = record(stack_weight=4)
+    unsampled = record(stack_weight=0, kstack=-14, ustack=-14, off_ns=2_000_000_000,
+                       on_ns=2_001_000_000)
+    preempted = record(stack_weight=1, state=0, waking_ns=0, wakeup_ns=0)
+    assert sampled["stack_weight"] == 4 and unsampled["stack_weight"] == 0
+    totals = folded.FoldedTotals()
+    for r in (sampled, unsampled, preempted):
+        totals.add(r)
+    lines = totals.lines()
+    assert [line.rsplit(" ", 1)[1] for line in lines] == ["20500", "82000"]
+    assert lines[1].startswith("hop-waiter;CompletableFuture.get;")
+    assert lines[0].endswith(";--; 20500")
 
 
 def test_waker_context_from_kernel_stack():

@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import PYTHON, TOOL
+from offwake_lib.program import STACK_EVERY
 from offwake_lib.symbols import PerfMap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -98,7 +99,10 @@ def run_offwake(pid, tmp_path, *extra):
 
 
 def test_waiter_woken_by_waker(hopwake, tmp_path):
-    result, records, folded, before_ns, after_ns = run_offwake(hopwake, tmp_path, "--duration", "3")
+    # --stack-every 1: a stack for every interval (the default samples them, see
+    # test_default_samples_stacks_and_weighs_them).
+    result, records, folded, before_ns, after_ns = run_offwake(hopwake, tmp_path, "--duration", "3",
+                                                               "--stack-every", "1")
     assert "Tracing" in result.stderr and "Ctrl-C to end." in result.stderr
     assert re.search(r"lost 0 events \(ring buffer reservation failed\)", result.stderr), result.stderr
 
@@ -146,6 +150,8 @@ def test_waiter_woken_by_waker(hopwake, tmp_path):
                   r"differed", result.stderr)
     assert m is None or m.group(3) == "0", result.stderr
     assert "warning" not in result.stderr, result.stderr
+    assert "--stack-every" not in result.stderr, result.stderr
+    assert all(r["stack_weight"] == 1 for r in records)
     waits = {tuple(r["stack"]["kernel"]) for r in futex_woken if r["state"] == "S"}
     assert len(waits) == 1 and "futex_wait" in waits.pop(), "one futex wait path expected"
     # Preempted intervals carry no stacks unless --preempted-stacks asks for them.
@@ -187,7 +193,8 @@ def test_java_frames_are_symbolised_from_the_perf_map(bpf_ready, tmp_path):
         line = proc.stdout.readline()
         assert line.startswith("ready "), "Spin did not start: %r" % line
         pid = int(line.split()[1])
-        result, records, _, _, _ = run_offwake(pid, tmp_path, "--duration", "1.5", "--preempted-stacks")
+        result, records, _, _, _ = run_offwake(pid, tmp_path, "--duration", "1.5", "--preempted-stacks",
+                                               "--stack-every", "1")
     finally:
         proc.kill()
         proc.wait()
@@ -205,7 +212,8 @@ def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
     result, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
                                                 "--min-us", "10000", "--stacks", "kernel",
                                                 "--no-stack-reuse", "--preempted-stacks",
-                                                "--all-waker-stacks", "--thread-maps", "hash")
+                                                "--all-waker-stacks", "--thread-maps", "hash",
+                                                "--stack-every", "1")
     assert records
     assert all(r["offcpu_ns"] >= 10_000_000 for r in records)
     assert all(r["stack"]["user"] == [] for r in records)
@@ -217,6 +225,58 @@ def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
     assert any(r["comm"] == "hop-waker" and r["waker"]["context"] == "hardirq" for r in woken)
     assert "reused" not in result.stderr, result.stderr
     assert folded
+
+
+def test_default_samples_stacks_and_weighs_them(bpf_ready, tmp_path):
+    # A round trip a millisecond: over a thousand intervals of each thread in 2 s, so the share that
+    # has stacks is 1/STACK_EVERY to within a few percent of itself, far inside the bounds below.
+    proc, pid = start_hopwake(0, delay_ms=1)
+    try:
+        result, records, folded, _, _ = run_offwake(pid, tmp_path, "--duration", "2")
+    finally:
+        proc.kill()
+        proc.wait()
+    n = STACK_EVERY
+    assert n > 1
+    summary = json.loads((tmp_path / "off.jsonl").read_text().splitlines()[-1])["summary"]
+    assert summary["stack_every"] == n
+    sampled = [r for r in records if r["stack_weight"] == n]
+    assert summary["sampled_intervals"] == len(sampled)
+    assert re.search(r"stacks of 1 interval in %d \(--stack-every\): %d of %d sampled"
+                     % (n, len(sampled), len(records)), result.stderr), result.stderr
+    # Preempted intervals have no stacks to sample and stand for themselves; the others are drawn.
+    for r in records:
+        assert r["stack_weight"] in ((1,) if r["state"] in ("R", "R+") else (0, n)), r
+    for comm in ("hop-waiter", "hop-waker"):
+        mine = [r for r in records if r["comm"] == comm and r["state"] not in ("R", "R+")]
+        assert len(mine) >= 400, "only %d intervals of %s" % (len(mine), comm)
+        share = sum(1 for r in mine if r["stack_weight"] == n) / len(mine)
+        assert 0.4 / n <= share <= 1.6 / n, "%s: %.3f of its intervals sampled, not about 1/%d" % (
+            comm, share, n)
+    # Every interval keeps its times, waker and futex call; only sampled ones have stacks.
+    woken = [r for r in records
+             if r["comm"] == "hop-waiter" and r["waker"] and r["waker"]["comm"] == "hop-waker"]
+    assert len(woken) >= 400
+    for r in woken:
+        assert r["waker"]["context"] == "task" and r["waking_ns"] and r["runq_ns"] is not None
+        if r["stack_weight"] == n:
+            assert r["stack"]["kernel"], r
+            # The waker's stacks come with wakes of a futex wait (not one whose call began before
+            # tracing: offwake did not see it start).
+            if r["futex"] and "WAIT" in r["futex"]["cmd"]:
+                assert r["waker_stack"]["kernel"] or r["waker_stack"]["kernel"] is None, r
+        else:
+            assert r["stack"] == {"kernel": [], "user": []}, r
+            assert r["waker_stack"] == {"kernel": [], "user": []}, r
+    assert sum(1 for r in woken if r["futex"] and r["waker_futex"]) >= 0.9 * len(woken)
+    # --folded weighs each sampled interval n times and leaves the others out.
+    total_us = sum(int(line.rsplit(" ", 1)[1]) for line in folded)
+    expected_us = sum(r["offcpu_ns"] * r["stack_weight"] for r in records) / 1000
+    assert abs(total_us - expected_us) <= len(folded)
+    pair_us = sum(int(line.rsplit(" ", 1)[1]) for line in folded
+                  if line.startswith("hop-waiter;") and re.search(r";hop-waker \d+$", line))
+    assert abs(pair_us - sum(r["offcpu_ns"] * r["stack_weight"] for r in woken) / 1000) <= len(folded)
+    assert "lost 0 events" in result.stderr, result.stderr
 
 
 def test_sigterm_ends_cleanly(hopwake, tmp_path):

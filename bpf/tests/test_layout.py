@@ -24,6 +24,7 @@ def c_layout(tmp_path, struct, fields):
     source.write_text(
         "#include <stddef.h>\n#include <stdio.h>\n#include <stdint.h>\n"
         "typedef uint64_t u64; typedef int64_t s64; typedef uint32_t u32; typedef int32_t s32;\n"
+        "typedef uint16_t u16;\n"
         "#define TASK_COMM_LEN %d\n#define BATCH %d\n%s\n"
         "int main(void) {\n%s    printf(\"sizeof %%zu\\n\", sizeof(struct %s));\n    return 0;\n}\n"
         % (layout.TASK_COMM_LEN, layout.BATCH, layout.c_definitions(), prints, struct))
@@ -68,6 +69,7 @@ def test_the_program_is_filled_completely():
     class Args:
         stacks, preempted_stacks, all_waker_stacks, no_stack_reuse = "both", False, False, False
         pid, min_us, stack_storage, buffer_pages, max_threads = 42, 5, 16384, 2048, 16384
+        stack_every = 8
     text = program.program_text(Args, 32768, 2416)
     code = re.sub(r"//[^\n]*", "", text)
     left = set(re.findall(r"\b(%s)\b" % "|".join(program.placeholders(Args, 32768, 2416)), code))

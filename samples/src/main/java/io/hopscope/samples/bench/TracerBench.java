@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * Not a JVM row: bpf/offwake.py's cost per off-CPU interval, from bpf/bench/switchcost.py (a futex
- * ping-pong pinned to one CPU; root and bcc only), and the events it lost meanwhile.
+ * ping-pong pinned to one CPU; root and bcc only), and the events it lost meanwhile. No tracer
+ * options are passed: it measures offwake's default mode (stacks of a sample of the intervals,
+ * --stack-every), the one issue #22's target is for.
  */
 final class TracerBench {
 
