@@ -14,9 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -82,10 +83,14 @@ class MemoryBoundIT {
         check(java, "virtual-threads", 100_000, LIVE_BYTES);
     }
 
-    /** Two million quick requests (the issue asks for ten million: this runs in about 10 s here). */
+    /**
+     * The issue's ten million quick requests: 12 s of the app's CPU here (about 4.5 s of it
+     * start-up and warm-up, then 0.75 s a million), a 660 MB recording, and 2.3 s of CPU to count
+     * its events.
+     */
     @Test
-    void twoMillionRequestsLeaveNothing() throws Exception {
-        check(self(), "quick", 2_000_000, LIVE_BYTES);
+    void tenMillionRequestsLeaveNothing() throws Exception {
+        check(self(), "quick", 10_000_000, LIVE_BYTES);
     }
 
     private static String self() {
@@ -148,18 +153,9 @@ class MemoryBoundIT {
             assertThat(AgentRun.agentLinesOf(Files.readString(err))).as("agent lines on stderr").isEmpty();
             // The bound means something only if the agent followed the requests: each is recorded,
             // and each started thread is a hop into its request.
-            long requests = 0;
-            long hops = 0;
-            try (RecordingFile file = new RecordingFile(recording)) {
-                while (file.hasMoreEvents()) {
-                    String name = file.readEvent().getEventType().getName();
-                    if (name.equals("hopscope.Request")) {
-                        requests++;
-                    } else if (name.equals("hopscope.Hop")) {
-                        hops++;
-                    }
-                }
-            }
+            Map<String, Long> counts = eventCounts(Path.of(java).getParent().resolve("jfr"), recording);
+            long requests = counts.getOrDefault("hopscope.Request", 0L);
+            long hops = counts.getOrDefault("hopscope.Hop", 0L);
             assertThat(requests).as("requests recorded for %s", workload).isEqualTo(count);
             if (workload.endsWith("threads")) {
                 assertThat(hops).as("hops recorded for %s", workload).isGreaterThanOrEqualTo(count);
@@ -167,8 +163,30 @@ class MemoryBoundIT {
             return histogram;
         } finally {
             process.destroyForcibly();
-            Files.deleteIfExists(recording); // up to a few hundred MB
+            Files.deleteIfExists(recording); // 660 MB for ten million requests
         }
+    }
+
+    /**
+     * Events per type, from {@code jfr summary}: it reads each event's size and type only, a
+     * quarter of the CPU that reading every event costs (2.3 s against about 10 s for ten million
+     * requests).
+     */
+    private static Map<String, Long> eventCounts(Path jfr, Path recording) throws Exception {
+        Process p = new ProcessBuilder(jfr.toString(), "summary", recording.toString()).redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("jfr summary exits").isTrue();
+        assertThat(p.exitValue()).as("exit of jfr summary: %s", text).isZero();
+        Map<String, Long> counts = new HashMap<>();
+        for (String line : text.split("\n")) {
+            // " hopscope.Request                          10000000     330085811"
+            String[] f = line.trim().split("\\s+");
+            if (f.length == 3 && f[1].matches("\\d+")) {
+                counts.put(f[0], Long.parseLong(f[1]));
+            }
+        }
+        assertThat(counts).as("event counts in %s", text).containsKey("hopscope.Request");
+        return counts;
     }
 
     /** A class histogram's sums: the agent's classes, its shaded libraries, the whole live heap. */
