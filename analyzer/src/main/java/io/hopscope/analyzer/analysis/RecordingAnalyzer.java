@@ -47,6 +47,7 @@ public final class RecordingAnalyzer {
     private final RecordingFacts facts;
     private final GcPauses gc;
     private final JdkEventJoin jdk;
+    private final DetailBudget budget;
     private final Selection selection;
     private JoinPass joins;
     // Told the share of the recording's time read so far at each flush point, or null.
@@ -64,7 +65,8 @@ public final class RecordingAnalyzer {
         this.facts = new RecordingFacts(file);
         this.gc = new GcPauses(facts);
         this.jdk = new JdkEventJoin(facts, window);
-        this.selection = new Selection(options);
+        this.budget = new DetailBudget(options.detailBytes());
+        this.selection = new Selection(options, budget);
     }
 
     /**
@@ -99,7 +101,7 @@ public final class RecordingAnalyzer {
             progressStart = span.startEpochNanos();
             progressSpan = span.endEpochNanos() - span.startEpochNanos();
         }
-        requests = new RequestEvents(facts, jfr, window, selection, joins, options.detailLimit());
+        requests = new RequestEvents(facts, jfr, window, selection, joins, budget);
         ChunkScan.Result scan = jfr.stream(file, handlers(), this::onFlush);
         facts.scanMajor = scan.major();
         facts.scanMinor = scan.minor();
@@ -182,12 +184,12 @@ public final class RecordingAnalyzer {
                     + "(still running when the recording ended) are left out");
         }
         // Only what the user asked for and does not get is worth a warning: a shown request without
-        // its event lists. Requests beyond the limit that are not shown cost nothing visible.
+        // its event lists. Requests beyond the budget that are not shown cost nothing visible.
         long[] cut = selection.shownWithoutDetail();
         if (cut[0] > 0) {
             facts.warn(cut[0] + " of the " + cut[1] + " requests shown have totals but no event lists (hops, segments,"
-                    + " waits, spans): up to " + requests.peakInFlight + " requests were in flight at once, and lists"
-                    + " are kept for " + options.detailLimit() + " at a time (--max-detail)");
+                    + " waits, spans): up to " + requests.peakInFlight + " requests were in flight at once, and their"
+                    + " lists are kept within " + DetailBudget.mib(budget.limitBytes()) + " (--detail-memory)");
         }
         LateEvents late = requests.finishedRequests.counts();
         if (late.count() > 0) {
@@ -204,10 +206,12 @@ public final class RecordingAnalyzer {
 
     /** Wall time of the pass (and of the extra joins' pass), and what was in flight, for the benchmark's figures. */
     public String passTimes() {
-        return String.format(Locale.ROOT, "one pass %.2f s%s, %d flush points, %d requests, at most %d in flight",
+        return String.format(Locale.ROOT, "one pass %.2f s%s, %d flush points, %d requests, at most %d in flight,"
+                        + " event lists at most %s of %s (%d request(s) without)",
                 passNanos / 1e9, joins == null ? "" : String.format(Locale.ROOT, " + joins pass %.2f s",
                         joinPassNanos / 1e9), flushes, requests == null ? 0 : requests.requestsSeen,
-                requests == null ? 0 : requests.peakInFlight);
+                requests == null ? 0 : requests.peakInFlight, DetailBudget.mib(budget.peakBytes()),
+                DetailBudget.mib(budget.limitBytes()), budget.droppedRequests());
     }
 
     /** The clock mapping found in the recording (for merging eBPF data). */

@@ -25,13 +25,16 @@ import java.util.function.Supplier;
  * Mutable per-request totals while a recording is read, from its first event until the analyzer
  * finishes it (well past its end) and hands it to the summary and the selection; turned into an
  * immutable {@link Request} only when an output reads it. Totals are always exact; the event lists
- * are kept unless {@code detail} is off (the safety net for too many requests in flight at once).
+ * are kept while they fit in the {@link DetailBudget} ({@code detail} off otherwise).
  */
 final class RequestAcc {
 
     final long id;
     /** Whether it keeps its event lists; turned off for good by {@link #dropDetail()}. */
     boolean detail;
+    // The budget its lists are charged to, and the bytes charged so far (given back when they go).
+    private final DetailBudget budget;
+    private long detailBytes;
     /** Index of this request in the full segment index kept only for extra joins, or -1. */
     int joinSlot = -1;
 
@@ -131,10 +134,18 @@ final class RequestAcc {
         }
     }
 
+    /** A request whose lists, if {@code detail}, are not bounded (for tests). */
     RequestAcc(long id, boolean detail) {
+        this(id, detail ? new DetailBudget(Long.MAX_VALUE) : null);
+    }
+
+    /** A request that keeps lists if {@code budget} (null: none) admits it now. */
+    RequestAcc(long id, DetailBudget budget) {
         this.id = id;
-        this.detail = detail;
+        this.detail = budget != null && budget.admit();
+        this.budget = detail ? budget : null;
         if (detail) {
+            detailBytes = DetailBudget.LISTS_BYTES;
             segments = new ArrayList<>(3);
             hopList = new ArrayList<>(3);
             waits = new ArrayList<>(1);
@@ -142,14 +153,22 @@ final class RequestAcc {
         }
     }
 
-    /** Forgets the event lists of a request that can no longer be shown; its totals stay exact. */
+    /**
+     * Forgets the event lists of a request that can no longer be shown, or leaves memory, or outgrew
+     * the budget; its totals stay exact.
+     */
     void dropDetail() {
+        if (budget != null) {
+            budget.release(detailBytes);
+            detailBytes = 0;
+        }
         detail = false;
         segments = null;
         hopList = null;
         waits = null;
         spans = null;
         gcPauses = null;
+        carrierNames = null;
     }
 
     void addSegment(Segment s) {
@@ -166,7 +185,7 @@ final class RequestAcc {
             threadFigures[3 * t + 2] += s.allocatedBytes();
             allocatedBytes += s.allocatedBytes();
         }
-        if (detail) {
+        if (detail && keeps(DetailBudget.SEGMENT_BYTES)) {
             segments.add(s);
         }
     }
@@ -184,7 +203,7 @@ final class RequestAcc {
             handoffHops++;
             queueDelayNanos += delay;
         }
-        if (detail) {
+        if (detail && keeps(DetailBudget.HOP_BYTES)) {
             hopList.add(h);
         }
     }
@@ -192,7 +211,7 @@ final class RequestAcc {
     void addWait(Wait w) {
         blockedNanos += w.durationNanos();
         nonBlocking |= w.nonBlockingThread();
-        if (detail) {
+        if (detail && keeps(DetailBudget.WAIT_BYTES)) {
             waits.add(w);
         }
     }
@@ -240,9 +259,19 @@ final class RequestAcc {
         }
         finishedSpanIds[finishedCount] = s.spanId();
         finishedSpanPolicy[finishedCount++] = p;
-        if (detail) {
+        if (detail && keeps(DetailBudget.SPAN_BYTES)) {
             spans.add(s);
         }
+    }
+
+    // Charges one more list element to the budget; when it does not fit, the request drops its lists.
+    private boolean keeps(long bytes) {
+        if (budget.grow(bytes)) {
+            detailBytes += bytes;
+            return true;
+        }
+        dropDetail();
+        return false;
     }
 
     private int threadIndex(ThreadRef t) {
@@ -319,7 +348,7 @@ final class RequestAcc {
 
     void addGcPause(GcPause p, long overlapNanos) {
         gcNanos += overlapNanos;
-        if (detail) {
+        if (detail && keeps(DetailBudget.GC_PAUSE_BYTES)) {
             if (gcPauses == null) {
                 gcPauses = new ArrayList<>(2);
             }
@@ -343,6 +372,9 @@ final class RequestAcc {
         for (String name : carriers.split(", ")) {
             // "+N": the agent kept 8 names; those beyond are not named.
             if (!name.startsWith("+") && carrierNames.size() < Carriers.MAX_NAMES && !carrierNames.contains(name)) {
+                if (!keeps(DetailBudget.CARRIER_NAME_BYTES)) {
+                    return;
+                }
                 carrierNames.add(name);
             }
         }

@@ -23,7 +23,7 @@ final class RequestEvents {
     private final SegmentWindow window;
     private final Selection selection;
     private final JoinPass joins;
-    private final int detailLimit;
+    private final DetailBudget budget;
     private final LongMap<RequestAcc> live = new LongMap<>(1024);
     private final ArrayDeque<RequestAcc> ended = new ArrayDeque<>();
     final FinishedRequests finishedRequests;
@@ -37,18 +37,17 @@ final class RequestEvents {
     // ended request waiting for its flush lag is not in flight, and keeps detail only if it may be shown.
     private int inFlight;
     int peakInFlight;
-    long detailDropped;
     long allocInRequests;
 
     /** {@code joins} is null when there is no second pass. */
     RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow window, Selection selection, JoinPass joins,
-                  int detailLimit) {
+                  DetailBudget budget) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
         this.selection = selection;
         this.joins = joins;
-        this.detailLimit = detailLimit;
+        this.budget = budget;
         this.finishedRequests = new FinishedRequests(selection);
     }
 
@@ -205,11 +204,7 @@ final class RequestEvents {
     }
 
     private RequestAcc newRequest(long id) {
-        boolean withinLimit = inFlight < detailLimit;
-        if (!withinLimit) {
-            detailDropped++;
-        }
-        RequestAcc r = new RequestAcc(id, withinLimit && selection.showsAny());
+        RequestAcc r = new RequestAcc(id, selection.showsAny() ? budget : null);
         live.put(id, r);
         requestsSeen++;
         inFlight++;

@@ -13,7 +13,8 @@ import java.util.PriorityQueue;
 /**
  * Where finished requests go: the summary per name (an HdrHistogram each) and the requests the report
  * shows, a bounded top-N by the sort field, or every request for {@code top < 0} (spilled to a
- * temporary file past {@link #SPILL_AFTER_REQUESTS}), all filtered by the name glob.
+ * temporary file past {@link #SPILL_AFTER_REQUESTS}, or as soon as the lists' budget is spent), all
+ * filtered by the name glob. A request that leaves the selection gives its lists' bytes back.
  */
 final class Selection {
 
@@ -30,12 +31,19 @@ final class Selection {
     // --top all: shown requests that had no event lists kept (counted as they come, the list may be spilled).
     private long allWithoutDetail;
 
-    Selection(AnalysisOptions options) {
+    Selection(AnalysisOptions options, DetailBudget budget) {
         this.options = options;
         this.glob = options.nameGlob() == null ? null : new NameGlob(options.nameGlob());
         this.order = options.sort().order();
         this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         this.all = options.top() < 0 ? new ArrayList<>() : null;
+        // Every request kept for the output holds its lists: once they fill the budget, they go to
+        // the file, so that requests still in flight may keep theirs.
+        budget.onFull(() -> {
+            if (all != null && !all.isEmpty()) {
+                startSpill();
+            }
+        });
     }
 
     /** Whether any request is shown at all ({@code --top 0} shows none: no event lists are needed). */
@@ -47,33 +55,43 @@ final class Selection {
     void add(RequestAcc r) {
         String name = r.name == null ? "?" : r.name;
         if (glob != null && !glob.matches(name)) {
+            r.dropDetail();
             return;
         }
         summaries.computeIfAbsent(name, SummaryBuilder::new).add(r);
         if (worst != null) {
             worst.add(r);
             if (worst.size() > options.top()) {
-                worst.poll();
+                worst.poll().dropDetail();
             }
         } else if (all != null) {
             if (!r.detail) {
                 allWithoutDetail++;
             }
             if (spill == null && all.size() >= SPILL_AFTER_REQUESTS) {
-                spill = new RequestSpill();
-                all.forEach(this::spill);
-                all.clear();
+                startSpill();
             }
             if (spill != null) {
                 spill(r);
             } else {
                 all.add(r);
             }
+        } else {
+            r.dropDetail();
         }
+    }
+
+    private void startSpill() {
+        if (spill == null) {
+            spill = new RequestSpill();
+        }
+        all.forEach(this::spill);
+        all.clear();
     }
 
     private void spill(RequestAcc r) {
         spill.add(options.sort().key(r), r.toRequest(options.topSites()));
+        r.dropDetail();
     }
 
     // A request already known never to be shown drops its event lists at its end, while they are still

@@ -111,7 +111,7 @@ public final class DemoCommand implements Callable<Integer> {
             err.flush();
             runSample(run, samples, agent, jfr, folder.resolve(run.label() + ".log"));
             Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
-                    AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+                    AnalysisOptions.defaultDetailBytes())).analyze();
             report.recording().warnings().forEach(w -> err.println("warning: " + w));
             try (Writer w = Files.newBufferedWriter(folder.resolve(run.label() + "-report.txt"), StandardCharsets.UTF_8)) {
                 TextReport.write(report, "duration", new PrintWriter(w));

@@ -128,7 +128,7 @@ public final class FlameCommand implements Callable<Integer> {
     private void joined(FoldedStacks stacks, String glob, NameGlob names, Long requestId, PrintWriter err)
             throws Exception {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.DEFAULT_DETAIL_LIMIT));
+                new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.defaultDetailBytes()));
         for (String event : kind.events) {
             analyzer.join(event, (sample, id, name) -> {
                 if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {

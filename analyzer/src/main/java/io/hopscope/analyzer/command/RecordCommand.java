@@ -236,14 +236,14 @@ public final class RecordCommand implements Callable<Integer> {
     private void writeReports(Path jfr, Path bpfEvents, PrintWriter err) throws Exception {
         // JSON and HTML take every request (HTML draws the worst 10); text the worst 5, as report does.
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
-                AnalysisOptions.DEFAULT_DETAIL_LIMIT));
+                AnalysisOptions.defaultDetailBytes()));
         ReportFlames flames = new ReportFlames(all, null);
         Report report;
         try (ProgressBars bar = ProgressBars.reading(all, jfr)) {
             report = all.analyze();
         }
         Report worst = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
-                AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+                AnalysisOptions.defaultDetailBytes())).analyze();
         KernelReport kernel = bpfEvents != null ? new KernelJoin(jfr).onOverlap(flames.offWakeSink()).join(bpfEvents) : null;
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         try (Writer w = Files.newBufferedWriter(dir.resolve("report.json"), StandardCharsets.UTF_8)) {

@@ -64,10 +64,11 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Order of the worst requests: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     SortField sort;
 
-    @Option(names = "--max-detail", paramLabel = "N", defaultValue = "" + AnalysisOptions.DEFAULT_DETAIL_LIMIT,
-            description = "Safety net: a request that starts while N others are in flight keeps totals but no"
-                    + " hop/segment/wait/span lists (warned when one is shown; default ${DEFAULT-VALUE}).")
-    int maxDetail;
+    @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
+            description = "Most memory for the shown requests' hop/segment/wait/span lists, with those still in flight"
+                    + " (e.g. 64m; default a quarter of the heap). A request beyond it keeps exact totals and no"
+                    + " lists, warned about only when it is shown.")
+    Long detailMemory;
 
     @Option(names = "--bpf", paramLabel = "FILE",
             description = "offwake --events JSON Lines (per request figures) or offwaketime -f folded output"
@@ -82,9 +83,6 @@ public final class ReportCommand implements Callable<Integer> {
         if (top != null && top < 0) {
             throw new ParameterException(spec.commandLine(), "--top must be >= 0, got " + top);
         }
-        if (maxDetail < 0) {
-            throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
-        }
         long t0 = System.nanoTime();
         if (bpf != null) {
             BpfInput.detect(bpf); // a wrong file fails before the recording is read
@@ -92,7 +90,8 @@ public final class ReportCommand implements Callable<Integer> {
         int shown = top != null ? top : format == Format.text ? 5 : format == Format.html ? 10 : -1;
         // html folds every request into its hops flame graph and draws the first `shown` of them.
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5, maxDetail));
+                new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
+                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {

@@ -50,9 +50,10 @@ public final class TraceCommand implements Callable<Integer> {
     @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
     String name;
 
-    @Option(names = "--max-detail", paramLabel = "N", defaultValue = "" + AnalysisOptions.DEFAULT_DETAIL_LIMIT,
-            description = "Requests whose segments and hops are drawn; later ones are left out (default ${DEFAULT-VALUE}).")
-    int maxDetail;
+    @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
+            description = "Most memory for the requests' segment/hop/wait/span lists (e.g. 64m; default a quarter"
+                    + " of the heap); a request beyond it is left out of the trace (warned).")
+    Long detailMemory;
 
     @Option(names = "--bpf", paramLabel = "FILE",
             description = "bpf/offwake.py --events JSON Lines recorded with the application: off-CPU slices.")
@@ -60,15 +61,13 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (maxDetail < 0) {
-            throw new ParameterException(spec.commandLine(), "--max-detail must be >= 0, got " + maxDetail);
-        }
         if (bpf != null && BpfInput.detect(bpf) == BpfInput.FOLDED) {
             throw new RecordingProblem(bpf + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
                     + " a timeline (record with offwake --events)");
         }
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(name, -1, SortField.start, 5, maxDetail));
+                new AnalysisOptions(name, -1, SortField.start, 5,
+                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));

@@ -74,7 +74,7 @@ class DetailDropTest {
     @Test
     void topZeroKeepsTheTotals() throws Exception {
         Report none = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 0, SortField.duration, 5,
-                AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+                AnalysisOptions.defaultDetailBytes())).analyze();
         Report every = new RecordingAnalyzer(jfr, AnalysisOptions.all()).analyze();
         assertThat(none.requests()).isEmpty();
         assertThat(none.summary()).isEqualTo(every.summary());
@@ -82,17 +82,56 @@ class DetailDropTest {
     }
 
     @Test
-    void requestsThatEndedAreNotInFlight() throws Exception {
-        // One request at a time, but up to eight ended ones wait between flush points for their
-        // stragglers: a limit of 2 in flight keeps every request's lists, and says nothing.
-        Report r = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.start, 5, 2)).analyze();
+    void finishedRequestsGoToTheSpillFileWhenTheirListsFillTheBudget() throws Exception {
+        // A request's lists here: 4 empty lists, 2 segments, a hop, a span. One request at a time, and
+        // a few ended ones wait between flush points for their stragglers: 16 requests' worth is room
+        // enough, but not for all 40 kept for the output, which go to the file once the budget is spent.
+        long oneRequest = DetailBudget.LISTS_BYTES + 2 * DetailBudget.SEGMENT_BYTES + DetailBudget.HOP_BYTES
+                + DetailBudget.SPAN_BYTES;
+        assertThat(REQUESTS * oneRequest).isGreaterThan(16 * oneRequest);
+        Report r = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.start, 5, 16 * oneRequest)).analyze();
         assertThat(r.requests()).hasSize(REQUESTS).allSatisfy(q -> assertThat(q.detailKept()).isTrue());
         assertThat(r.recording().warnings()).isEmpty();
+        assertThat(r.requests()).containsExactlyElementsOf(
+                all.stream().sorted(Comparator.comparingLong(Request::startEpochNanos)).toList());
+    }
+
+    @Test
+    void aRequestWhoseListsOutgrowTheBudgetDropsThemAndGivesTheBytesBack() throws Exception {
+        // The first request has 20 segments, the budget room for 10: it drops its lists at the 11th,
+        // keeping its totals, and the second request, later, gets its lists again.
+        Path growing = dir.resolve("growing.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable(ContractEvents.Request.class);
+            recording.enable(ContractEvents.Segment.class);
+            recording.start();
+            for (int i = 0; i < 20; i++) {
+                segment(2001);
+            }
+            end(2001, "GET /big");
+            segment(2002);
+            segment(2002);
+            end(2002, "GET /small");
+            recording.stop();
+            recording.dump(growing);
+        }
+        long budget = DetailBudget.LISTS_BYTES + 10 * DetailBudget.SEGMENT_BYTES;
+        Report r = new RecordingAnalyzer(growing, new AnalysisOptions(null, -1, SortField.start, 5, budget)).analyze();
+        assertThat(r.requests()).extracting(Request::id).containsExactly(2001L, 2002L);
+        Request big = r.requests().get(0);
+        assertThat(big.detailKept()).isFalse();
+        assertThat(big.segments()).isEmpty();
+        assertThat(big.threads()).singleElement().satisfies(t -> assertThat(t.segments()).isEqualTo(20));
+        assertThat(r.requests().get(1).detailKept()).isTrue();
+        assertThat(r.requests().get(1).segments()).hasSize(2);
+        assertThat(r.recording().warnings()).containsExactly(growing + ": 1 of the 2 requests shown have totals but no"
+                + " event lists (hops, segments, waits, spans): up to 1 requests were in flight at once, and their lists"
+                + " are kept within 836 B (--detail-memory)");
     }
 
     @Test
     void aShownRequestWithoutItsListsIsWarnedAboutAndOneNotShownIsNot() throws Exception {
-        // Ten requests in flight at once, lists kept for three at a time.
+        // Ten requests in flight at once, a segment each, and room for the lists of three.
         Path overlapping = dir.resolve("overlapping.jfr");
         try (Recording recording = new Recording()) {
             recording.enable(ContractEvents.Request.class);
@@ -102,30 +141,28 @@ class DetailDropTest {
                 segment(id);
             }
             for (int id = 1001; id <= 1010; id++) {
-                ContractEvents.Request end = new ContractEvents.Request();
-                end.begin();
-                end.requestId = id;
-                end.name = "GET /overlap";
-                end.outcome = "ok";
-                end.commit();
+                end(id, "GET /overlap");
             }
             recording.stop();
             recording.dump(overlapping);
         }
-        Report all = new RecordingAnalyzer(overlapping, new AnalysisOptions(null, -1, SortField.start, 5, 3)).analyze();
+        long three = 3 * (DetailBudget.LISTS_BYTES + DetailBudget.SEGMENT_BYTES);
+        assertThat(three).isEqualTo(780);
+        Report all = new RecordingAnalyzer(overlapping, new AnalysisOptions(null, -1, SortField.start, 5, three)).analyze();
         assertThat(all.requests()).hasSize(10).filteredOn(q -> !q.detailKept()).hasSize(7);
+        assertThat(all.requests()).filteredOn(Request::detailKept).extracting(Request::id).containsExactly(1001L, 1002L, 1003L);
         assertThat(all.recording().warnings()).containsExactly(overlapping + ": 7 of the 10 requests shown have totals but no event"
-                + " lists (hops, segments, waits, spans): up to 10 requests were in flight at once, and lists are kept"
-                + " for 3 at a time (--max-detail)");
+                + " lists (hops, segments, waits, spans): up to 10 requests were in flight at once, and their lists are kept"
+                + " within 780 B (--detail-memory)");
         // The three shown are the first three, which kept their lists: nothing the user asked for is cut.
-        Report first = new RecordingAnalyzer(overlapping, new AnalysisOptions(null, 3, SortField.start, 5, 3)).analyze();
+        Report first = new RecordingAnalyzer(overlapping, new AnalysisOptions(null, 3, SortField.start, 5, three)).analyze();
         assertThat(first.requests()).hasSize(3).allSatisfy(q -> assertThat(q.detailKept()).isTrue());
         assertThat(first.recording().warnings()).isEmpty();
     }
 
     private static void assertSameAsAll(SortField sort, int top) throws Exception {
         Report shown = new RecordingAnalyzer(jfr, new AnalysisOptions(null, top, sort, 5,
-                AnalysisOptions.DEFAULT_DETAIL_LIMIT)).analyze();
+                AnalysisOptions.defaultDetailBytes())).analyze();
         Comparator<Request> order = sort == SortField.start ? Comparator.comparingLong(Request::startEpochNanos)
                 : Comparator.comparingLong(Request::durationNanos).reversed();
         List<Request> expected = all.stream().sorted(order.thenComparingLong(Request::id)).limit(top).toList();
@@ -163,6 +200,15 @@ class DetailDropTest {
         r.statusCode = 200;
         r.startThread = Thread.currentThread();
         r.commit();
+    }
+
+    private static void end(long id, String name) {
+        ContractEvents.Request end = new ContractEvents.Request();
+        end.begin();
+        end.requestId = id;
+        end.name = name;
+        end.outcome = "ok";
+        end.commit();
     }
 
     private static void segment(long id) {

@@ -117,14 +117,14 @@ class KnownPathReportTest {
 
     @Test
     void nameGlobTopAndSortSelect() throws Exception {
-        Report none = new RecordingAnalyzer(recording, new AnalysisOptions("GET *", -1, SortField.duration, 5, 100)).analyze();
+        Report none = new RecordingAnalyzer(recording, new AnalysisOptions("GET *", -1, SortField.duration, 5, 1 << 20)).analyze();
         assertThat(none.requests()).isEmpty();
         assertThat(none.summary()).isEmpty();
-        Report one = new RecordingAnalyzer(recording, new AnalysisOptions("*KnownPath#*", 1, SortField.start, 5, 100)).analyze();
+        Report one = new RecordingAnalyzer(recording, new AnalysisOptions("*KnownPath#*", 1, SortField.start, 5, 1 << 20)).analyze();
         assertThat(one.requests()).hasSize(1);
         assertThat(one.requests().get(0).startEpochNanos())
                 .isEqualTo(report.requests().stream().mapToLong(Request::startEpochNanos).min().orElseThrow());
-        // Lists for none (--max-detail 0): how many requests overlap in this recording depends on its
+        // Lists for none (--detail-memory 0): how many requests overlap in this recording depends on its
         // threads' timing, so a limit of 1 would drop 0 to 2 of them.
         Report noDetail = new RecordingAnalyzer(recording, new AnalysisOptions(null, -1, SortField.duration, 5, 0)).analyze();
         assertThat(noDetail.requests()).filteredOn(r -> !r.detailKept()).hasSize(3)

@@ -80,6 +80,22 @@ class ReportCliTest {
         assertThat(sort.exitCode()).isEqualTo(2);
         assertThat(sort.err()).contains("--sort").contains("duration, hops, allocated");
         assertThat(Cli.run("report", recording.toString(), "--format", "xml").err()).contains("expected text, json or html, got 'xml'");
+        for (String size : new String[] {"lots", "-1m", "12q", "99999999999g"}) {
+            Cli memory = Cli.run("report", recording.toString(), "--detail-memory", size);
+            assertThat(memory.exitCode()).as(size).isEqualTo(2);
+            assertThat(memory.err()).as(size).contains("expected a size in bytes such as 64m, 512k or 1g, got '" + size + "'");
+        }
+    }
+
+    @Test
+    void detailMemoryTakesSizesAsXmxDoesAndNamesItsLimitWhenAShownRequestIsCut() {
+        Cli none = Cli.run("report", recording.toString(), "--detail-memory", "0", "--top", "1");
+        assertThat(none.exitCode()).as(none.err()).isZero();
+        assertThat(none.err()).contains("1 of the 1 requests shown have totals but no event lists")
+                .contains("lists are kept within 0 B (--detail-memory)");
+        Cli enough = Cli.run("report", recording.toString(), "--detail-memory", "1M", "--top", "1");
+        assertThat(enough.exitCode()).as(enough.err()).isZero();
+        assertThat(enough.err()).isEmpty();
     }
 
     @Test
