@@ -112,6 +112,10 @@ public final class RecordingAnalyzer {
             facts.warn("truncated recording: read the " + scan.completeChunks() + " complete chunk(s), "
                     + scan.readableBytes() + " of " + scan.fileBytes() + " bytes; the rest is lost");
         }
+        if (scan.duplicateChunks() > 0) {
+            facts.warn(scan.duplicateChunks() + " chunk(s) repeat an earlier chunk of the file (same header): each was"
+                    + " read once");
+        }
         jdk.joinRemaining();
         finishEnded(Long.MAX_VALUE);
         passNanos = System.nanoTime() - t0;

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -29,12 +31,14 @@ public final class ChunkScan {
      * whether a chunk was never finished (its writer was killed, or is still writing).
      */
     public record Result(int completeChunks, long readableBytes, long fileBytes, int major, int minor,
-                         boolean truncated, boolean unfinished, long startEpochNanos, long endEpochNanos) {
+                         boolean truncated, boolean unfinished, long startEpochNanos, long endEpochNanos,
+                         int duplicateChunks) {
     }
 
     // Bytes 32 and 40 of a chunk header: its start (epoch ns) and duration (0 while unfinished).
     private static final int START_NANOS_OFFSET = 32;
     private static final int DURATION_NANOS_OFFSET = 40;
+    private static final int START_TICKS_OFFSET = 48;
 
     // Byte 64 of a chunk header is 0 once the chunk is finished; while the JVM writes it, it counts
     // the flushes (0xff while the header is rewritten). A JVM killed mid-recording leaves it non-zero.
@@ -67,6 +71,8 @@ public final class ChunkScan {
             boolean unfinished = false;
             long start = 0;
             long end = 0;
+            int duplicates = 0;
+            Set<ChunkKey> seen = new HashSet<>();
             while (pos < size) {
                 header.clear();
                 int n = ch.read(header, pos);
@@ -79,7 +85,7 @@ public final class ChunkScan {
                         throw new RecordingProblem(file + ": not a jfr recording (no FLR magic at the start)");
                     }
                     // Garbage after complete chunks: treat as truncation of a following chunk.
-                    return new Result(chunks, pos, size, major, minor, true, unfinished, start, end);
+                    return new Result(chunks, pos, size, major, minor, true, unfinished, start, end, duplicates);
                 }
                 int chunkMajor = header.getShort(4);
                 int chunkMinor = header.getShort(6);
@@ -101,19 +107,62 @@ public final class ChunkScan {
                                 + size + " of " + (chunkSize >= HEADER_BYTES ? chunkSize : "?")
                                 + " bytes), nothing readable");
                     }
-                    return new Result(chunks, pos, size, major, minor, true, unfinished, start, end);
+                    return new Result(chunks, pos, size, major, minor, true, unfinished, start, end, duplicates);
                 }
                 long chunkStart = header.getLong(START_NANOS_OFFSET);
                 if (chunks == 0) {
                     start = chunkStart;
                 }
                 end = Math.max(end, chunkStart + Math.max(0, header.getLong(DURATION_NANOS_OFFSET)));
+                if (!seen.add(ChunkKey.of(header))) {
+                    duplicates++;
+                }
                 pos += chunkSize;
                 chunks++;
             }
-            return new Result(chunks, pos, size, major, minor, false, unfinished, start, end);
+            return new Result(chunks, pos, size, major, minor, false, unfinished, start, end, duplicates);
         } catch (IOException e) {
             throw new RecordingProblem(file + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    // A chunk's identity: its size, start time and start ticks. A JVM writes each chunk once; a
+    // second one with the same header is a copy (a file glued together from pieces twice).
+    private record ChunkKey(long size, long startNanos, long durationNanos, long startTicks) {
+        static ChunkKey of(ByteBuffer header) {
+            return new ChunkKey(header.getLong(8), header.getLong(START_NANOS_OFFSET), header.getLong(DURATION_NANOS_OFFSET),
+                    header.getLong(START_TICKS_OFFSET));
+        }
+    }
+
+    /**
+     * Copies the complete chunks of {@code file} into {@code copy}, each once (the first of copies of a
+     * chunk stands): the JDK's parser would read a repeated chunk's events again, and its requests
+     * would be counted twice.
+     */
+    public static void writeWithoutDuplicates(Path file, Path copy) throws IOException {
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(copy, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+                     StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+            Set<ChunkKey> seen = new HashSet<>();
+            long size = in.size();
+            for (long pos = 0; pos < size; ) {
+                header.clear();
+                if (in.read(header, pos) < HEADER_BYTES || header.getInt(0) != 0x464c5200) {
+                    return;
+                }
+                long chunkSize = header.getLong(8);
+                if (chunkSize < HEADER_BYTES || pos + chunkSize > size) {
+                    return;
+                }
+                if (seen.add(ChunkKey.of(header))) {
+                    for (long done = 0; done < chunkSize; ) {
+                        done += in.transferTo(pos + done, chunkSize - done, out);
+                    }
+                }
+                pos += chunkSize;
+            }
         }
     }
 

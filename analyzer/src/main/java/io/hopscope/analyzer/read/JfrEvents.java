@@ -2,6 +2,7 @@ package io.hopscope.analyzer.read;
 
 import io.hopscope.analyzer.model.ThreadRef;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Collection;
@@ -58,7 +59,30 @@ public final class JfrEvents {
         if (scan.unfinished()) {
             return readUnfinished(file, scan, handlers);
         }
-        try (EventStream es = EventStream.openFile(file)) {
+        if (scan.duplicateChunks() > 0) {
+            Path copy = null;
+            try {
+                copy = Files.createTempFile("hopscope-chunks-", ".jfr");
+                ChunkScan.writeWithoutDuplicates(file, copy);
+                stream(file, copy, handlers, onFlush);
+            } catch (IOException e) {
+                throw new RecordingProblem(file + ": cannot copy its chunks without the repeated ones to a temporary"
+                        + " file: " + lower(e.getMessage()), e);
+            } finally {
+                if (copy != null) {
+                    copy.toFile().delete();
+                }
+            }
+            return scan;
+        }
+        stream(file, file, handlers, onFlush);
+        return scan;
+    }
+
+    // Reads source; messages name file (they differ when repeated chunks were left out of a copy).
+    private static void stream(Path file, Path source, Map<String, Consumer<RecordedEvent>> handlers, Runnable onFlush)
+            throws RecordingProblem {
+        try (EventStream es = EventStream.openFile(source)) {
             // Unordered: the JDK sorts each flush segment otherwise, holding all its events at once;
             // the analyzer only needs flush points as barriers. Reused event objects: no garbage per event.
             es.setOrdered(false);
@@ -73,7 +97,6 @@ public final class JfrEvents {
         } catch (RuntimeException | InternalError e) {
             throw malformedOr(file, e);
         }
-        return scan;
     }
 
     /**
@@ -132,7 +155,7 @@ public final class JfrEvents {
             // The tail after the last flush is cut: what was read stands, the caller warns.
         }
         return new ChunkScan.Result(scan.completeChunks(), scan.readableBytes(), scan.fileBytes(), scan.major(),
-                scan.minor(), scan.truncated(), true, scan.startEpochNanos(), scan.endEpochNanos());
+                scan.minor(), scan.truncated(), true, scan.startEpochNanos(), scan.endEpochNanos(), scan.duplicateChunks());
     }
 
     /** Epoch nanoseconds of an Instant (JFR's clock for every event). */
