@@ -40,6 +40,10 @@ public final class RecordingAnalyzer {
     // but need not: its duration is its hopscope.Request event's.
     private static final int FINISH_LAG = 2;
 
+    // What an ended request waiting for its lag holds (RequestAcc and its arrays, without event
+    // lists): 352 bytes shallow and about as much in arrays in a heap histogram of a 2 GB file's run.
+    static final long WAITING_REQUEST_BYTES = 1024;
+
     private final Path file;
     private final AnalysisOptions options;
     private final JfrEvents jfr = new JfrEvents();
@@ -58,6 +62,11 @@ public final class RecordingAnalyzer {
     private long flushes;
     private long passNanos;
     private long joinPassNanos;
+    // Ended requests that may wait for their flush lag at once: a quarter of the heap's worth. A file
+    // whose flush intervals hold more (a dump with few flush points, a slow disk) finishes its
+    // earliest ended requests sooner; a straggler of theirs then comes late (FinishedRequests).
+    private long maxWaiting = Math.max(1, Runtime.getRuntime().maxMemory() / 4 / WAITING_REQUEST_BYTES);
+    private long finishedEarly;
 
     public RecordingAnalyzer(Path file, AnalysisOptions options) {
         this.file = file;
@@ -133,7 +142,7 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.SPAN, requests::onSpan);
         h.put(HopscopeContract.WAIT, requests::onWait);
         h.put(HopscopeContract.MOUNTS, requests::onMounts);
-        h.put(HopscopeContract.REQUEST, requests::onRequest);
+        h.put(HopscopeContract.REQUEST, this::onRequest);
         h.put(HopscopeContract.CLOCK_SYNC, facts::onAgentEvent);
         h.put(HopscopeContract.AGENT_INFO, facts::onAgentEvent);
         h.put(HopscopeContract.AGENT_ERROR, facts::onAgentEvent);
@@ -149,6 +158,24 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.THREAD_START, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_END, facts::onCountedOnly);
         return h;
+    }
+
+    private void onRequest(RecordedEvent e) {
+        requests.onRequest(e);
+        if (requests.endedWaiting() > maxWaiting) {
+            finish(requests.nextEnded(Long.MAX_VALUE));
+            // The segment window holds the requests it has segments of until it is pruned, at flush
+            // points: prune it as often as a waiting queue's worth has been finished early.
+            if (++finishedEarly % maxWaiting == 0) {
+                window.prune();
+            }
+        }
+    }
+
+    /** How many ended requests may wait for their flush lag at once (tests; call before {@link #analyze()}). */
+    RecordingAnalyzer maxWaiting(long requests) {
+        this.maxWaiting = requests;
+        return this;
     }
 
     // Every event committed before this point has been read: join what waited, finish what ended long enough ago.
@@ -194,6 +221,11 @@ public final class RecordingAnalyzer {
             facts.warn(cut[0] + " of the " + cut[1] + " requests shown have totals but no event lists (hops, segments,"
                     + " waits, spans): up to " + requests.peakInFlight + " requests were in flight at once, and their"
                     + " lists are kept within " + DetailBudget.mib(budget.limitBytes()) + " (--detail-memory)");
+        }
+        if (finishedEarly > 0) {
+            facts.warn(finishedEarly + " request(s) were finished before the file's next two flush points, to keep at most "
+                    + maxWaiting + " ended requests in memory (its flush intervals hold more): an event of theirs"
+                    + " written after that is added after the fact, a JDK event in their segments is left out");
         }
         LateEvents late = requests.finishedRequests.counts();
         if (late.count() > 0) {

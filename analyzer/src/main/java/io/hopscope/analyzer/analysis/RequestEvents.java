@@ -240,6 +240,11 @@ final class RequestEvents {
         return !ended.isEmpty() && ended.peek().endedAtFlush <= upTo ? ended.poll() : null;
     }
 
+    /** Ended requests waiting for their flush lag. */
+    int endedWaiting() {
+        return ended.size();
+    }
+
     /** Takes a finished request out of the requests in flight. */
     void finished(RequestAcc r) {
         r.finished = true;

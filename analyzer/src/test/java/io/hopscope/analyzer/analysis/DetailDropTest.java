@@ -97,6 +97,18 @@ class DetailDropTest {
     }
 
     @Test
+    void endedRequestsBeyondTheWaitingLimitAreFinishedEarlyAndComeOutTheSame() throws Exception {
+        // A file whose flush intervals hold more ended requests than may wait for stragglers: the
+        // earliest ended go on at once. This recording has no stragglers, so nothing changes but the warning.
+        Report r = new RecordingAnalyzer(jfr, AnalysisOptions.all()).maxWaiting(1).analyze();
+        assertThat(r.requests()).containsExactlyElementsOf(all);
+        assertThat(r.recording().warnings()).singleElement().asString()
+                .matches(java.util.regex.Pattern.quote(jfr.toString()) + ": [1-9][0-9]* request\\(s\\) were finished before the"
+                        + " file's next two flush points, to keep at most 1 ended requests in memory \\(its flush intervals"
+                        + " hold more\\): an event of theirs written after that, and a JDK event in their segments, is left out");
+    }
+
+    @Test
     void aRequestWhoseListsOutgrowTheBudgetDropsThemAndGivesTheBytesBack() throws Exception {
         // The first request has 20 segments, the budget room for 10: it drops its lists at the 11th,
         // keeping its totals, and the second request, later, gets its lists again.
