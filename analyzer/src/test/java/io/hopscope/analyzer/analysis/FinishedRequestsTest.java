@@ -62,7 +62,7 @@ class FinishedRequestsTest {
 
     @Test
     void aLateEventOfARequestFinishedTooLongAgoIsCountedAsLeftOut() {
-        Selection none = new Selection(new AnalysisOptions(null, 0, SortField.duration, 5, 100));
+        Selection none = new Selection(new AnalysisOptions(null, 0, SortField.duration, 5, 100), new DetailBudget(100));
         FinishedRequests finished = new FinishedRequests(none, new FinishedIds(), 8);
         for (long id = 1; id <= 40; id++) {
             RequestAcc r = new RequestAcc(id, false);

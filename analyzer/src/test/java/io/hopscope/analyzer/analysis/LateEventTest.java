@@ -123,7 +123,7 @@ class LateEventTest {
     void andToTheirNamesSummaryWhetherTheRequestIsHeldOrNot() throws Exception {
         // Every request held (top all), and none (top 0: the summary is amended without the request).
         for (AnalysisOptions options : List.of(AnalysisOptions.all(),
-                new AnalysisOptions(null, 0, SortField.duration, 5, AnalysisOptions.DEFAULT_DETAIL_LIMIT))) {
+                new AnalysisOptions(null, 0, SortField.duration, 5, AnalysisOptions.defaultDetailBytes()))) {
             Report report = analyze(options);
             NameSummary s = report.summary().stream().filter(n -> n.name().equals(NAME)).findFirst().orElseThrow();
             assertThat(s.count()).isEqualTo(2);
@@ -160,7 +160,7 @@ class LateEventTest {
     void aHeldRequestTakesItsNewPlaceInTheTopN() throws Exception {
         // The top 2 by hops holds requests 1 (no hop at its end, so the first to go) and 2 (1 hop); request
         // 1's late hops make it 3, so request 3 (2 hops) finishing after them must push out request 2.
-        Report report = analyze(new AnalysisOptions(null, 2, SortField.hops, 5, AnalysisOptions.DEFAULT_DETAIL_LIMIT));
+        Report report = analyze(new AnalysisOptions(null, 2, SortField.hops, 5, AnalysisOptions.defaultDetailBytes()));
         assertThat(report.requests()).extracting(Request::id).containsExactly(1L, 3L);
         assertThat(report.requests().get(0).hops()).isEqualTo(3);
     }
