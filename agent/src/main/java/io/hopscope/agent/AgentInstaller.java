@@ -1,5 +1,6 @@
 package io.hopscope.agent;
 
+import static net.bytebuddy.matcher.ElementMatchers.any;
 import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
@@ -9,6 +10,7 @@ import io.hopscope.agent.events.AgentErrorEvent;
 import io.hopscope.agent.events.AgentInfoEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
@@ -28,7 +30,9 @@ import java.io.StringReader;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +43,7 @@ import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
 /** Parses the options, builds and installs the instrumentation, checks it, starts the recording. */
@@ -79,6 +84,7 @@ final class AgentInstaller {
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
                 .with(poolCache)
+                .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
                 .with(new ErrorListener(debug))
                 // JDK modules (java.base, java.net.http) must read the bridge's module to call it.
                 .assureReadEdgeTo(instrumentation, Bridge.class)
@@ -90,33 +96,39 @@ final class AgentInstaller {
         // For instrumentations that add a field: classes not loaded yet only, so no retransformation.
         AgentBuilder fieldBuilder = new AgentBuilder.Default()
                 .with(poolCache)
+                .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
                 .with(new ErrorListener(debug))
                 .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
-        List<String> applied = new ArrayList<>();
+        // Each instrumentation applied, with the loaders its library is looked for in (any: the JDK's).
+        Map<String, LibraryLoaders> applied = new LinkedHashMap<>();
         List<String> skippedLate = new ArrayList<>();
         ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
         for (HopscopeInstrumentation each : all) {
             // A library's rules hold even where it is not instrumented (see addRules).
             each.addRules(runtime.rules());
-            if (options.disabled.contains(each.name())) {
-                continue; // turned off by the user (disable=)
+            if (options.disabled.contains(each.name()) || !each.availableInJdk()) {
+                continue; // turned off by the user (disable=), or a JDK module this runtime lacks
             }
+            // A library is looked for in the loader of each class to transform, wherever the
+            // application loads it from; its helpers are defined there when its objects turn up.
             String required = each.requiredClass();
-            if (required != null && agentLoader.getResource(required.replace('.', '/') + ".class") == null) {
-                continue; // the library is absent: nothing to instrument
+            LibraryLoaders libraryLoaders = required == null ? null : new LibraryLoaders(required);
+            ElementMatcher<ClassLoader> loaders = libraryLoaders == null ? any() : libraryLoaders;
+            if (libraryLoaders != null) {
+                libraryLoaders.matches(agentLoader); // found from the start when on the class path
             }
             if (each.addsFields()) {
-                fieldBuilder = each.extend(fieldBuilder);
-                if (late) {
+                fieldBuilder = each.extend(fieldBuilder, loaders);
+                if (late && (libraryLoaders == null || libraryLoaders.found()
+                        || loadedAnywhere(instrumentation, required))) {
                     skippedLate.add(each.name());
                 }
             } else {
-                builder = each.extend(builder);
+                builder = each.extend(builder, loaders);
             }
             each.register(runtime, instrumentation);
-            applied.add(each.name());
+            applied.put(each.name(), libraryLoaders);
         }
-        String instrumentations = String.join(";", applied);
         if (!skippedLate.isEmpty()) {
             System.setProperty(SKIPPED_PROPERTY, String.join(",", skippedLate));
         }
@@ -157,7 +169,7 @@ final class AgentInstaller {
             event.version = VERSION;
             event.options = options.raw;
             event.pid = ProcessHandle.current().pid();
-            event.instrumentations = instrumentations;
+            event.instrumentations = instrumentationsFound(applied);
             event.commit();
         });
         FlightRecorder.addPeriodicEvent(AgentErrorEvent.class, () -> {
@@ -192,8 +204,32 @@ final class AgentInstaller {
             }
         }
         if (debug) {
-            System.err.println("hopscope: agent " + VERSION + " installed: " + instrumentations);
+            System.err.println("hopscope: agent " + VERSION + " installed: " + String.join(";", applied.keySet()));
         }
+    }
+
+    /** Whether a class of this name is loaded, in any class loader (after a late attach). */
+    private static boolean loadedAnywhere(Instrumentation instrumentation, String className) {
+        for (Class<?> loaded : instrumentation.getAllLoadedClasses()) {
+            if (loaded.getName().equals(className)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The instrumentations applied whose classes exist: the JDK's, and those whose library has
+     * turned up in a class loader (the agent's, or any other since).
+     */
+    private static String instrumentationsFound(Map<String, LibraryLoaders> applied) {
+        List<String> found = new ArrayList<>();
+        applied.forEach((name, loaders) -> {
+            if (loaders == null || loaders.found()) {
+                found.add(name);
+            }
+        });
+        return String.join(";", found);
     }
 
     /** Every instrumentation, configured by the options, in the order they are applied. */

@@ -11,7 +11,9 @@ import net.bytebuddy.pool.TypePool;
  * loaded class re-reads the class files of its super types to answer the "implements
  * HttpPipelinePolicy / Interceptor" matchers, which made class loading under the agent slow for
  * tens of seconds on a loaded machine. Class loaders are held weakly, and each loader's cache is
- * emptied when it passes {@link #MAX_ENTRIES_PER_LOADER}, so the memory stays bounded.
+ * emptied when it passes {@link #MAX_ENTRIES_PER_LOADER}, so the memory stays bounded. A cached
+ * description keeps the class file locator it was read with: the agent builders use weak locators
+ * (LocationStrategy.ForClassLoader.WEAK), or every loader with a cache entry would stay alive.
  */
 final class TypePoolCache extends AgentBuilder.PoolStrategy.WithTypePoolCache {
 

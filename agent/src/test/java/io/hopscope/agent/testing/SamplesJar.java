@@ -1,8 +1,11 @@
 package io.hopscope.agent.testing;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.jar.JarFile;
+import java.util.stream.Stream;
 
 /** The samples module's jar, which the agent's integration tests run under the agent. */
 public final class SamplesJar {
@@ -13,6 +16,22 @@ public final class SamplesJar {
     public static Path path() {
         return Path.of(System.getProperty("hopscope.samples.jar", "../samples/target/hopscope-samples.jar"))
                 .toAbsolutePath();
+    }
+
+    /** The samples' own classes, beside the jar (target/classes). */
+    public static Path classes() {
+        return path().resolveSibling("classes");
+    }
+
+    /** The samples' libraries as separate jars (target/lib, which the samples' build fills), sorted. */
+    public static List<Path> libraries() throws IOException {
+        Path dir = path().resolveSibling("lib");
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> jars = Files.list(dir)) {
+            return jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
+        }
     }
 
     /** Whether the samples jar has the given scenario's class (the samples are built before the agent). */

@@ -8,17 +8,13 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
-import io.hopscope.agent.runtime.HttpRequestInfo;
-import io.hopscope.agent.runtime.RequestDescriber;
-import io.hopscope.agent.runtime.UrlRedactor;
-import com.azure.core.http.HttpPipelineCallContext;
-import com.azure.core.http.HttpRequest;
-import com.azure.core.http.HttpResponse;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * azure-core: HttpPipeline#send(HttpPipelineCallContext) (where every send overload ends up; its
@@ -43,14 +39,14 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
-                .type(named(PIPELINE))
+                .type(named(PIPELINE), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(SendAdvice.class).on(named("send").and(takesArguments(1))
                                 .and(takesArgument(0, named("com.azure.core.http.HttpPipelineCallContext")))))
                         .visit(Advice.to(SendSyncAdvice.class).on(named("sendSync"))))
-                .type(Matchers.implementationsOf(POLICY))
+                .type(Matchers.implementationsOf(POLICY), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ProcessAdvice.class).on(named("process").and(takesArguments(2))
                                 .and(not(isAbstract()))))
@@ -60,7 +56,9 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public void register(HopscopeRuntime runtime) {
-        runtime.addDescriber(new Describer());
+        runtime.addDescriber(LibraryHelper.describer(name(), "io.hopscope.agent.instrumentation.azurecore.AzureCoreDescriber",
+                "com.azure.core.http.HttpPipelineCallContext", "com.azure.core.http.HttpRequest",
+                "com.azure.core.http.HttpResponse"));
     }
 
     /** HttpPipeline#send(HttpPipelineCallContext): returns a Mono that ends the request. */
@@ -116,27 +114,6 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
             Bridge.spanExit(token, null, thrown);
-        }
-    }
-
-    /** Names azure-core requests and reads their responses' status. */
-    static final class Describer implements RequestDescriber {
-        @Override
-        public HttpRequestInfo describe(Object request, UrlRedactor redactor) {
-            HttpRequest http = request instanceof HttpPipelineCallContext
-                    ? ((HttpPipelineCallContext) request).getHttpRequest()
-                    : request instanceof HttpRequest ? (HttpRequest) request : null;
-            if (http == null) {
-                return null;
-            }
-            java.net.URL url = http.getUrl();
-            String method = String.valueOf(http.getHttpMethod());
-            return url == null ? HttpRequestInfo.of(method, "null", redactor) : HttpRequestInfo.of(method, url, redactor);
-        }
-
-        @Override
-        public int statusCode(Object response) {
-            return response instanceof HttpResponse ? ((HttpResponse) response).getStatusCode() : -1;
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Carries the current request with tasks handed to the JDK's executors: ThreadPoolExecutor#execute
@@ -44,7 +45,7 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
                 .type(named("java.util.concurrent.ThreadPoolExecutor")
                         .or(named("java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor")))

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinTask;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Fork/join: tasks forked or handed to a ForkJoinPool (the common pool included, which
@@ -42,7 +43,7 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
                 .type(named("java.util.concurrent.ForkJoinPool"))
                 .transform((b, type, loader, module, domain) -> b

@@ -11,6 +11,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.WaitAdvice;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Blocking waits on JDK futures (CompletableFuture#get/join, FutureTask#get), the waker detection
@@ -34,7 +35,7 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
                 .type(named("java.util.concurrent.CompletableFuture"))
                 .transform((b, type, loader, module, domain) -> b

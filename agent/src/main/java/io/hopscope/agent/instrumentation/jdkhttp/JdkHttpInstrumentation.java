@@ -28,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
@@ -51,14 +52,19 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
         return "jdk-http";
     }
 
-    /** java.net.http exists since JDK 11; a runtime image may leave the module out. */
     @Override
     public String requiredClass() {
-        return "java.net.http.HttpClient";
+        return null;
+    }
+
+    /** java.net.http exists since JDK 11; a runtime image may leave the module out. */
+    @Override
+    public boolean availableInJdk() {
+        return ModuleLayer.boot().findModule("java.net.http").isPresent();
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder.type(named("jdk.internal.net.http.HttpClientImpl"))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(SendAdvice.class).on(named("send").and(isPublic()).and(takesArguments(2))))

@@ -14,6 +14,7 @@ import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Carries the current request into Netty event loops: SingleThreadEventExecutor#execute and
@@ -53,28 +54,35 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
-        return builder.type(named("io.netty.util.concurrent.SingleThreadEventExecutor"))
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        return builder.type(named("io.netty.util.concurrent.SingleThreadEventExecutor"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(
                         Advice.to(ExecutorsInstrumentation.RunnableAdvice.class)
                                 .on(namedOneOf("execute", "lazyExecute").and(takesArguments(Runnable.class)))))
                 // Both have had a "channel" field since Netty 4.0.
-                .type(named("io.netty.channel.ChannelOutboundBuffer"))
+                .type(named("io.netty.channel.ChannelOutboundBuffer"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(
                         Advice.to(WriteAdvice.class).on(named("addMessage").and(takesArguments(3)))))
-                .type(named("io.netty.channel.DefaultChannelPipeline"))
+                .type(named("io.netty.channel.DefaultChannelPipeline"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(
                         Advice.to(ReadAdvice.class).on(named("fireChannelRead").and(takesArguments(1))
                                 .and(not(isBridge())))));
     }
 
+    /*
+     * The channel is read as an Object and cast in the body: Byte Buddy reads an advice method's
+     * signature by reflection in the agent's class loader, where a Channel parameter would have to
+     * load Netty, which a Spring Boot jar's or an application server's Netty is not. The body, once
+     * inlined, resolves Channel in the Netty class it is inlined into.
+     */
+
     /** ChannelOutboundBuffer#addMessage, on the channel's loop: the request writing, if any. */
     static final class WriteAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static void enter(@Advice.FieldValue("channel") Channel channel) {
+        static void enter(@Advice.FieldValue("channel") Object channel) {
             Object captured = Bridge.captureIoContext(channel);
             if (captured != null) {
-                channel.attr(AttributeKey.valueOf(REQUEST_ATTRIBUTE)).set(captured);
+                ((Channel) channel).attr(AttributeKey.valueOf(REQUEST_ATTRIBUTE)).set(captured);
             }
         }
     }
@@ -82,9 +90,10 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     /** DefaultChannelPipeline#fireChannelRead, on the channel's loop: in the request that last wrote. */
     static final class ReadAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.FieldValue("channel") Channel channel) {
+        static Object enter(@Advice.FieldValue("channel") Object channel) {
             AttributeKey<Object> key = AttributeKey.valueOf(REQUEST_ATTRIBUTE);
-            return channel.hasAttr(key) ? Bridge.ioContextEnter(channel.attr(key).get()) : null;
+            Channel c = (Channel) channel;
+            return c.hasAttr(key) ? Bridge.ioContextEnter(c.attr(key).get()) : null;
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -7,24 +7,14 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.Matchers;
-import io.hopscope.agent.runtime.AgentErrors;
-import io.hopscope.agent.runtime.AsyncAdapter;
 import io.hopscope.agent.runtime.HopscopeRuntime;
-import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.LibraryRules;
-import io.hopscope.agent.runtime.RequestDescriber;
-import io.hopscope.agent.runtime.RequestState;
-import io.hopscope.agent.runtime.Requests;
-import io.hopscope.agent.runtime.UrlRedactor;
-import java.io.IOException;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
-import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.Request;
-import okhttp3.Response;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * OkHttp: RealCall#execute is a request boundary (a synchronous call runs on the caller's thread
@@ -54,14 +44,15 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
-                .type(named("okhttp3.internal.connection.RealCall"))
+                .type(named("okhttp3.internal.connection.RealCall"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteAdvice.class).on(named("execute").and(takesArguments(0))))
                         .visit(Advice.to(EnqueueAdvice.class).on(named("enqueue").and(takesArguments(1)))))
                 .type(internalInterceptors ? Matchers.implementationsOf("okhttp3.Interceptor")
-                        : Matchers.implementationsOf("okhttp3.Interceptor").and(not(nameStartsWith("okhttp3.internal."))))
+                        : Matchers.implementationsOf("okhttp3.Interceptor").and(not(nameStartsWith("okhttp3.internal."))),
+                        libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
                         .on(named("intercept").and(takesArguments(1)))));
     }
@@ -77,8 +68,11 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public void register(HopscopeRuntime runtime) {
-        runtime.addDescriber(new Describer());
-        runtime.addAdapter(new CallbackAdapter());
+        runtime.addDescriber(LibraryHelper.describer(name(), "io.hopscope.agent.instrumentation.okhttp.OkHttpDescriber",
+                "okhttp3.Call", "okhttp3.Request", "okhttp3.Response"));
+        // The callback's own type: the wrapper the adapter makes is one too, so it finds the same adapter.
+        runtime.addAdapter(LibraryHelper.adapter(name(), "io.hopscope.agent.instrumentation.okhttp.OkHttpCallbacks",
+                "okhttp3.Callback"));
     }
 
     /** RealCall#execute(). */
@@ -121,70 +115,6 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
             Bridge.spanExit(token, null, thrown);
-        }
-    }
-
-    /** Names OkHttp calls and reads their responses' status. */
-    static final class Describer implements RequestDescriber {
-        @Override
-        public HttpRequestInfo describe(Object request, UrlRedactor redactor) {
-            Request http = request instanceof Call ? ((Call) request).request()
-                    : request instanceof Request ? (Request) request : null;
-            if (http == null) {
-                return null;
-            }
-            return HttpRequestInfo.of(http.method(), http.url().toString(), redactor);
-        }
-
-        @Override
-        public int statusCode(Object response) {
-            return response instanceof Response ? ((Response) response).code() : -1;
-        }
-    }
-
-    /** Wraps an enqueued call's Callback so that the request ends when OkHttp calls it. */
-    static final class CallbackAdapter implements AsyncAdapter {
-        @Override
-        public Object wrapCallback(Requests requests, RequestState request, Object callback) {
-            return callback instanceof Callback ? new EndingCallback((Callback) callback, requests, request) : null;
-        }
-
-        @Override
-        public Object endRequestOnCompletion(Requests requests, RequestState request, Object result) {
-            return result instanceof EndingCallback && ((EndingCallback) result).request == request ? result : null;
-        }
-    }
-
-    /** Ends the request, then calls the application's callback (on OkHttp's dispatcher thread). */
-    static final class EndingCallback implements Callback {
-        private final Callback delegate;
-        private final Requests requests;
-        final RequestState request;
-
-        EndingCallback(Callback delegate, Requests requests, RequestState request) {
-            this.delegate = delegate;
-            this.requests = requests;
-            this.request = request;
-        }
-
-        @Override
-        public void onResponse(Call call, Response response) throws IOException {
-            try {
-                requests.asyncTerminated(request, "ok", null, response);
-            } catch (Throwable t) {
-                AgentErrors.report("okhttp", t);
-            }
-            delegate.onResponse(call, response);
-        }
-
-        @Override
-        public void onFailure(Call call, IOException e) {
-            try {
-                requests.asyncTerminated(request, call.isCanceled() ? "cancelled" : "error", e, null);
-            } catch (Throwable t) {
-                AgentErrors.report("okhttp", t);
-            }
-            delegate.onFailure(call, e);
         }
     }
 }

@@ -13,11 +13,11 @@ import reactor.core.publisher.Mono;
 import reactor.util.context.Context;
 
 /**
- * Ends requests and async policy spans at a Mono's terminal signal. Loaded only when Reactor is
- * visible to the agent's class loader (the instrumentation's required class), so nothing else in
- * the agent depends on Reactor.
+ * Ends requests and async policy spans at a Mono's terminal signal. Defined for each copy of
+ * Reactor by a {@link io.hopscope.agent.instrumentation.LibraryHelper} (public for it), so nothing
+ * else in the agent depends on Reactor, and the agent reaches it by name only.
  */
-final class ReactorAdapter implements AsyncAdapter {
+public final class ReactorAdapter implements AsyncAdapter {
 
     @Override
     public Object endRequestOnCompletion(Requests requests, RequestState request, Object result) {

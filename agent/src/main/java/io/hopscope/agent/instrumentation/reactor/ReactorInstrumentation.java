@@ -11,10 +11,12 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Reactor's blocking calls: Mono#block (all overloads) joins a request whose result the Mono is,
@@ -35,19 +37,19 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
-                .type(named("reactor.core.publisher.Mono"))
+                .type(named("reactor.core.publisher.Mono"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(JoinAdvice.class)
                         .on(namedOneOf("block", "blockOptional"))))
-                .type(named("reactor.core.publisher.BlockingSingleSubscriber"))
+                .type(named("reactor.core.publisher.BlockingSingleSubscriber"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(WaitAdvice.class)
                         .on(named("blockingGet"))))
                 // Its signals, where the blocked-on result completes (BlockingMonoSubscriber,
                 // BlockingFirstSubscriber, BlockingLastSubscriber and onComplete in the base class).
                 // Matched by name first: a super type matcher alone resolves every class loaded.
                 .type(nameStartsWith("reactor.core.publisher.Blocking").and(nameEndsWith("Subscriber"))
-                        .and(hasSuperType(named("reactor.core.publisher.BlockingSingleSubscriber"))))
+                        .and(hasSuperType(named("reactor.core.publisher.BlockingSingleSubscriber"))), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(CompletionAdvice.class)
                         .on(namedOneOf("onNext", "onError", "onComplete").and(not(isAbstract())))));
     }
@@ -87,7 +89,9 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public void register(HopscopeRuntime runtime) {
-        runtime.addAdapter(new ReactorAdapter());
+        // By name: ReactorAdapter extends Mono, so it is defined for each copy of Reactor.
+        runtime.addAdapter(LibraryHelper.adapter(name(), "io.hopscope.agent.instrumentation.reactor.ReactorAdapter",
+                "reactor.core.publisher.Mono"));
     }
 
     /** Mono#block: a wait on a request's own result joins that request. */

@@ -9,6 +9,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.modifier.Visibility;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * reactor-pool's Borrower (reactor-netty's connection pool, shaded inside reactor-netty-core, and
@@ -38,9 +39,9 @@ public final class ReactorPoolInstrumentation implements HopscopeInstrumentation
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder.type(namedOneOf("reactor.netty.internal.shaded.reactor.pool.AbstractPool$Borrower",
-                        "reactor.pool.AbstractPool$Borrower"))
+                        "reactor.pool.AbstractPool$Borrower"), libraryLoaders)
                 .transform((b, type, loader, module, domain) -> b
                         .defineField(FIELD, Object.class, Visibility.PUBLIC)
                         .visit(Advice.to(CaptureAdvice.class).on(isConstructor()))

@@ -44,7 +44,7 @@ public final class RequestsInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         AgentBuilder b = builder;
         for (String target : requestMethods) {
             int hash = target.indexOf('#');

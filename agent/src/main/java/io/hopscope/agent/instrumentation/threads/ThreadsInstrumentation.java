@@ -12,6 +12,7 @@ import io.hopscope.agent.runtime.LibraryRules;
 import java.lang.instrument.Instrumentation;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.matcher.ElementMatcher;
 
 /**
  * Threads started in a request, virtual or platform: Thread#start (and JDK 21's
@@ -57,7 +58,7 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
-    public AgentBuilder extend(AgentBuilder builder) {
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
                 .type(namedOneOf("java.lang.Thread", "java.lang.VirtualThread"))
                 .transform((b, type, loader, module, domain) -> b

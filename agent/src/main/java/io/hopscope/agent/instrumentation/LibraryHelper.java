@@ -1,0 +1,225 @@
+package io.hopscope.agent.instrumentation;
+
+import io.hopscope.agent.runtime.AgentErrors;
+import io.hopscope.agent.runtime.AsyncAdapter;
+import io.hopscope.agent.runtime.AsyncSpan;
+import io.hopscope.agent.runtime.HttpRequestInfo;
+import io.hopscope.agent.runtime.RequestDescriber;
+import io.hopscope.agent.runtime.RequestState;
+import io.hopscope.agent.runtime.Requests;
+import io.hopscope.agent.runtime.UrlRedactor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Set;
+
+/**
+ * An instrumentation's helper that names its library's classes (a request describer extending
+ * nothing of the library's, an adapter extending Reactor's Mono), defined once for each copy of
+ * the library that the application's objects come from.
+ *
+ * <p>Why: the library may be in any class loader (a Spring Boot jar's, an application server's,
+ * one the application made itself), not in the agent's (the system class loader), and the agent's
+ * runtime, which the helper calls, may not be visible from the library's loader (one whose parent
+ * is the platform loader). A {@link HelperLoader} sees both: it defines the helper's classes from
+ * the agent jar's bytes, takes the agent's other classes from the agent's loader and everything
+ * else from the library's.
+ *
+ * <p>The helper for an object is the one of the library class it is, extends or implements (one of
+ * the key types), found once per class and kept in a ClassValue: each helper is held by a class of
+ * the copy of the library it serves, so nothing here keeps a class loader alive. A lookup is a
+ * ClassValue read per call.
+ */
+public final class LibraryHelper<T> {
+
+    private final String instrumentation;
+    private final Class<T> kind;
+    private final String helperClass;
+    private final Set<String> keyTypes;
+
+    /** The helper for instances of a key type, by that type (null when it cannot be defined). */
+    private final ClassValue<T> byKeyType = new ClassValue<>() {
+        @Override
+        protected T computeValue(Class<?> keyType) {
+            return define(keyType.getClassLoader());
+        }
+    };
+
+    /** The helper for instances of any class, by their class (null: no key type among its supertypes). */
+    private final ClassValue<T> byClass = new ClassValue<>() {
+        @Override
+        protected T computeValue(Class<?> type) {
+            Class<?> key = keyTypeOf(type);
+            return key == null ? null : byKeyType.get(key);
+        }
+    };
+
+    private LibraryHelper(String instrumentation, Class<T> kind, String helperClass, String... keyTypes) {
+        this.instrumentation = instrumentation;
+        this.kind = kind;
+        this.helperClass = helperClass;
+        this.keyTypes = Set.of(keyTypes);
+    }
+
+    /**
+     * A describer that hands each request and response to {@code helperClass} (a RequestDescriber
+     * with a public no-argument constructor) as defined for the copy of the library whose key type
+     * the object is.
+     */
+    public static RequestDescriber describer(String instrumentation, String helperClass, String... keyTypes) {
+        return new Describer(new LibraryHelper<>(instrumentation, RequestDescriber.class, helperClass, keyTypes));
+    }
+
+    /** The same for an AsyncAdapter, by the result or callback it is given. */
+    public static AsyncAdapter adapter(String instrumentation, String helperClass, String... keyTypes) {
+        return new Adapter(new LibraryHelper<>(instrumentation, AsyncAdapter.class, helperClass, keyTypes));
+    }
+
+    /** The helper for this object's library, or null when the object is none of the key types. */
+    T of(Object object) {
+        return object == null ? null : byClass.get(object.getClass());
+    }
+
+    private Class<?> keyTypeOf(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (keyTypes.contains(c.getName())) {
+                return c;
+            }
+            Class<?> key = keyInterfaceOf(c);
+            if (key != null) {
+                return key;
+            }
+        }
+        return null;
+    }
+
+    private Class<?> keyInterfaceOf(Class<?> type) {
+        for (Class<?> i : type.getInterfaces()) {
+            if (keyTypes.contains(i.getName())) {
+                return i;
+            }
+            Class<?> key = keyInterfaceOf(i);
+            if (key != null) {
+                return key;
+            }
+        }
+        return null;
+    }
+
+    private T define(ClassLoader library) {
+        try {
+            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass);
+            Class<?> helper = Class.forName(helperClass, true, loader);
+            return kind.cast(helper.getConstructor().newInstance());
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            // A copy of the library the helper does not link against: its objects go undescribed.
+            AgentErrors.report(instrumentation, e);
+            return null;
+        }
+    }
+
+    /**
+     * Defines one helper class and its nested classes from the agent jar, in a loader that sees the
+     * library through the library's loader and the agent's runtime through the agent's. The helper
+     * is then in a runtime package of its own: it reaches the agent's classes through their public
+     * members only.
+     */
+    static final class HelperLoader extends ClassLoader {
+
+        static {
+            registerAsParallelCapable();
+        }
+
+        private final ClassLoader library;
+        private final ClassLoader agent;
+        private final String helperClass;
+
+        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass) {
+            super("hopscope-helper", null);
+            this.library = library;
+            this.agent = agent;
+            this.helperClass = helperClass;
+        }
+
+        @Override
+        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+            synchronized (getClassLoadingLock(name)) {
+                Class<?> c = findLoadedClass(name);
+                if (c == null) {
+                    if (name.equals(helperClass) || name.startsWith(helperClass + "$")) {
+                        c = defineFromAgent(name);
+                    } else if (name.startsWith("io.hopscope.agent.")) {
+                        c = agent.loadClass(name);
+                    } else if (library != null) {
+                        c = library.loadClass(name);
+                    } else {
+                        c = super.loadClass(name, false);
+                    }
+                }
+                if (resolve) {
+                    resolveClass(c);
+                }
+                return c;
+            }
+        }
+
+        private Class<?> defineFromAgent(String name) throws ClassNotFoundException {
+            try (InputStream in = agent.getResourceAsStream(name.replace('.', '/') + ".class")) {
+                if (in == null) {
+                    throw new ClassNotFoundException(name);
+                }
+                byte[] bytes = in.readAllBytes();
+                return defineClass(name, bytes, 0, bytes.length, LibraryHelper.class.getProtectionDomain());
+            } catch (IOException e) {
+                throw new ClassNotFoundException(name, e);
+            }
+        }
+    }
+
+    /** Hands each request and response to its library's describer. */
+    private static final class Describer implements RequestDescriber {
+        private final LibraryHelper<RequestDescriber> helpers;
+
+        Describer(LibraryHelper<RequestDescriber> helpers) {
+            this.helpers = helpers;
+        }
+
+        @Override
+        public HttpRequestInfo describe(Object request, UrlRedactor redactor) {
+            RequestDescriber d = helpers.of(request);
+            return d == null ? null : d.describe(request, redactor);
+        }
+
+        @Override
+        public int statusCode(Object response) {
+            RequestDescriber d = helpers.of(response);
+            return d == null ? -1 : d.statusCode(response);
+        }
+    }
+
+    /** Hands each result and callback to its library's adapter. */
+    private static final class Adapter implements AsyncAdapter {
+        private final LibraryHelper<AsyncAdapter> helpers;
+
+        Adapter(LibraryHelper<AsyncAdapter> helpers) {
+            this.helpers = helpers;
+        }
+
+        @Override
+        public Object endRequestOnCompletion(Requests requests, RequestState request, Object result) {
+            AsyncAdapter a = helpers.of(result);
+            return a == null ? null : a.endRequestOnCompletion(requests, request, result);
+        }
+
+        @Override
+        public Object wrapCallback(Requests requests, RequestState request, Object callback) {
+            AsyncAdapter a = helpers.of(callback);
+            return a == null ? null : a.wrapCallback(requests, request, callback);
+        }
+
+        @Override
+        public Object spanOnSubscription(AsyncSpan span, Object result) {
+            AsyncAdapter a = helpers.of(result);
+            return a == null ? null : a.spanOnSubscription(span, result);
+        }
+    }
+}
