@@ -5,6 +5,7 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.read.EventFields;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -53,11 +54,24 @@ final class RequestEvents {
 
     // One handler per event type, each small: the stream already dispatches on the type, and one method
     // for all five (a switch on the name) was the analyzer's largest JIT compilation (0.7 s of C2).
-    // Each field read is a walk over the type's fields by name in jdk.jfr.consumer (no read by index),
-    // so every field is read once, and fields only the event lists need only for requests that keep them.
+    // Fields are read by position (EventFields), each once, and fields only the event lists need only
+    // for requests that keep them. Field 0 of every layout is requestId (read by requestOf).
+    private final EventFields requestFields = new EventFields("requestId", "name", "boundary", "url", "outcome",
+            "error", "statusCode", "startThread", "eventThread");
+    private final EventFields segmentFields = new EventFields("requestId", "eventThread", "kind", "allocatedBytes",
+            "cpuNanos");
+    private final EventFields hopFields = new EventFields("requestId", "kind", "delayNanos", "scheduledNanos",
+            "toThread", "fromThread", "eventThread", "via");
+    private final EventFields waitFields = new EventFields("requestId", "nonBlockingThread", "kind", "eventThread",
+            "wakerThread", "wakeLatencyNanos", "outcome");
+    private final EventFields mountsFields = new EventFields("requestId", "mounts", "mountWaitNanos",
+            "maxMountWaitNanos", "mountedNanos", "carriers", "eventThread", "allocatedBytes");
+    private final EventFields spanFields = new EventFields("requestId", "spanId", "parentSpanId", "kind", "name", "mode",
+            "depth", "eventThread");
 
     void onRequest(RecordedEvent e) {
-        RequestAcc r = requestOf(e);
+        EventFields f = requestFields;
+        RequestAcc r = requestOf(e, f);
         if (r == null || r.ended) {
             if (r != null && r.finished) {
                 settleIfLate(r);
@@ -68,14 +82,14 @@ final class RequestEvents {
         inFlight--;
         r.endedAtFlush = flushes;
         ended.add(r);
-        r.name = intern(JfrEvents.string(e, "name"));
-        r.boundary = intern(JfrEvents.string(e, "boundary"));
-        r.url = JfrEvents.string(e, "url");
-        r.outcome = intern(JfrEvents.string(e, "outcome"));
-        r.error = intern(JfrEvents.string(e, "error"));
-        r.statusCode = JfrEvents.intField(e, "statusCode", -1);
-        r.startThread = jfr.threadField(e, "startThread");
-        r.endThread = jfr.eventThread(e);
+        r.name = intern(f.string(e, 1));
+        r.boundary = intern(f.string(e, 2));
+        r.url = f.string(e, 3);
+        r.outcome = intern(f.string(e, 4));
+        r.error = intern(f.string(e, 5));
+        r.statusCode = f.intValue(e, 6, -1);
+        r.startThread = jfr.threadValue(f.value(e, 7));
+        r.endThread = jfr.threadValue(f.value(e, 8));
         r.startEpochNanos = eventStart;
         r.durationNanos = eventEnd - eventStart;
         if (r.detail && selection.cannotBeShown(r)) {
@@ -84,17 +98,18 @@ final class RequestEvents {
     }
 
     void onSegment(RecordedEvent e) {
-        RequestAcc r = requestOf(e);
+        EventFields f = segmentFields;
+        RequestAcc r = requestOf(e, f);
         if (r == null) {
             return;
         }
-        ThreadRef thread = jfr.eventThread(e);
+        ThreadRef thread = jfr.threadValue(f.value(e, 1));
         if (thread == null) {
             thread = ThreadRef.UNKNOWN;
         }
         boolean detail = r.detail;
-        r.addSegment(new Segment(thread, detail ? intern(JfrEvents.string(e, "kind")) : null, eventStart, eventEnd,
-                JfrEvents.longField(e, "allocatedBytes", 0), detail ? JfrEvents.longField(e, "cpuNanos", -1) : -1));
+        r.addSegment(new Segment(thread, detail ? intern(f.string(e, 2)) : null, eventStart, eventEnd,
+                f.longValue(e, 3, 0), detail ? f.longValue(e, 4, -1) : -1));
         if (!r.finished) { // a late segment's JDK events were joined already (see FinishedRequests)
             window.add(thread.javaId(), eventStart, eventEnd, r);
         }
@@ -105,18 +120,19 @@ final class RequestEvents {
     }
 
     void onHop(RecordedEvent e) {
-        RequestAcc r = requestOf(e);
+        EventFields f = hopFields;
+        RequestAcc r = requestOf(e, f);
         if (r == null) {
             return;
         }
-        String kind = intern(JfrEvents.string(e, "kind"));
-        long delay = JfrEvents.longField(e, "delayNanos", 0);
-        long scheduled = JfrEvents.longField(e, "scheduledNanos", 0);
+        String kind = intern(f.string(e, 1));
+        long delay = f.longValue(e, 2, 0);
+        long scheduled = f.longValue(e, 3, 0);
         if (r.detail) {
-            ThreadRef to = jfr.threadField(e, "toThread");
-            ThreadRef from = jfr.threadField(e, "fromThread");
+            ThreadRef to = jfr.threadValue(f.value(e, 4));
+            ThreadRef from = jfr.threadValue(f.value(e, 5));
             r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN,
-                    to != null ? to : jfr.eventThread(e), eventStart, delay, intern(JfrEvents.string(e, "via")),
+                    to != null ? to : jfr.threadValue(f.value(e, 6)), eventStart, delay, intern(f.string(e, 7)),
                     scheduled));
         } else {
             r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));
@@ -125,15 +141,16 @@ final class RequestEvents {
     }
 
     void onWait(RecordedEvent e) {
-        RequestAcc r = requestOf(e);
+        EventFields f = waitFields;
+        RequestAcc r = requestOf(e, f);
         if (r == null) {
             return;
         }
-        boolean nonBlocking = JfrEvents.booleanField(e, "nonBlockingThread");
+        boolean nonBlocking = f.booleanValue(e, 1);
         if (r.detail) {
-            r.addWait(new Wait(intern(JfrEvents.string(e, "kind")), jfr.eventThread(e),
-                    jfr.threadField(e, "wakerThread"), eventStart, eventEnd, JfrEvents.longField(e, "wakeLatencyNanos", -1),
-                    nonBlocking, intern(JfrEvents.string(e, "outcome"))));
+            r.addWait(new Wait(intern(f.string(e, 2)), jfr.threadValue(f.value(e, 3)),
+                    jfr.threadValue(f.value(e, 4)), eventStart, eventEnd, f.longValue(e, 5, -1),
+                    nonBlocking, intern(f.string(e, 6))));
         } else {
             r.addWait(new Wait(null, null, null, eventStart, eventEnd, -1, nonBlocking, null));
         }
@@ -141,15 +158,15 @@ final class RequestEvents {
     }
 
     void onMounts(RecordedEvent e) {
-        RequestAcc r = requestOf(e);
+        EventFields f = mountsFields;
+        RequestAcc r = requestOf(e, f);
         if (r == null) {
             return;
         }
-        r.addMounts(JfrEvents.intField(e, "mounts", 0), JfrEvents.longField(e, "mountWaitNanos", 0),
-                JfrEvents.longField(e, "maxMountWaitNanos", 0), JfrEvents.longField(e, "mountedNanos", 0),
-                r.detail ? JfrEvents.string(e, "carriers") : null);
-        ThreadRef thread = jfr.eventThread(e);
-        long allocated = JfrEvents.longField(e, "allocatedBytes", -1);
+        r.addMounts(f.intValue(e, 1, 0), f.longValue(e, 2, 0), f.longValue(e, 3, 0), f.longValue(e, 4, 0),
+                r.detail ? f.string(e, 5) : null);
+        ThreadRef thread = jfr.threadValue(f.value(e, 6));
+        long allocated = f.longValue(e, 7, -1);
         if (thread != null && allocated >= 0) {
             r.addExactVirtualAllocation(thread.javaId(), allocated);
         }
@@ -157,31 +174,32 @@ final class RequestEvents {
     }
 
     void onSpan(RecordedEvent e) {
-        RequestAcc r = requestOf(e);
+        EventFields f = spanFields;
+        RequestAcc r = requestOf(e, f);
         if (r == null) {
             return;
         }
         boolean detail = r.detail;
-        r.addSpan(new Span(JfrEvents.longField(e, "spanId", 0), JfrEvents.longField(e, "parentSpanId", 0),
-                intern(JfrEvents.string(e, "kind")), intern(JfrEvents.string(e, "name")),
-                detail ? intern(JfrEvents.string(e, "mode")) : null, detail ? JfrEvents.intField(e, "depth", 0) : 0,
-                detail ? jfr.eventThread(e) : null, eventStart, eventEnd));
+        r.addSpan(new Span(f.longValue(e, 1, 0), f.longValue(e, 2, 0), intern(f.string(e, 3)), intern(f.string(e, 4)),
+                detail ? intern(f.string(e, 5)) : null, detail ? f.intValue(e, 6, 0) : 0,
+                detail ? jfr.threadValue(f.value(e, 7)) : null, eventStart, eventEnd));
         settleIfLate(r);
     }
 
     /**
-     * The request a contract event belongs to, created at its first event; for an event that came after
-     * its request was finished, the one {@link FinishedRequests#target} gives, settled by the handler
-     * once it added the event ({@link #settleIfLate}); null for an event outside any request or one that
-     * cannot be added (counted). Leaves the event's times in {@link #eventStart} and {@link #eventEnd}.
+     * The request a contract event belongs to (its requestId is field 0 of {@code f}), created at its
+     * first event; for an event that came after its request was finished, the one
+     * {@link FinishedRequests#target} gives, settled by the handler once it added the event
+     * ({@link #settleIfLate}); null for an event outside any request or one that cannot be added
+     * (counted). Leaves the event's times in {@link #eventStart} and {@link #eventEnd}.
      */
-    private RequestAcc requestOf(RecordedEvent e) {
+    private RequestAcc requestOf(RecordedEvent e, EventFields f) {
         long start = JfrEvents.startNanos(e);
         long end = JfrEvents.endNanos(e);
         facts.hopscopeEvent(start, end);
         eventStart = start;
         eventEnd = end;
-        long id = JfrEvents.longField(e, "requestId", 0);
+        long id = f.longValue(e, 0, 0);
         if (id == 0) {
             return null; // outside any request (e.g. a non-blocking wait with no request)
         }

@@ -193,6 +193,11 @@ public final class JfrEvents {
         return t instanceof RecordedThread rt ? thread(rt) : null;
     }
 
+    /** A value read from a Thread field (see {@link EventFields}): its ThreadRef, or null. */
+    public ThreadRef threadValue(Object t) {
+        return t instanceof RecordedThread rt ? thread(rt) : null;
+    }
+
     public ThreadRef thread(RecordedThread t) {
         if (t == null) {
             return null;
