@@ -283,9 +283,11 @@ class BpfMergeIT {
      */
     JsonNode traced(String label, String agentOptions, boolean waitForOutput, String... sampleArgs) throws Exception {
         // Kernel stacks only: they say whether an interrupt did the wake; naming user stacks
-        // (perf map, symbol tables) would take longer than the run and is not what is checked.
-        String tracerOut = run(label, agentOptions, waitForOutput, List.of("--stacks", "kernel", "--folded",
-                dir.resolve(label + ".folded").toString()), sampleArgs);
+        // (perf map, symbol tables) would take longer than the run and is not what is checked. Every
+        // interval's stacks: the folded file's per-name totals are checked on runs of a few hundred
+        // wakes, which one in eight (the default) would leave to chance.
+        String tracerOut = run(label, agentOptions, waitForOutput, List.of("--stacks", "kernel", "--stack-every", "1",
+                "--folded", dir.resolve(label + ".folded").toString()), sampleArgs);
         assertThat(tracerOut).contains("lost 0 events");
         return report(label);
     }
