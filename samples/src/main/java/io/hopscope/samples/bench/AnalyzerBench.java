@@ -15,15 +15,16 @@ import java.util.regex.Pattern;
  * the floor of any analyzer built on {@code jdk.jfr.consumer} (a bare pass over the request events,
  * analyzer/bench's ParseFloor) and the JDK's {@code jfr summary} on the same file, the three run
  * one after another, {@code runs} times (each figure the median of its runs: one run of a JVM moves
- * by 10-20% on a shared machine). The report runs with {@code -Xmx256m} and {@code --stats}; its peak
- * heap is the largest of its runs' heap pools' peak sums.
+ * by 10-20% on a shared machine). The report runs with {@code -Xmx256m} and a GC log; its heap figure
+ * is the largest occupancy after a collection in any run, what it kept alive at most.
  */
 final class AnalyzerBench {
 
     /** The heap the report must fit in (issue #22's target). */
     static final int HEAP_MB = 256;
     private static final long TIMEOUT_S = 900;
-    private static final Pattern STATS_HEAP = Pattern.compile("heap pools' peak sum ([\\d.]+) MB");
+    // "GC(12) Pause Young (Normal) (G1 Evacuation Pause) 151M->23M(256M) 4.1ms": the occupancy after.
+    private static final Pattern GC_AFTER = Pattern.compile("\\d+[KMG]->(\\d+)([KMG])\\(");
 
     private AnalyzerBench() {
     }
@@ -45,12 +46,13 @@ final class AnalyzerBench {
             List<Usage> reports = new ArrayList<>();
             List<Usage> floors = new ArrayList<>();
             List<Usage> summaries = new ArrayList<>();
-            double peakHeapMb = 0;
+            double liveHeapMb = 0;
             for (int i = 1; i <= runs; i++) {
                 Path reportLog = dir.resolve("report-" + i + ".log");
                 try {
-                    reports.add(TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m", "-jar",
-                            tools.analyzerJar().toString(), "report", "--stats", jfr.toString()), reportLog, TIMEOUT_S));
+                    reports.add(TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m",
+                            "-Xlog:gc:file=" + dir.resolve("report-" + i + ".gc"), "-jar", tools.analyzerJar().toString(), "report",
+                            jfr.toString()), reportLog, TIMEOUT_S));
                 } catch (BenchTools.Unavailable e) {
                     if (Files.readString(reportLog).contains("OutOfMemoryError")) {
                         return new Result(recordingS, runs, recordingBytes, null, null, null, Double.NaN,
@@ -58,7 +60,7 @@ final class AnalyzerBench {
                     }
                     throw e;
                 }
-                peakHeapMb = Math.max(peakHeapMb, peakHeapMb(reportLog));
+                liveHeapMb = Math.max(liveHeapMb, liveHeapMb(dir.resolve("report-" + i + ".gc")));
                 floors.add(TimedProcess.run(List.of(tools.java.toString(), "-cp", tools.parseFloorClasses().toString(),
                         "io.hopscope.analyzer.bench.ParseFloor", jfr.toString(), "bare"), dir.resolve("floor-" + i + ".log"),
                         TIMEOUT_S));
@@ -68,7 +70,7 @@ final class AnalyzerBench {
             Usage report = TimedProcess.Usage.median(reports);
             Usage floor = TimedProcess.Usage.median(floors);
             Usage summary = TimedProcess.Usage.median(summaries);
-            return new Result(recordingS, runs, recordingBytes, report, floor, summary, peakHeapMb, null, false);
+            return new Result(recordingS, runs, recordingBytes, report, floor, summary, liveHeapMb, null, false);
         } catch (BenchTools.Unavailable e) {
             return new Result(recordingS, runs, 0, null, null, null, Double.NaN, e.getMessage(), false);
         } catch (IOException e) {
@@ -100,17 +102,27 @@ final class AnalyzerBench {
         }
     }
 
-    /** The heap pools' peak sum that {@code report --stats} printed in {@code log}, in MB. */
-    private static double peakHeapMb(Path log) throws IOException, BenchTools.Unavailable {
-        Matcher m = STATS_HEAP.matcher(Files.readString(log));
-        if (!m.find()) {
-            throw new BenchTools.Unavailable("hopscope report --stats printed no peak heap; see " + log);
+    /**
+     * The largest heap occupancy after a collection in a {@code -Xlog:gc} file, in MB: what the
+     * report kept alive at most. The heap before a collection is no measure of that: G1 lets garbage
+     * fill whatever -Xmx allows; 0 when no collection ran.
+     */
+    static double liveHeapMb(Path gcLog) throws IOException {
+        double max = 0;
+        Matcher m = GC_AFTER.matcher(Files.readString(gcLog));
+        while (m.find()) {
+            double v = Double.parseDouble(m.group(1));
+            max = Math.max(max, switch (m.group(2)) {
+                case "K" -> v / 1024;
+                case "G" -> v * 1024;
+                default -> v;
+            });
         }
-        return Double.parseDouble(m.group(1));
+        return max * 1024 * 1024 / 1e6;
     }
 
     /** The three tools on one recording, or why the row was not measured (the report's running out of heap among them). */
-    record Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, double reportPeakHeapMb,
+    record Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, double reportLiveHeapMb,
                   String whyNot, boolean reportOutOfHeap) {
 
         /** report's CPU over the bare floor's. */

@@ -40,7 +40,7 @@ final class JsonReport {
                 : map("recording_s", a.recordingS(), "recording_bytes", a.recordingBytes(),
                         "report", usage(a.report()), "floor", usage(a.floor()), "jfr_summary", usage(a.jfrSummary()),
                         "runs", a.runs(), "report_heap_limit_mb", AnalyzerBench.HEAP_MB,
-                        "report_peak_heap_mb", a.reportPeakHeapMb(), "report_cpu_over_floor", a.cpuOverFloor()));
+                        "report_live_heap_mb", a.reportLiveHeapMb(), "report_cpu_over_floor", a.cpuOverFloor()));
         TracerBench.Result t = r.tracer();
         root.put("tracer", t.whyNot() != null ? map("not_measured", t.whyNot())
                 : map("cost_ns_per_interval", t.costNsPerInterval(), "lost_events", t.lostEvents()));

@@ -112,10 +112,10 @@ final class Report {
             lines.add("analyzer: not measured: " + a.whyNot());
         } else {
             lines.add(String.format(Locale.ROOT, "analyzer on a %.0f s recording of %s (%.0f MB), medians of %d runs: hopscope report %.1f s CPU,"
-                            + " %.0f MB peak RSS, %.0f MB peak heap (-Xmx%dm); bare jdk.jfr.consumer floor %.1f s CPU, %.0f MB; jfr summary %.1f s CPU,"
+                            + " %.0f MB peak RSS, %.0f MB heap at most after a GC (-Xmx%dm); bare jdk.jfr.consumer floor %.1f s CPU, %.0f MB; jfr summary %.1f s CPU,"
                             + " %.0f MB; report / floor %.2fx",
                     a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.runs(), a.report().cpuS(),
-                    a.report().peakRssMb(), a.reportPeakHeapMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
+                    a.report().peakRssMb(), a.reportLiveHeapMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
                     a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb(), a.cpuOverFloor()));
         }
         TracerBench.Result t = r.tracer();
