@@ -155,14 +155,15 @@ class DetailDropTest {
             recording.enable(ContractEvents.Request.class);
             recording.enable(ContractEvents.Segment.class);
             recording.start();
+            // JFR writes a chunk's events in buffer order, not always in commit order (hence
+            // EventStream's ordered mode; a clean-clone run read 1001, 1009, 1010 first): starting a
+            // recording ends the chunk, so each segment gets one of its own, in order, and every
+            // segment comes before every request's end in the file, whatever the buffers did.
             for (int id = 1001; id <= 1010; id++) {
                 segment(id);
-            }
-            // JFR writes a chunk's events in buffer order, not always in commit order (hence
-            // EventStream's ordered mode): starting a recording ends the chunk, so that every segment
-            // comes before every request's end in the file, whatever the buffers did.
-            try (Recording rotate = new Recording()) {
-                rotate.start();
+                try (Recording rotate = new Recording()) {
+                    rotate.start();
+                }
             }
             for (int id = 1001; id <= 1010; id++) {
                 end(id, "GET /overlap");
