@@ -175,7 +175,11 @@ class FuzzedInputTest {
         Path jfr = dir.resolve("kc.jfr");
         List<String> lines = KernelFixture.record(jfr, true).events();
         Pattern times = Pattern.compile("(\"(?:off_ns|on_ns|waking_ns|wakeup_ns|enter_ns)\":)(\\d+)");
-        for (long shift : new long[] {3_600_000_000_000L, -3_600_000_000_000L, -lines.hashCode() & 0xffffffffL,
+        // The "little" shift is one second past the fixture's whole span, so that no kernel record
+        // can still fall inside a request: a shift smaller than the span would be a clock that
+        // partly agrees, which this test does not mean to make (and did, by chance, with a hash).
+        long little = timeSpan(lines, times) + 1_000_000_000L;
+        for (long shift : new long[] {3_600_000_000_000L, -3_600_000_000_000L, little, -little,
             Long.MAX_VALUE / 2, Long.MIN_VALUE / 2}) {
             List<String> shifted = new ArrayList<>();
             for (String line : lines) {
@@ -196,6 +200,21 @@ class FuzzedInputTest {
                 assertThat(r.out()).as("shifted by " + shift).contains("\"intervalsInRequests\" : 0");
             }
         }
+    }
+
+    private static long timeSpan(List<String> lines, Pattern times) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (String line : lines) {
+            Matcher m = times.matcher(line);
+            while (m.find()) {
+                long t = Long.parseLong(m.group(2));
+                min = Math.min(min, t);
+                max = Math.max(max, t);
+            }
+        }
+        assertThat(max).as("the fixture has kernel times").isGreaterThanOrEqualTo(min);
+        return max - min;
     }
 
     private static int rounds(int fixed) {
