@@ -8,7 +8,8 @@ import org.apache.hc.core5.http.io.entity.EntityUtils;
 
 /**
  * Apache HttpClient 5's classic API against {@link ClientServer}: {@code count} GETs with a
- * response handler (the client's non-deprecated execute), then one to a port where nothing listens.
+ * response handler (the client's non-deprecated execute), then one to a port where nothing listens;
+ * with a second argument "nested", then one more inside {@link #nested} (a requests= boundary).
  */
 public final class HttpClient5App {
 
@@ -29,7 +30,15 @@ public final class HttpClient5App {
             } catch (IOException expected) {
                 failed++;
             }
+            if (args.length > 1 && args[1].equals("nested") && !ClientServer.BODY.equals(nested(client, server.helloUrl()))) {
+                ok = -1;
+            }
         }
         ClientServer.report(ok, count, failed, 1);
+    }
+
+    /** The application's own entry point (named with requests=), which calls the client. */
+    static String nested(CloseableHttpClient client, String url) throws IOException {
+        return client.execute(new HttpGet(url), response -> EntityUtils.toString(response.getEntity()));
     }
 }

@@ -23,21 +23,32 @@ public final class ClientApps {
 
     /** The run's requests by start time: {@code ok} successes, then one refused connection. */
     public static List<Requests.Request> run(String java, String app, int ok) throws Exception {
+        return run(java, app, ok, "", 0);
+    }
+
+    /**
+     * The same with more agent options ({@code more}: ",requests=...") and, when {@code extra} is
+     * more than 0, the app's "nested" argument, which adds that many requests after those.
+     */
+    public static List<Requests.Request> run(String java, String app, int ok, String more, int extra) throws Exception {
         String libraries = Files.readString(Path.of(System.getProperty("hopscope.client.classpath"))).trim();
         String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
-        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0",
-                List.of("-cp", classPath, "io.hopscope.testapps." + app, Integer.toString(ok)));
+        List<String> args = new ArrayList<>(List.of("-cp", classPath, "io.hopscope.testapps." + app, Integer.toString(ok)));
+        if (extra > 0) {
+            args.add("nested");
+        }
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + more, args);
         assertThat(run.stdout).as("stdout on %s; stderr %s", java, run.stderr)
                 .contains("responses ok: " + ok + ", failed: 1");
         assertThat(run.stderr).as("stderr on %s", java).doesNotContain("sun.misc.Unsafe");
-        Map<Long, Requests.Request> byId = run.cleanRequests(ok + 1);
+        Map<Long, Requests.Request> byId = run.cleanRequests(ok + 1 + extra);
         List<RecordedEvent> events = run.events();
         // The URL's secret (sig=SECRET) never reaches the recording, in any event.
         assertThat(events).filteredOn(e -> e.getEventType().getName().startsWith("hopscope."))
                 .noneMatch(e -> e.toString().contains("SECRET"));
         List<Requests.Request> requests = new ArrayList<>(byId.values());
         requests.sort(Comparator.comparing(r -> r.request.getStartTime()));
-        assertThat(requests).as("requests on %s", java).hasSize(ok + 1);
+        assertThat(requests).as("requests on %s", java).hasSize(ok + 1 + extra);
         return requests;
     }
 

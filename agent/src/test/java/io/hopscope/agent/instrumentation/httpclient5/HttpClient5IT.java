@@ -36,4 +36,20 @@ class HttpClient5IT {
             assertThat(r.request.getThread().getJavaName()).as(what).isEqualTo("main");
         }
     }
+
+    /** Inside a request (a requests= method), execute is a boundary span of it, not a second request. */
+    @ParameterizedTest
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    void executeInsideARequestIsABoundarySpan(String java) throws Exception {
+        String outer = "io.hopscope.testapps.HttpClient5App#nested";
+        List<Requests.Request> requests = ClientApps.run(java, "HttpClient5App", 1, ",requests=" + outer, 1);
+        assertThat(requests).extracting(r -> r.request.getString("boundary"))
+                .containsExactly(BOUNDARY, BOUNDARY, outer);
+        Requests.Request nested = requests.get(2);
+        assertThat(nested.request.getString("name")).isEqualTo(outer);
+        assertThat(nested.request.getString("outcome")).isEqualTo("ok");
+        assertThat(nested.spans).extracting(s -> s.getString("kind") + " " + s.getString("name"))
+                .containsExactly("boundary " + BOUNDARY);
+        assertThat(nested.hops).isEmpty();
+    }
 }
