@@ -45,6 +45,12 @@ public final class PipelineChecks {
      * finding the response there), every policy a span.
      */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests) {
+        nettySyncOverAsync(requests, "io.netty");
+    }
+
+    /** The same on a copy of Netty relocated to {@code nettyPackage} (RelocatedPipelineIT). */
+    public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage) {
+        String netty = nettyPackage + ".";
         assertThat(requests).isNotEmpty();
         int woken = 0;
         int viaExecutor = 0;
@@ -61,9 +67,9 @@ public final class PipelineChecks {
             // request then runs on inline there, with no execute()).
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
                     .anyMatch(h -> Requests.threadName(h, "toThread").startsWith("reactor-http-")
-                            && (h.getString("via").startsWith("io.netty.")
+                            && (h.getString("via").startsWith(netty)
                                     || h.getString("via").endsWith(".pool.AbstractPool$Borrower")));
-            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith("io.netty."))) {
+            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith(netty))) {
                 viaExecutor++;
             }
             // The way back is a hop whatever the timing: a wake when the caller parked in block(),
