@@ -26,6 +26,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * (DefaultChannelPipeline#fireChannelRead), so the response's decoding and delivery, and what they
  * allocate, are the request's. Kept in the channel's own attribute map: no shared table on the
  * loops' hot paths. A read after the request ended (an idle pooled connection) is in no request.
+ * Every rule also matches a copy of Netty relocated under another package (see LibraryLoaders).
  */
 public final class NettyInstrumentation implements HopscopeInstrumentation {
 
@@ -34,6 +35,10 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
      * the advice is inlined into Netty's classes, where javac's copy of it is all there is.
      */
     static final String REQUEST_ATTRIBUTE = "hopscope.request";
+
+    /** The read and write advice, rewritten for each relocated copy of Netty they are inlined into. */
+    private static final Relocation.AdviceForCopies WRITE = new Relocation.AdviceForCopies(WriteAdvice.class);
+    private static final Relocation.AdviceForCopies READ = new Relocation.AdviceForCopies(ReadAdvice.class);
 
     @Override
     public String name() {
@@ -74,9 +79,6 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
                         READ.forCopy(pipeline.prefixOf(type), loader).on(named("fireChannelRead").and(takesArguments(1))
                                 .and(not(isBridge())))));
     }
-
-    private static final Relocation.AdviceForCopies WRITE = new Relocation.AdviceForCopies(WriteAdvice.class);
-    private static final Relocation.AdviceForCopies READ = new Relocation.AdviceForCopies(ReadAdvice.class);
 
     /*
      * The channel is read as an Object and cast in the body: Byte Buddy reads an advice method's
