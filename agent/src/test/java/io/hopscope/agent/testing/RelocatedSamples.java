@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The samples build's relocated jar (Netty and Reactor Netty moved under com.example.shaded, the
+ * The samples build's relocated jar (Netty and Reactor moved under com.example.shaded, the
  * way an SDK shades them), a real relocated copy for the agent's relocation tests.
  */
 public final class RelocatedSamples {
