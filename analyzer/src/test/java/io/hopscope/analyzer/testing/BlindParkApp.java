@@ -29,7 +29,6 @@ public final class BlindParkApp {
     /** Usage: {@code BlindParkApp COUNT}: COUNT requests of each kind, alternating. */
     public static void main(String[] args) throws Exception {
         int count = Integer.parseInt(args[0]);
-        Thread.currentThread().setName("blind-caller");
         Unparker unparker = new Unparker();
         unparker.start(); // before any request: its work is outside every request
         ExecutorService pool = Executors.newSingleThreadExecutor(r -> new Thread(r, "blind-worker"));
