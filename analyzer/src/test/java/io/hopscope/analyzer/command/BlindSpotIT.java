@@ -103,6 +103,15 @@ class BlindSpotIT {
                         + ", waker not seen \\(hopscope explains \\d+\\.\\d% of its time\\)");
     }
 
+    @Test
+    void theHtmlPageCarriesTheSameLines() throws Exception {
+        Path html = dir.resolve("blind.html");
+        Cli r = Cli.run("report", jfr.toString(), "--format", "html", "-o", html.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(Files.readString(html)).contains("explained: " + APP + "#knownWait 100.0% of request time")
+                .contains("parked in " + APP + ".parkRaw on ").contains("waker not seen").contains("unexplained: none");
+    }
+
     /** How many jdk.ThreadPark events of at least {@code nanos} the recording has on that blocker class. */
     static long parksOver(long nanos, String blocker) throws Exception {
         long n = 0;
