@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a JVM of its own): a request parked on a bare {@code LockSupport.park}, unparked by a thread outside
  * any request, shows 0 hops and its parked time as unexplained, with where it parked; a request whose
  * park is a wait the agent knows ({@code FutureTask.get}) shows none. Needs the agent jar, which the
- * reactor builds before this module; skipped (with the reason) when this module is built alone.
+ * reactor builds before this module; skipped (with the reason) when this module is built alone. On
+ * this JDK and on the second one (HOPSCOPE_JDK2).
  */
 class BlindSpotIT {
 
@@ -33,16 +33,35 @@ class BlindSpotIT {
     static final int COUNT = 4;
 
     @TempDir
-    static Path dir;
-    static Path jfr;
+    Path dir;
+    Path jfr;
 
-    @BeforeAll
-    static void record() throws Exception {
+    @Test
+    void onThisJdk() throws Exception {
+        record(Path.of(System.getProperty("java.home"), "bin", "java"));
+        checkAll();
+    }
+
+    /** JDK 21+ (HOPSCOPE_JDK2): the same, its parks recorded by a newer JFR. */
+    @Test
+    void onTheSecondJdk() throws Exception {
+        record(Paths.secondJava());
+        checkAll();
+    }
+
+    void checkAll() throws Exception {
+        aParkNoHopExplainsIsShownWithItsSiteInJson();
+        aWaitTheAgentKnowsLeavesNothingUnexplained();
+        theTextReportSaysWhereItParkedAndThatTheWakerWasNotSeen();
+        theHtmlPageCarriesTheSameLines();
+    }
+
+    void record(Path java) throws Exception {
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
         assumeTrue(Files.isRegularFile(agent), "needs " + agent + " (build the whole reactor)");
         jfr = dir.resolve("blind.jfr");
         Path log = dir.resolve("blind.log");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Process p = new ProcessBuilder(java.toString(),
                 "-javaagent:" + agent + "=jfr=" + jfr + ",requests=" + APP + "#parkRaw;" + APP + "#knownWait",
                 "-cp", Paths.moduleDir().resolve("target/test-classes").toString(), APP, String.valueOf(COUNT))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -51,7 +70,6 @@ class BlindSpotIT {
         assertThat(Files.readString(log)).contains("done: " + COUNT);
     }
 
-    @Test
     void aParkNoHopExplainsIsShownWithItsSiteInJson() throws Exception {
         List<JsonNode> raw = requests("#parkRaw");
         assertThat(raw).hasSize(COUNT).allSatisfy(r -> {
@@ -73,7 +91,6 @@ class BlindSpotIT {
         assertThat(summary.get("explainedShare").asDouble()).isLessThan(0.5);
     }
 
-    @Test
     void aWaitTheAgentKnowsLeavesNothingUnexplained() throws Exception {
         // Not vacuous: the JVM did record the known wait's park, as long as the blind one.
         assertThat(parksOver(BlindParkApp.DELAY_MILLIS * MS, "java.util.concurrent.FutureTask")).isGreaterThanOrEqualTo(COUNT);
@@ -89,7 +106,6 @@ class BlindSpotIT {
         assertThat(summary.get("explainedShare").asDouble()).isEqualTo(1.0);
     }
 
-    @Test
     void theTextReportSaysWhereItParkedAndThatTheWakerWasNotSeen() throws Exception {
         Cli r = Cli.run("report", jfr.toString(), "--top", "100");
         assertThat(r.exitCode()).as(r.err()).isZero();
@@ -103,7 +119,6 @@ class BlindSpotIT {
                         + ", waker not seen \\(hopscope explains \\d+\\.\\d% of its time\\)");
     }
 
-    @Test
     void theHtmlPageCarriesTheSameLines() throws Exception {
         Path html = dir.resolve("blind.html");
         Cli r = Cli.run("report", jfr.toString(), "--format", "html", "-o", html.toString());
@@ -113,7 +128,7 @@ class BlindSpotIT {
     }
 
     /** How many jdk.ThreadPark events of at least {@code nanos} the recording has on that blocker class. */
-    static long parksOver(long nanos, String blocker) throws Exception {
+    long parksOver(long nanos, String blocker) throws Exception {
         long n = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             if (e.getEventType().getName().equals("jdk.ThreadPark") && e.getDuration().toNanos() >= nanos
@@ -124,7 +139,7 @@ class BlindSpotIT {
         return n;
     }
 
-    static List<JsonNode> requests(String method) throws Exception {
+    List<JsonNode> requests(String method) throws Exception {
         List<JsonNode> list = new ArrayList<>();
         report().get("requests").forEach(r -> {
             if (r.get("name").asText().equals(APP + method)) {
@@ -134,7 +149,7 @@ class BlindSpotIT {
         return list;
     }
 
-    static JsonNode summary(String method) throws Exception {
+    JsonNode summary(String method) throws Exception {
         for (JsonNode s : report().get("summary")) {
             if (s.get("name").asText().equals(APP + method)) {
                 return s;
@@ -143,7 +158,7 @@ class BlindSpotIT {
         throw new AssertionError("no " + APP + method + " in the summary");
     }
 
-    static JsonNode report() throws Exception {
+    JsonNode report() throws Exception {
         Cli r = Cli.run("report", jfr.toString(), "--format", "json");
         assertThat(r.exitCode()).as(r.err()).isZero();
         return new ObjectMapper().readTree(r.out());
