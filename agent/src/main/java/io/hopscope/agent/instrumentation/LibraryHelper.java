@@ -10,7 +10,6 @@ import io.hopscope.agent.runtime.Requests;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Set;
 
 /**
  * An instrumentation's helper that names its library's classes (a request describer extending
@@ -29,19 +28,22 @@ import java.util.Set;
  * once per class and kept in a ClassValue: each helper is held by a class of
  * the copy of the library it serves, so nothing here keeps a class loader alive. A lookup is a
  * ClassValue read per call.
+ *
+ * <p>A relocated copy of the library (see {@link Relocation}) gets a helper of its own, its bytes
+ * rewritten to name that copy's classes: the key types match by the name after the copy's prefix.
  */
 public final class LibraryHelper<T> {
 
     private final String instrumentation;
     private final Class<T> kind;
     private final String helperClass;
-    private final Set<String> keyTypes;
+    private final String[] keyTypes;
 
     /** The helper for instances of a key type, by that type (null when it cannot be defined). */
     private final ClassValue<T> byKeyType = new ClassValue<>() {
         @Override
         protected T computeValue(Class<?> keyType) {
-            return define(keyType.getClassLoader());
+            return define(keyType.getClassLoader(), Relocation.prefixOf(keyType.getName(), keyTypes));
         }
     };
 
@@ -54,15 +56,11 @@ public final class LibraryHelper<T> {
         }
     };
 
-    /** The key type named first: every key type of one copy of the library finds the helper through it. */
-    private final String firstKeyType;
-
     private LibraryHelper(String instrumentation, Class<T> kind, String helperClass, String... keyTypes) {
         this.instrumentation = instrumentation;
         this.kind = kind;
         this.helperClass = helperClass;
-        this.keyTypes = Set.of(keyTypes);
-        this.firstKeyType = keyTypes[0];
+        this.keyTypes = keyTypes.clone();
     }
 
     /**
@@ -85,17 +83,19 @@ public final class LibraryHelper<T> {
     }
 
     /**
-     * The first key type as {@code key}'s loader sees it (or {@code key} itself when it sees none):
-     * one helper for each copy of the library, whichever of its key types an object is, so that
-     * what the helper made from one object (a callback wrapper) is its own class when it comes back
-     * as another (the boundary's result).
+     * The first key type of {@code key}'s copy of the library (under the same relocation prefix) as
+     * {@code key}'s loader sees it, or {@code key} itself when it sees none: one helper for each copy,
+     * whichever of its key types an object is, so that what the helper made from one object (a
+     * callback wrapper) is its own class when it comes back as another (the boundary's result).
      */
     private Class<?> firstKeyTypeBeside(Class<?> key) {
-        if (key.getName().equals(firstKeyType)) {
+        String prefix = Relocation.prefixOf(key.getName(), keyTypes);
+        String first = (prefix == null ? "" : prefix) + keyTypes[0];
+        if (key.getName().equals(first)) {
             return key;
         }
         try {
-            return Class.forName(firstKeyType, false, key.getClassLoader());
+            return Class.forName(first, false, key.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             return key;
         }
@@ -103,7 +103,7 @@ public final class LibraryHelper<T> {
 
     private Class<?> keyTypeOf(Class<?> type) {
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            if (keyTypes.contains(c.getName())) {
+            if (Relocation.prefixOf(c.getName(), keyTypes) != null) {
                 return c;
             }
             Class<?> key = keyInterfaceOf(c);
@@ -116,7 +116,7 @@ public final class LibraryHelper<T> {
 
     private Class<?> keyInterfaceOf(Class<?> type) {
         for (Class<?> i : type.getInterfaces()) {
-            if (keyTypes.contains(i.getName())) {
+            if (Relocation.prefixOf(i.getName(), keyTypes) != null) {
                 return i;
             }
             Class<?> key = keyInterfaceOf(i);
@@ -127,9 +127,9 @@ public final class LibraryHelper<T> {
         return null;
     }
 
-    private T define(ClassLoader library) {
+    private T define(ClassLoader library, String prefix) {
         try {
-            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass);
+            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass, prefix);
             Class<?> helper = Class.forName(helperClass, true, loader);
             return kind.cast(helper.getConstructor().newInstance());
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
@@ -154,12 +154,15 @@ public final class LibraryHelper<T> {
         private final ClassLoader library;
         private final ClassLoader agent;
         private final String helperClass;
+        private final String prefix;
 
-        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass) {
+        /** {@code prefix}: the library copy's, "" for the original (see Relocation). */
+        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass, String prefix) {
             super("hopscope-helper", null);
             this.library = library;
             this.agent = agent;
             this.helperClass = helperClass;
+            this.prefix = prefix;
         }
 
         @Override
@@ -189,7 +192,7 @@ public final class LibraryHelper<T> {
                 if (in == null) {
                     throw new ClassNotFoundException(name);
                 }
-                byte[] bytes = in.readAllBytes();
+                byte[] bytes = Relocation.remap(in.readAllBytes(), prefix, library);
                 return defineClass(name, bytes, 0, bytes.length, LibraryHelper.class.getProtectionDomain());
             } catch (IOException e) {
                 throw new ClassNotFoundException(name, e);
