@@ -128,7 +128,7 @@ public final class ExportCommand implements Callable<Integer> {
             throw new CliProblem(bpf + ": export needs bpf/offwake.py --events output (folded output has no"
                     + " thread ids or times to put it in requests)");
         }
-        Headers headers = endpoint == null ? Headers.NONE : headers();
+        Headers headers = endpoint == null ? Headers.NONE : headers(headersFile, "OTEL_EXPORTER_OTLP_PROFILES_HEADERS");
 
         PrintWriter err = spec.commandLine().getErr();
         ProfileSamples samples = new ProfileSamples();
@@ -160,13 +160,13 @@ public final class ExportCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Headers headers() throws CliProblem {
+    /** The file's headers, else the signal's variable's, else OTEL_EXPORTER_OTLP_HEADERS' (OpenTelemetry's order). */
+    static Headers headers(Path headersFile, String signalVariable) throws CliProblem {
         try {
             if (headersFile != null) {
                 return Headers.read(headersFile);
             }
-            // OpenTelemetry's signal-specific variable wins over the general one.
-            for (String variable : new String[] {"OTEL_EXPORTER_OTLP_PROFILES_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS"}) {
+            for (String variable : new String[] {signalVariable, "OTEL_EXPORTER_OTLP_HEADERS"}) {
                 String value = System.getenv(variable);
                 if (value != null && !value.isBlank()) {
                     return Headers.parse(value, variable);

@@ -110,8 +110,9 @@ public final class OtelCollector implements AutoCloseable {
         Path file = dir.resolve(signal + ".jsonl");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
-            List<String> got = Files.exists(file) ? Files.readAllLines(file).stream().filter(l -> !l.isBlank()).toList()
-                    : List.of();
+            // Whole lines only: the exporter may be halfway through writing the next one.
+            String text = Files.exists(file) ? Files.readString(file) : "";
+            List<String> got = text.substring(0, text.lastIndexOf('\n') + 1).lines().filter(l -> !l.isBlank()).toList();
             if (got.size() >= lines || System.nanoTime() > deadline) {
                 return got;
             }
