@@ -223,7 +223,8 @@ public final class LiveCommand implements Callable<Integer> {
                 intervals.incrementAndGet();
                 if (metrics != null) {
                     String problem = metrics.flush();
-                    if (problem != null && otlpProblem.compareAndSet(null, problem)) {
+                    // Once stopping, an export cut short by the stop is not the endpoint's refusal.
+                    if (problem != null && stop.getCount() != 0 && otlpProblem.compareAndSet(null, problem)) {
                         stopBecause("the OTLP endpoint did not take the metrics");
                     }
                 }

@@ -138,10 +138,13 @@ public final class LiveMetrics implements AutoCloseable {
         }
     }
 
-    /** Exports what was gathered; null when the endpoint took it, else one line saying why not. */
+    /**
+     * Exports what was gathered; null when the endpoint took it, else one line saying why not. Null
+     * too when the calling thread is interrupted (live is stopping): then the outcome is not known.
+     */
     public String flush() {
         CompletableResultCode result = provider.forceFlush().join(30, TimeUnit.SECONDS);
-        if (result.isSuccess()) {
+        if (result.isSuccess() || !result.isDone() && Thread.currentThread().isInterrupted()) {
             return null;
         }
         Throwable t = result.getFailureThrowable();
