@@ -99,12 +99,7 @@ class Tracer:
     def run(self):
         from bcc import BPF
         args = self.args
-        thread_slots = thread_array_slots() if args.thread_maps != "hash" else 0
-        self.task_stack_offset = task_stack_offset()
-        if args.thread_maps == "array" and not thread_slots:
-            raise ToolError("--thread-maps array: the kernel's pid_max (/proc/sys/kernel/pid_max) "
-                            "is above %d; use --thread-maps hash" % THREAD_ARRAY_MAX)
-        text = program.program_text(args, thread_slots, self.task_stack_offset)
+        text, self.task_stack_offset = program_for_this_kernel(args)
         jvm = is_jvm(args.pid)
         if jvm:
             request_perf_map(args.pid, "start")
@@ -303,6 +298,17 @@ class Tracer:
         if lost + lost_threads + lost_futex:
             print("%s: warning: events were lost; the outputs are incomplete "
                   "(raise --buffer-pages or --max-threads)" % PROG, file=sys.stderr)
+
+
+def program_for_this_kernel(args):
+    """The BPF program's text for these options and the running kernel (its pid_max and
+    task_struct.stack's offset), and that offset; what run() loads and --ebpf prints."""
+    thread_slots = thread_array_slots() if args.thread_maps != "hash" else 0
+    if args.thread_maps == "array" and not thread_slots:
+        raise ToolError("--thread-maps array: the kernel's pid_max (/proc/sys/kernel/pid_max) "
+                        "is above %d; use --thread-maps hash" % THREAD_ARRAY_MAX)
+    offset = task_stack_offset()
+    return program.program_text(args, thread_slots, offset), offset
 
 
 def loss_record(records, from_ns, to_ns):
