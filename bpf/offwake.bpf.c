@@ -2,11 +2,13 @@
 // and futex calls, from tracepoints only. offwake.py fills in the UPPERCASE words (options and
 // kernel facts), RECORD_LAYOUT (the records sent to user space, struct event_t and struct
 // batch_t, with the record kinds KIND_* and counters CNT_*: all defined once, in
-// offwake_lib/layout.py) and STACK_REUSE (offwake_stacks.bpf.c).
+// offwake_lib/layout.py), FUTEX_COMMANDS (which futex commands wait and wake, defined once in
+// offwake_lib/futex.py) and STACK_REUSE (offwake_stacks.bpf.c).
 #include <uapi/linux/ptrace.h>
 #include <linux/sched.h>
 
 RECORD_LAYOUT
+FUTEX_COMMANDS
 
 // A thread's kernel stack id for one way of sleeping or waking, reused (see reused_stack()).
 // 8 bytes: the programs that read stack_page() must keep their BPF stack small.
@@ -15,9 +17,6 @@ struct kval_t {
     u32 uses;               // KNOWN once id is set, plus UNSTABLE once a check found another
                             // stack (walked since), plus the reuses so far (USES bits)
 };
-
-// The futex commands whose kernel stacks are reused (see futex_kernel_stack()): two waits, three wakes.
-#define FUTEX_SLOTS 5
 
 // A traced thread's futex() call (thread_t.fx), enter_ns 0 while it is in none.
 struct futex_t {
@@ -126,11 +125,34 @@ static __always_inline void batch_lost(struct batch_t *b, u64 from, u64 to, u32 
     count_n(CNT_LOST_RECORDS, n);
     if (b == 0)
         return;
-    if (b->lost == 0 || from < b->lost_from_ns)
+    if (b->lost == 0) {
         b->lost_from_ns = from;
+        b->lost_threads = 0;
+    } else if (from < b->lost_from_ns) {
+        b->lost_from_ns = from;
+    }
     if (to > b->lost_to_ns)
         b->lost_to_ns = to;
     b->lost += n;
+}
+
+// Names thread tid among those whose records this CPU lost since its last batch got through (after
+// batch_lost() opened or widened the window), so that a reader marks only what those threads did in
+// the window. Past LOST_TIDS distinct threads the window covers every thread. Only on the loss path:
+// the loops cost nothing while records get through.
+static __always_inline void batch_lost_thread(struct batch_t *b, u32 tid) {
+    u32 n = b->lost_threads;
+    if (n > LOST_TIDS)
+        return;
+    for (u32 i = 0; i < LOST_TIDS; i++) {
+        if (i >= n)
+            break;
+        if (b->lost_tids[i] == tid)
+            return;
+    }
+    if (n < LOST_TIDS)
+        b->lost_tids[n] = tid;
+    b->lost_threads = n + 1;
 }
 
 // Counts the record just written at ev[count], which describes times from `from` to `now` (an
@@ -150,14 +172,20 @@ static __always_inline void batch_commit(struct batch_t *b, u64 from, u64 now) {
         return;
     // No wakeup: user space drains the buffer every POLL_S seconds. A batch that gets through
     // has carried this CPU's earlier losses with it.
-    if (events.ringbuf_output(b, sizeof(*b), BPF_RB_NO_WAKEUP) != 0)
+    if (events.ringbuf_output(b, sizeof(*b), BPF_RB_NO_WAKEUP) != 0) {
         batch_lost(b, b->from_ns, now, b->count);
-    else
+        for (u32 i = 0; i < BATCH; i++) {
+            if (i >= b->count)
+                break;
+            batch_lost_thread(b, b->ev[i].tid);
+        }
+    } else {
         b->lost = 0;
+    }
     b->count = 0;
 }
 
-// stack_page(), futex_wait_cmd() and the reused stack walks: offwake_stacks.bpf.c.
+// stack_page() and the reused stack walks: offwake_stacks.bpf.c.
 STACK_REUSE
 
 
@@ -239,6 +267,8 @@ incoming:
     struct event_t *e = batch_slot(b);
     if (e == 0) {
         batch_lost(b, op->off_ns, now, 1);
+        if (b)
+            batch_lost_thread(b, next);
         op->off_ns = 0;
         return 0;
     }
@@ -391,6 +421,8 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
         u64 now = bpf_ktime_get_ns();
         if (e == 0) {
             batch_lost(b, now, now, 1);
+            if (b)
+                batch_lost_thread(b, tid);
         } else {
             __builtin_memset(e, 0, sizeof(*e));
             e->kind = KIND_FUTEX_END;

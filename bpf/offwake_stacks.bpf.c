@@ -31,16 +31,6 @@ static __always_inline u64 own_stack_page(void) {
 #endif
 }
 
-static __always_inline int futex_wait_cmd(u32 op) {
-    u32 cmd = op & 127;
-    return cmd == 0 || cmd == 9;            // FUTEX_WAIT, FUTEX_WAIT_BITSET
-}
-
-static __always_inline int futex_wake_cmd(u32 op) {
-    u32 cmd = op & 127;
-    return cmd == 1 || cmd == 5 || cmd == 10; // FUTEX_WAKE, _WAKE_OP, _WAKE_BITSET
-}
-
 // A thread asleep in a futex wait, or waking another from a futex wake, is in
 // the same kernel code path every time, and so, nearly always, is a thread
 // that sleeps again from the same user call site (a poll, an epoll_wait, a
@@ -79,10 +69,9 @@ static __always_inline s32 reused_stack(void *args, struct kval_t *c, u64 flags)
 }
 
 // The reused stack of a futex wait or wake of the thread whose futex entry is fx: kept in the
-// entry itself, no map lookup. Other commands are walked every time.
+// entry itself, no map lookup. Other commands are walked every time (futex.py says why).
 static __always_inline s32 futex_kernel_stack(void *args, struct futex_t *fx, u32 op) {
-    u32 cmd = op & 127;
-    u32 i = cmd == 0 ? 0 : cmd == 9 ? 1 : cmd == 1 ? 2 : cmd == 5 ? 3 : cmd == 10 ? 4 : FUTEX_SLOTS;
+    u32 i = futex_slot(op);
     if (i >= FUTEX_SLOTS)
         return stack_traces.get_stackid(args, 0);
     return reused_stack(args, &fx->kstack[i], 0);

@@ -1,10 +1,11 @@
-"""The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c and the record layout pasted in,
+"""The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c, the record layout and the futex
+command classes pasted in,
 and its UPPERCASE placeholders filled from the options and the running kernel."""
 import errno
 import os
 import re
 
-from . import layout
+from . import futex, layout
 
 BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(BPF_DIR, "offwake.bpf.c")
@@ -61,7 +62,8 @@ def assemble(source=SOURCE, stacks_source=STACKS_SOURCE):
         text = f.read()
     with open(stacks_source) as f:
         stacks = f.read()
-    for part, value in (("RECORD_LAYOUT", layout.c_definitions()), ("STACK_REUSE", stacks)):
+    for part, value in (("RECORD_LAYOUT", layout.c_definitions()),
+                        ("FUTEX_COMMANDS", futex.c_definitions()), ("STACK_REUSE", stacks)):
         text, n = re.subn(r"^%s$" % part, lambda _: value, text, count=1, flags=re.M)
         if n != 1:
             raise ValueError("%s has no line %s" % (source, part))

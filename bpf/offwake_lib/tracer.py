@@ -12,7 +12,7 @@ from . import PROG, ToolError, layout, program
 from .exitwatch import ExitWatch
 from .folded import FoldedTotals
 from .kernel import BTF_VMLINUX, THREAD_ARRAY_MAX, task_stack_offset, thread_array_slots
-from .layout import BATCH, Batch, Event
+from .layout import BATCH, LOST_TIDS, Batch, Event
 from .order import in_arrival_order
 from .records import complete_futex, decode_comm, interval_record
 from .symbols import PerfMap, is_jvm, request_perf_map
@@ -71,7 +71,12 @@ class Tracer:
                 lost = ct.c_uint32.from_buffer_copy(m, offset + Batch.lost.offset).value
                 if lost:
                     window = (ct.c_uint64 * 2).from_buffer_copy(m, offset + Batch.lost_from_ns.offset)
-                    self.losses.append(loss_record(lost, window[0], window[1]))
+                    threads = ct.c_uint32.from_buffer_copy(m, offset + Batch.lost_threads.offset).value
+                    tids = None
+                    if threads <= LOST_TIDS:
+                        tids = list((ct.c_uint32 * threads).from_buffer_copy(
+                            m, offset + Batch.lost_tids.offset))
+                    self.losses.append(loss_record(lost, window[0], window[1], tids))
                 for i in range(count):
                     ev = Event.from_buffer_copy(m, offset + first + i * record_size)
                     yield {name: getattr(ev, name) for name in names}
@@ -220,17 +225,14 @@ class Tracer:
         try:
             # One interval at a time from the spill file: what this holds is the stack symbols and
             # the folded totals, not the trace.
-            for ev, end in in_arrival_order(self.events()):
-                r = interval_record(ev, stacks, decode_comm)
+            for r in interval_records(self.events(), stacks):
                 if r["futex"]:
                     futex_waits += 1
-                    if end:
-                        complete_futex(r, *end)
                 intervals += 1
                 if r["stack_weight"] == stack_every:
                     sampled += 1
                 if out:
-                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
+                    out.write(json_line(r))
                 if totals is not None:
                     totals.add(r)
             n = layout.counter_totals(self.bpf["counters"])
@@ -240,15 +242,15 @@ class Tracer:
                 # After the intervals, before the summary: when records were lost, so that a
                 # reader can tell the requests that may miss some from those that cannot.
                 for r in self.losses:
-                    out.write(json.dumps(r, separators=(",", ":")) + "\n")
+                    out.write(json_line(r))
                 # The last line, told from an interval by its one key: what a reader of the file
                 # alone (hopscope report --bpf) needs to know that intervals are missing from it.
-                out.write(json.dumps({"summary": {
-                    "intervals": intervals, "futex_waits": futex_waits,
-                    "missed_stacks": self.missing_stacks, "lost_records": lost,
-                    "lost_intervals": lost_threads, "lost_futex_calls": lost_futex,
-                    "target_exited": target_exited, "stack_every": stack_every,
-                    "sampled_intervals": sampled}}, separators=(",", ":")) + "\n")
+                out.write(json_line(summary_record(
+                    intervals=intervals, futex_waits=futex_waits,
+                    missed_stacks=self.missing_stacks, lost_records=lost,
+                    lost_intervals=lost_threads, lost_futex_calls=lost_futex,
+                    target_exited=target_exited, stack_every=stack_every,
+                    sampled_intervals=sampled)))
         finally:
             if out:
                 out.close()
@@ -300,6 +302,31 @@ class Tracer:
                   "(raise --buffer-pages or --max-threads)" % PROG, file=sys.stderr)
 
 
+def interval_records(events, stacks):
+    """The --events records of decoded events (Tracer.events()), in arrival order, each interval
+    in a futex call completed with that call's end when it arrived."""
+    for ev, end in in_arrival_order(events):
+        r = interval_record(ev, stacks, decode_comm)
+        if r["futex"] and end:
+            complete_futex(r, *end)
+        yield r
+
+
+def summary_record(intervals, futex_waits, missed_stacks, lost_records, lost_intervals,
+                   lost_futex_calls, target_exited, stack_every, sampled_intervals):
+    """The --events file's last line: what a reader of the file alone needs to know."""
+    return {"summary": {
+        "intervals": intervals, "futex_waits": futex_waits, "missed_stacks": missed_stacks,
+        "lost_records": lost_records, "lost_intervals": lost_intervals,
+        "lost_futex_calls": lost_futex_calls, "target_exited": target_exited,
+        "stack_every": stack_every, "sampled_intervals": sampled_intervals}}
+
+
+def json_line(record):
+    """One line of --events: compact JSON."""
+    return json.dumps(record, separators=(",", ":")) + "\n"
+
+
 def program_for_this_kernel(args):
     """The BPF program's text for these options and the running kernel (its pid_max and
     task_struct.stack's offset), and that offset; what run() loads and --ebpf prints."""
@@ -311,10 +338,12 @@ def program_for_this_kernel(args):
     return program.program_text(args, thread_slots, offset), offset
 
 
-def loss_record(records, from_ns, to_ns):
+def loss_record(records, from_ns, to_ns, tids=None):
     """The --events record of records lost on one CPU: every lost interval lies within
-    [from_ns, to_ns], and so does every lost futex call's end (see batch_lost())."""
-    return {"lost": {"records": records, "from_ns": from_ns, "to_ns": to_ns}}
+    [from_ns, to_ns], and so does every lost futex call's end (see batch_lost()); all of them are
+    of the threads tids (sorted), or of any thread when tids is None (more than LOST_TIDS)."""
+    return {"lost": {"records": records, "from_ns": from_ns, "to_ns": to_ns,
+                     "tids": sorted(tids) if tids is not None else None}}
 
 
 def read_fdinfo(fd):
