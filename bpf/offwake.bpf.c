@@ -58,6 +58,18 @@ BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 // FLUSH_NS younger than its first; user space reads what is left in each CPU's batch at the end,
 // after detaching the programs.
 BPF_PERCPU_ARRAY(batches, struct batch_t, 1);
+// Whether the programs record at all: set by user space once it drains the ring buffer, cleared
+// before it stops. bcc attaches each program as it loads it, and attaching all six took long enough
+// under load for the ping-pong's records to fill the ring buffer before the first drain: every
+// lost record of a loaded machine's runs was lost there, none once the drain ran.
+BPF_ARRAY(control, u32, 1);
+
+static __always_inline int recording(void) {
+    int zero = 0;
+    u32 *on = control.lookup(&zero);
+    return on && *on;
+}
+
 // Per CPU, summed at the end: a shared counter's atomic add moved its cache line between CPUs on
 // every reused stack.
 BPF_PERCPU_ARRAY(counters, u64, NCOUNTERS);
@@ -170,9 +182,13 @@ static __always_inline void batch_commit(struct batch_t *b, u64 from, u64 now) {
     b->count++;
     if (b->count < BATCH && now - b->first_ns < FLUSH_NS)
         return;
-    // No wakeup: user space drains the buffer every POLL_S seconds. A batch that gets through
-    // has carried this CPU's earlier losses with it.
-    if (events.ringbuf_output(b, sizeof(*b), BPF_RB_NO_WAKEUP) != 0) {
+    // Without a wakeup but for one batch in WAKE_EVERY of this CPU's: user space sleeps until
+    // then, or POLL_S. A wakeup per batch would cost the target a wakeup of the tracer every 128
+    // records; none at all left the buffer to fill between two drains 100 ms apart (8 MiB was
+    // 86 ms of the futex ping-pong's records, and a third of them were lost). A batch that gets
+    // through has carried this CPU's earlier losses with it.
+    u64 wake = ++b->sent % WAKE_EVERY == 0 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+    if (events.ringbuf_output(b, sizeof(*b), wake) != 0) {
         batch_lost(b, b->from_ns, now, b->count);
         for (u32 i = 0; i < BATCH; i++) {
             if (i >= b->count)
@@ -190,6 +206,8 @@ STACK_REUSE
 
 
 TRACEPOINT_PROBE(sched, sched_switch) {
+    if (!recording())
+        return 0;
     // Every switch on the machine runs this: the clock is read only when a
     // traced thread is involved.
     u64 now = 0;
@@ -277,13 +295,15 @@ incoming:
     e->on_ns = now;
     e->tid = next;
     e->tgid = TGID;
-    bpf_probe_read_kernel(&e->comm, sizeof(e->comm), args->next_comm);
+    // From the tracepoint's record itself (ctx memory, 8-byte aligned): two
+    // loads, where bpf_probe_read_kernel() was a helper call per interval.
+    __builtin_memcpy(&e->comm, args->next_comm, sizeof(e->comm));
     if (op->futex_enter_ns != 0) {
         // Ask sys_exit_futex to report this call's end, so user space can
         // give the interval the futex call's duration.
-        struct futex_t *fx = futex_of(next);
-        if (fx && fx->enter_ns == op->futex_enter_ns)
-            fx->blocked = 1;
+        struct thread_t *t = container_of(op, struct thread_t, off);
+        if (t->fx.enter_ns == op->futex_enter_ns)
+            t->fx.blocked = 1;
     }
     batch_commit(b, e->off_ns, now);
     op->off_ns = 0;
@@ -293,6 +313,8 @@ incoming:
 // sched_waking runs in the waker's context (sched_wakeup may run on the
 // wakee's CPU after an IPI), so the waker is taken here.
 TRACEPOINT_PROBE(sched, sched_waking) {
+    if (!recording())
+        return 0;
     u32 tid = args->pid;
     struct event_t *o = off_of(tid);
     if (o == 0 || o->off_ns == 0 || o->waking_ns != 0)
@@ -309,10 +331,12 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     // entry (only threads of the traced process have one, with the page once
     // the thread made a futex() call), else from task_struct: reading that
     // every time cost more than the walks it saves.
-    u64 page = stack_page();
-    struct futex_t *wf = futex_of(waker);
     struct futex_t *fx = 0;     // the waker's futex() call, when this wakeup is its
     if ((pid_tgid >> 32) == TGID) {
+        // Only here: a waker of another process (a kernel thread, an interrupt
+        // over the idle task) has no futex entry, and its page is not used.
+        u64 page = stack_page();
+        struct futex_t *wf = futex_of(waker);
         u64 own = wf ? wf->stack_page : 0;
         if (own == 0)
             own = own_stack_page();
@@ -353,6 +377,8 @@ TRACEPOINT_PROBE(sched, sched_waking) {
 
 // sched_wakeup marks the thread runnable: the run-queue delay starts here.
 TRACEPOINT_PROBE(sched, sched_wakeup) {
+    if (!recording())
+        return 0;
     u32 tid = args->pid;
     struct event_t *o = off_of(tid);
     if (o && o->off_ns != 0 && o->wakeup_ns == 0)
@@ -361,6 +387,8 @@ TRACEPOINT_PROBE(sched, sched_wakeup) {
 }
 
 TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
+    if (!recording())
+        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
@@ -386,6 +414,8 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
 
 // A thread's id can be reused once it exits: its stack page and futex entry go with it.
 TRACEPOINT_PROBE(sched, sched_process_exit) {
+    if (!recording())
+        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
@@ -404,6 +434,8 @@ TRACEPOINT_PROBE(sched, sched_process_exit) {
 }
 
 TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
+    if (!recording())
+        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
@@ -412,8 +444,10 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     if (fx == 0 || fx->enter_ns == 0)
         return 0;
     // Both ends of a syscall run on the thread's own stack: a different page
-    // here means the stack check in sched_waking cannot be trusted.
-    if (fx->stack_page != stack_page())
+    // here means the stack check in sched_waking cannot be trusted. Checked
+    // at one call in 64 (by the entry clock's low bits), as the entry's check:
+    // a helper call at every exit was a tenth of this program.
+    if ((fx->enter_ns & 0xfc0) == 0 && fx->stack_page != stack_page())
         count(CNT_PAGE_CHANGED);
     if (fx->blocked) {
         struct batch_t *b = batch_get();

@@ -10,13 +10,26 @@
 // Linux 6.13+ moves a program whose BPF stack is 64 bytes or more to a per-CPU
 // private stack, so the programs that call this keep their locals small; the
 // page check in sys_exit_futex counts it if that ever stops holding.
+//
+// The address is stored into a per-CPU map value and read back as a number: the verifier forbids
+// shifting a stack pointer, but lets a program with CAP_PERFMON store one into a map, and what it
+// reads back from there is a plain number. A copy through bpf_probe_read_kernel() did the same
+// with a helper call (which sched_waking and both futex programs each made per run); a per-CPU
+// array lookup is inlined by the verifier. volatile: the compiler must not pass the pointer
+// through in a register.
+struct spscratch_t {
+    u64 sp;
+};
+BPF_PERCPU_ARRAY(spscratch, struct spscratch_t, 1);
+
 static __always_inline u64 stack_page(void) {
+    int zero = 0;
+    struct spscratch_t *s = spscratch.lookup(&zero);
+    if (s == 0)
+        return 0;
     u64 anchor = 0;
-    void *p = &anchor;
-    u64 sp = 0;
-    // Copied, not cast: the verifier forbids shifting a stack pointer.
-    bpf_probe_read_kernel(&sp, sizeof(sp), &p);
-    return sp >> 14;
+    *(void * volatile *)&s->sp = &anchor;
+    return *(volatile u64 *)&s->sp >> 14;
 }
 
 // The current task's own kernel stack page, from task_struct.stack at TASK_STACK_OFFSET (read

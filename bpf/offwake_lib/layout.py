@@ -84,6 +84,7 @@ BATCH_FIELDS = (
     ("lost_to_ns", "u64", "and ended at or before this"),
     ("lost_threads", "u32", "distinct threads in lost_tids; LOST_TIDS + 1: more, any thread"),
     ("lost_tids", "u32[LOST_TIDS]", "the threads whose records were lost"),
+    ("sent", "u32", "batches this CPU sent; every WAKE_EVERY-th wakes user space"),
     ("ev", "struct event_t[BATCH]", ""),
 )
 

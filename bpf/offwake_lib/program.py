@@ -1,7 +1,9 @@
 """The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c, the record layout and the futex
 command classes pasted in,
 and its UPPERCASE placeholders filled from the options and the running kernel."""
+import ctypes as ct
 import errno
+import mmap
 import os
 import re
 
@@ -23,6 +25,13 @@ NO_STACK = -errno.EFAULT
 def stack_every(args):
     """One interval in how many gets stack walks: --stack-every, or 1 when no stack is asked for."""
     return 1 if args.stacks == "none" else args.stack_every
+
+
+def wake_every(buffer_pages, cpus=None):
+    """Batches a CPU sends between two that wake user space: a quarter of its share of the ring
+    buffer, so that user space drains it well before it fills even when every CPU sends."""
+    batches = buffer_pages * mmap.PAGESIZE // ct.sizeof(layout.Batch)
+    return max(1, batches // ((cpus or os.cpu_count() or 1) * 4))
 
 
 def placeholders(args, thread_slots, task_stack_offset):
@@ -49,6 +58,7 @@ def placeholders(args, thread_slots, task_stack_offset):
         "MIN_NS": args.min_us * 1000,
         "STACK_STORAGE": args.stack_storage,
         "BUFFER_PAGES": args.buffer_pages,
+        "WAKE_EVERY": wake_every(args.buffer_pages),
         "MAX_THREADS": args.max_threads,
         "THREAD_ARRAYS": 1 if thread_slots else 0,
         "THREAD_SLOTS": thread_slots or 1,

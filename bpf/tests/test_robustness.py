@@ -206,8 +206,9 @@ def merged(windows):
 
 
 def test_loss_windows_hold_the_lost_intervals(bpf_ready, tmp_path):
-    # A ring buffer of 8 pages (32 KiB) holds one batch: of the ping-pong's batches, about one a
-    # drain gets through and the rest are lost, so lost stretches alternate with recorded ones.
+    # A ring buffer of 8 pages (32 KiB) holds one batch, and the tracer is stopped (SIGSTOP) three
+    # times for 200 ms: the ping-pong fills a batch in a few ms, so each stop loses a stretch of
+    # records, between stretches that the drain (woken at every batch) gets through.
     # Between two recorded off-CPU intervals of one thread, the thread was on CPU except in
     # intervals that were lost; if the loss windows hold every lost interval, what they leave of
     # those gaps is on-CPU time: over a stretch of the trace, at most the CPU time the thread had
@@ -221,7 +222,12 @@ def test_loss_windows_hold_the_lost_intervals(bpf_ready, tmp_path):
         # The stretch: from the start line (attached) to 1.5 s later, well before the end.
         cpu_before = {n: cpu_nanos(pid, t) for n, t in tids.items()}
         start = time.monotonic_ns()  # CLOCK_MONOTONIC, the records' clock
-        time.sleep(1.5)
+        for _ in range(3):
+            time.sleep(0.2)
+            os.kill(tracer.pid, signal.SIGSTOP)
+            time.sleep(0.2)
+            os.kill(tracer.pid, signal.SIGCONT)
+        time.sleep(0.3)
         end = time.monotonic_ns()
         cpu = {n: cpu_nanos(pid, t) - cpu_before[n] for n, t in tids.items()}
         _, err = tracer.communicate(timeout=120)

@@ -23,7 +23,12 @@ final class TracerBench {
     static final String FLOOR = "empty programs";
     private static final Pattern ROUND = Pattern.compile("(?m)^round (\\d+)  (.+?) +untraced +\\d+ ns/handoff  traced +\\d+"
             + "  cost +([+-]?\\d+) ns per interval(?:  \\(lost (\\d+)\\+(\\d+)\\+(\\d+)\\))?$");
-    private static final long TIMEOUT_S = 900;
+    // offwake decodes every interval in Python once a round's trace ends (about 20 us each, 1.3 M of them in
+    // 2 s of the ping-pong): a round took 5-10 minutes on a loaded 2-core machine.
+    private static final long TIMEOUT_S = 3600;
+    // 2 s untraced and 2 s traced a round (switchcost.py's --before and --trace): the cost is the median of
+    // the half seconds inside each window, and a shorter trace is fewer intervals to decode.
+    private static final String SECONDS = "2";
 
     private TracerBench() {
     }
@@ -37,7 +42,8 @@ final class TracerBench {
         try {
             Path dir = Files.createDirectories(tools.work.resolve("tracer"));
             Path out = dir.resolve("switchcost.txt");
-            Process p = new ProcessBuilder(BenchTools.PYTHON, script.toString(), "--rounds", Integer.toString(rounds), "--empty")
+            Process p = new ProcessBuilder(BenchTools.PYTHON, script.toString(), "--rounds", Integer.toString(rounds), "--empty",
+                    "--before", SECONDS, "--trace", SECONDS)
                     .redirectErrorStream(true).redirectOutput(out.toFile()).start();
             if (!p.waitFor(TIMEOUT_S, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
