@@ -51,8 +51,10 @@ class BpfMergeIT {
 
     @Test
     void knownPathCallerIsWokenByB() throws Exception {
+        // 10 s of requests: offwake's start (jcmd, then compiling the program) took 6-16 s on a loaded
+        // machine, and 2.5 s of requests were over before it traced any.
         JsonNode report = traced("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
-                "known-path", "--count", "50", "--pause-ms", "50");
+                "known-path", "--count", "200", "--pause-ms", "50");
         int wokenByB = 0;
         int wokenOnlyByOthers = 0;
         long endedByB = 0;
