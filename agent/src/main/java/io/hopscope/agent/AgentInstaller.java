@@ -12,6 +12,7 @@ import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
+import io.hopscope.agent.instrumentation.executors.AnyExecutorInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
 import io.hopscope.agent.instrumentation.threads.ThreadsInstrumentation;
@@ -19,6 +20,7 @@ import io.hopscope.agent.instrumentation.futures.FuturesInstrumentation;
 import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
 import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
+import io.hopscope.agent.instrumentation.parks.ParksInstrumentation;
 import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
 import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
 import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
@@ -249,9 +251,11 @@ final class AgentInstaller {
     static List<HopscopeInstrumentation> instrumentations(AgentOptions options) {
         return List.of(
                 new ExecutorsInstrumentation(),
+                new AnyExecutorInstrumentation(),
                 new ForkJoinInstrumentation(),
                 new ThreadsInstrumentation(),
                 new FuturesInstrumentation(),
+                new ParksInstrumentation(),
                 new RequestsInstrumentation(options.requests, options.policies),
                 new ReactorInstrumentation(),
                 new NettyInstrumentation(),
