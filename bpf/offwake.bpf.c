@@ -2,11 +2,13 @@
 // and futex calls, from tracepoints only. offwake.py fills in the UPPERCASE words (options and
 // kernel facts), RECORD_LAYOUT (the records sent to user space, struct event_t and struct
 // batch_t, with the record kinds KIND_* and counters CNT_*: all defined once, in
-// offwake_lib/layout.py) and STACK_REUSE (offwake_stacks.bpf.c).
+// offwake_lib/layout.py), FUTEX_COMMANDS (which futex commands wait and wake, defined once in
+// offwake_lib/futex.py) and STACK_REUSE (offwake_stacks.bpf.c).
 #include <uapi/linux/ptrace.h>
 #include <linux/sched.h>
 
 RECORD_LAYOUT
+FUTEX_COMMANDS
 
 // A thread's kernel stack id for one way of sleeping or waking, reused (see reused_stack()).
 // 8 bytes: the programs that read stack_page() must keep their BPF stack small.
@@ -15,9 +17,6 @@ struct kval_t {
     u32 uses;               // KNOWN once id is set, plus UNSTABLE once a check found another
                             // stack (walked since), plus the reuses so far (USES bits)
 };
-
-// The futex commands whose kernel stacks are reused (see futex_kernel_stack()): two waits, three wakes.
-#define FUTEX_SLOTS 5
 
 // A traced thread's futex() call (thread_t.fx), enter_ns 0 while it is in none.
 struct futex_t {
@@ -59,6 +58,18 @@ BPF_RINGBUF_OUTPUT(events, BUFFER_PAGES);
 // FLUSH_NS younger than its first; user space reads what is left in each CPU's batch at the end,
 // after detaching the programs.
 BPF_PERCPU_ARRAY(batches, struct batch_t, 1);
+// Whether the programs record at all: set by user space once it drains the ring buffer, cleared
+// before it stops. bcc attaches each program as it loads it, and attaching all six took long enough
+// under load for the ping-pong's records to fill the ring buffer before the first drain: every
+// lost record of a loaded machine's runs was lost there, none once the drain ran.
+BPF_ARRAY(control, u32, 1);
+
+static __always_inline int recording(void) {
+    int zero = 0;
+    u32 *on = control.lookup(&zero);
+    return on && *on;
+}
+
 // Per CPU, summed at the end: a shared counter's atomic add moved its cache line between CPUs on
 // every reused stack.
 BPF_PERCPU_ARRAY(counters, u64, NCOUNTERS);
@@ -126,11 +137,34 @@ static __always_inline void batch_lost(struct batch_t *b, u64 from, u64 to, u32 
     count_n(CNT_LOST_RECORDS, n);
     if (b == 0)
         return;
-    if (b->lost == 0 || from < b->lost_from_ns)
+    if (b->lost == 0) {
         b->lost_from_ns = from;
+        b->lost_threads = 0;
+    } else if (from < b->lost_from_ns) {
+        b->lost_from_ns = from;
+    }
     if (to > b->lost_to_ns)
         b->lost_to_ns = to;
     b->lost += n;
+}
+
+// Names thread tid among those whose records this CPU lost since its last batch got through (after
+// batch_lost() opened or widened the window), so that a reader marks only what those threads did in
+// the window. Past LOST_TIDS distinct threads the window covers every thread. Only on the loss path:
+// the loops cost nothing while records get through.
+static __always_inline void batch_lost_thread(struct batch_t *b, u32 tid) {
+    u32 n = b->lost_threads;
+    if (n > LOST_TIDS)
+        return;
+    for (u32 i = 0; i < LOST_TIDS; i++) {
+        if (i >= n)
+            break;
+        if (b->lost_tids[i] == tid)
+            return;
+    }
+    if (n < LOST_TIDS)
+        b->lost_tids[n] = tid;
+    b->lost_threads = n + 1;
 }
 
 // Counts the record just written at ev[count], which describes times from `from` to `now` (an
@@ -148,20 +182,32 @@ static __always_inline void batch_commit(struct batch_t *b, u64 from, u64 now) {
     b->count++;
     if (b->count < BATCH && now - b->first_ns < FLUSH_NS)
         return;
-    // No wakeup: user space drains the buffer every POLL_S seconds. A batch that gets through
-    // has carried this CPU's earlier losses with it.
-    if (events.ringbuf_output(b, sizeof(*b), BPF_RB_NO_WAKEUP) != 0)
+    // Without a wakeup but for one batch in WAKE_EVERY of this CPU's: user space sleeps until
+    // then, or POLL_S. A wakeup per batch would cost the target a wakeup of the tracer every 128
+    // records; none at all left the buffer to fill between two drains 100 ms apart (8 MiB was
+    // 86 ms of the futex ping-pong's records, and a third of them were lost). A batch that gets
+    // through has carried this CPU's earlier losses with it.
+    u64 wake = ++b->sent % WAKE_EVERY == 0 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+    if (events.ringbuf_output(b, sizeof(*b), wake) != 0) {
         batch_lost(b, b->from_ns, now, b->count);
-    else
+        for (u32 i = 0; i < BATCH; i++) {
+            if (i >= b->count)
+                break;
+            batch_lost_thread(b, b->ev[i].tid);
+        }
+    } else {
         b->lost = 0;
+    }
     b->count = 0;
 }
 
-// stack_page(), futex_wait_cmd() and the reused stack walks: offwake_stacks.bpf.c.
+// stack_page() and the reused stack walks: offwake_stacks.bpf.c.
 STACK_REUSE
 
 
 TRACEPOINT_PROBE(sched, sched_switch) {
+    if (!recording())
+        return 0;
     // Every switch on the machine runs this: the clock is read only when a
     // traced thread is involved.
     u64 now = 0;
@@ -239,6 +285,8 @@ incoming:
     struct event_t *e = batch_slot(b);
     if (e == 0) {
         batch_lost(b, op->off_ns, now, 1);
+        if (b)
+            batch_lost_thread(b, next);
         op->off_ns = 0;
         return 0;
     }
@@ -247,13 +295,15 @@ incoming:
     e->on_ns = now;
     e->tid = next;
     e->tgid = TGID;
-    bpf_probe_read_kernel(&e->comm, sizeof(e->comm), args->next_comm);
+    // From the tracepoint's record itself (ctx memory, 8-byte aligned): two
+    // loads, where bpf_probe_read_kernel() was a helper call per interval.
+    __builtin_memcpy(&e->comm, args->next_comm, sizeof(e->comm));
     if (op->futex_enter_ns != 0) {
         // Ask sys_exit_futex to report this call's end, so user space can
         // give the interval the futex call's duration.
-        struct futex_t *fx = futex_of(next);
-        if (fx && fx->enter_ns == op->futex_enter_ns)
-            fx->blocked = 1;
+        struct thread_t *t = container_of(op, struct thread_t, off);
+        if (t->fx.enter_ns == op->futex_enter_ns)
+            t->fx.blocked = 1;
     }
     batch_commit(b, e->off_ns, now);
     op->off_ns = 0;
@@ -263,6 +313,8 @@ incoming:
 // sched_waking runs in the waker's context (sched_wakeup may run on the
 // wakee's CPU after an IPI), so the waker is taken here.
 TRACEPOINT_PROBE(sched, sched_waking) {
+    if (!recording())
+        return 0;
     u32 tid = args->pid;
     struct event_t *o = off_of(tid);
     if (o == 0 || o->off_ns == 0 || o->waking_ns != 0)
@@ -279,10 +331,12 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     // entry (only threads of the traced process have one, with the page once
     // the thread made a futex() call), else from task_struct: reading that
     // every time cost more than the walks it saves.
-    u64 page = stack_page();
-    struct futex_t *wf = futex_of(waker);
     struct futex_t *fx = 0;     // the waker's futex() call, when this wakeup is its
     if ((pid_tgid >> 32) == TGID) {
+        // Only here: a waker of another process (a kernel thread, an interrupt
+        // over the idle task) has no futex entry, and its page is not used.
+        u64 page = stack_page();
+        struct futex_t *wf = futex_of(waker);
         u64 own = wf ? wf->stack_page : 0;
         if (own == 0)
             own = own_stack_page();
@@ -323,6 +377,8 @@ TRACEPOINT_PROBE(sched, sched_waking) {
 
 // sched_wakeup marks the thread runnable: the run-queue delay starts here.
 TRACEPOINT_PROBE(sched, sched_wakeup) {
+    if (!recording())
+        return 0;
     u32 tid = args->pid;
     struct event_t *o = off_of(tid);
     if (o && o->off_ns != 0 && o->wakeup_ns == 0)
@@ -331,6 +387,8 @@ TRACEPOINT_PROBE(sched, sched_wakeup) {
 }
 
 TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
+    if (!recording())
+        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
@@ -356,6 +414,8 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
 
 // A thread's id can be reused once it exits: its stack page and futex entry go with it.
 TRACEPOINT_PROBE(sched, sched_process_exit) {
+    if (!recording())
+        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
@@ -374,6 +434,8 @@ TRACEPOINT_PROBE(sched, sched_process_exit) {
 }
 
 TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
+    if (!recording())
+        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
@@ -382,8 +444,10 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     if (fx == 0 || fx->enter_ns == 0)
         return 0;
     // Both ends of a syscall run on the thread's own stack: a different page
-    // here means the stack check in sched_waking cannot be trusted.
-    if (fx->stack_page != stack_page())
+    // here means the stack check in sched_waking cannot be trusted. Checked
+    // at one call in 64 (by the entry clock's low bits), as the entry's check:
+    // a helper call at every exit was a tenth of this program.
+    if ((fx->enter_ns & 0xfc0) == 0 && fx->stack_page != stack_page())
         count(CNT_PAGE_CHANGED);
     if (fx->blocked) {
         struct batch_t *b = batch_get();
@@ -391,6 +455,8 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
         u64 now = bpf_ktime_get_ns();
         if (e == 0) {
             batch_lost(b, now, now, 1);
+            if (b)
+                batch_lost_thread(b, tid);
         } else {
             __builtin_memset(e, 0, sizeof(*e));
             e->kind = KIND_FUTEX_END;

@@ -8,7 +8,7 @@
 #                   [--stack-every N] [--all-waker-stacks] [--preempted-stacks]
 #                   [--no-stack-reuse]
 #                   [--buffer-pages N] [--stack-storage N] [--max-threads N]
-#                   [--thread-maps {auto,array,hash}]
+#                   [--thread-maps {auto,array,hash}] [--ebpf]
 #
 # Like bcc's offwaketime, without its kprobes: sched_switch, sched_waking,
 # sched_wakeup and the futex syscalls' tracepoints. Java frames are named from
@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from offwake_lib import PROG, ToolError  # noqa: E402
 from offwake_lib.kernel import THREAD_ARRAY_MAX  # noqa: E402
 from offwake_lib.program import CHECK_EVERY, STACK_EVERY  # noqa: E402
-from offwake_lib.tracer import Tracer  # noqa: E402
+from offwake_lib.tracer import Tracer, program_for_this_kernel  # noqa: E402
 
 examples = """examples:
     ./offwake.py -p 185 --duration 10 --events off.jsonl
@@ -48,6 +48,8 @@ examples = """examples:
                               # kernel stacks only: cheaper at high switch rates
     ./offwake.py -p 185 --stack-every 1 --folded off.folded
                               # stacks of every interval, not of 1 in 8
+    ./offwake.py -p 185 --ebpf
+                              # print the BPF program these options load, and exit
     flamegraph.pl --color=chain --countname=us < off.folded > off.svg
                               # an off-wake flame graph of the folded output
 """
@@ -159,12 +161,17 @@ def build_parser():
                              "the kernel's pid_max <= %d) or in hashes of --max-threads "
                              "entries; auto: arrays when pid_max allows (default)"
                              % THREAD_ARRAY_MAX)
+    parser.add_argument("--ebpf", action="store_true",
+                        help="print the BPF program, with these options and this "
+                             "kernel's facts filled in, and exit (needs no root)")
     return parser
 
 
 def check_args(args):
     if args.pid <= 0:
         raise ToolError("-p must be a positive process id, got %d" % args.pid)
+    if args.ebpf:
+        return
     if not args.folded and not args.events:
         raise ToolError("nothing to write: give --folded FILE and/or --events FILE")
     for path in (args.folded, args.events):
@@ -234,6 +241,10 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     try:
         check_args(args)
+        if args.ebpf:
+            # As bcc's tools: the program exactly as it would be loaded, nothing loaded.
+            print(program_for_this_kernel(args)[0], end="")
+            return 0
         check_root()
         check_outputs_writable(args)
         check_bpf()

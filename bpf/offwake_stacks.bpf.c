@@ -10,13 +10,26 @@
 // Linux 6.13+ moves a program whose BPF stack is 64 bytes or more to a per-CPU
 // private stack, so the programs that call this keep their locals small; the
 // page check in sys_exit_futex counts it if that ever stops holding.
+//
+// The address is stored into a per-CPU map value and read back as a number: the verifier forbids
+// shifting a stack pointer, but lets a program with CAP_PERFMON store one into a map, and what it
+// reads back from there is a plain number. A copy through bpf_probe_read_kernel() did the same
+// with a helper call (which sched_waking and both futex programs each made per run); a per-CPU
+// array lookup is inlined by the verifier. volatile: the compiler must not pass the pointer
+// through in a register.
+struct spscratch_t {
+    u64 sp;
+};
+BPF_PERCPU_ARRAY(spscratch, struct spscratch_t, 1);
+
 static __always_inline u64 stack_page(void) {
+    int zero = 0;
+    struct spscratch_t *s = spscratch.lookup(&zero);
+    if (s == 0)
+        return 0;
     u64 anchor = 0;
-    void *p = &anchor;
-    u64 sp = 0;
-    // Copied, not cast: the verifier forbids shifting a stack pointer.
-    bpf_probe_read_kernel(&sp, sizeof(sp), &p);
-    return sp >> 14;
+    *(void * volatile *)&s->sp = &anchor;
+    return *(volatile u64 *)&s->sp >> 14;
 }
 
 // The current task's own kernel stack page, from task_struct.stack at TASK_STACK_OFFSET (read
@@ -29,16 +42,6 @@ static __always_inline u64 own_stack_page(void) {
 #else
     return 0;
 #endif
-}
-
-static __always_inline int futex_wait_cmd(u32 op) {
-    u32 cmd = op & 127;
-    return cmd == 0 || cmd == 9;            // FUTEX_WAIT, FUTEX_WAIT_BITSET
-}
-
-static __always_inline int futex_wake_cmd(u32 op) {
-    u32 cmd = op & 127;
-    return cmd == 1 || cmd == 5 || cmd == 10; // FUTEX_WAKE, _WAKE_OP, _WAKE_BITSET
 }
 
 // A thread asleep in a futex wait, or waking another from a futex wake, is in
@@ -79,10 +82,9 @@ static __always_inline s32 reused_stack(void *args, struct kval_t *c, u64 flags)
 }
 
 // The reused stack of a futex wait or wake of the thread whose futex entry is fx: kept in the
-// entry itself, no map lookup. Other commands are walked every time.
+// entry itself, no map lookup. Other commands are walked every time (futex.py says why).
 static __always_inline s32 futex_kernel_stack(void *args, struct futex_t *fx, u32 op) {
-    u32 cmd = op & 127;
-    u32 i = cmd == 0 ? 0 : cmd == 9 ? 1 : cmd == 1 ? 2 : cmd == 5 ? 3 : cmd == 10 ? 4 : FUTEX_SLOTS;
+    u32 i = futex_slot(op);
     if (i >= FUTEX_SLOTS)
         return stack_traces.get_stackid(args, 0);
     return reused_stack(args, &fx->kstack[i], 0);

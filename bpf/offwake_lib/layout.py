@@ -12,6 +12,10 @@ TASK_COMM_LEN = 16
 # (19.5 KB) stays under the 32 KB a per-CPU map's value may take.
 BATCH = 128
 
+# Threads a lost run of records names (batch_t.lost_tids): more than this many distinct threads in one
+# run, and the run covers every thread (user space writes "tids": null).
+LOST_TIDS = 16
+
 # Record kinds (event_t.kind).
 KIND_INTERVAL = 1    # one off-CPU interval of a traced thread
 KIND_FUTEX_END = 2   # the end of a futex() call that an interval slept in
@@ -78,6 +82,9 @@ BATCH_FIELDS = (
     ("from_ns", "u64", "the earliest time a record in ev[] describes"),
     ("lost_from_ns", "u64", "every lost interval began at or after this"),
     ("lost_to_ns", "u64", "and ended at or before this"),
+    ("lost_threads", "u32", "distinct threads in lost_tids; LOST_TIDS + 1: more, any thread"),
+    ("lost_tids", "u32[LOST_TIDS]", "the threads whose records were lost"),
+    ("sent", "u32", "batches this CPU sent; every WAKE_EVERY-th wakes user space"),
     ("ev", "struct event_t[BATCH]", ""),
 )
 
@@ -87,6 +94,8 @@ def _ctype(c_type):
         return ct.c_char * TASK_COMM_LEN
     if c_type == "struct event_t[BATCH]":
         return Event * BATCH
+    if c_type == "u32[LOST_TIDS]":
+        return ct.c_uint32 * LOST_TIDS
     return _TYPES[c_type]
 
 
@@ -112,7 +121,8 @@ def _struct(name, fields):
 
 def c_definitions():
     """The C text of the record kinds, the counters and the two structs."""
-    lines = ["#define KIND_INTERVAL %d" % KIND_INTERVAL, "#define KIND_FUTEX_END %d" % KIND_FUTEX_END]
+    lines = ["#define KIND_INTERVAL %d" % KIND_INTERVAL, "#define KIND_FUTEX_END %d" % KIND_FUTEX_END,
+             "#define LOST_TIDS %d" % LOST_TIDS]
     lines += ["#define %s %d  // %s" % (name, i, what) for i, (name, what) in enumerate(COUNTERS)]
     lines.append("#define NCOUNTERS %d" % len(COUNTERS))
     lines += _struct("event_t", EVENT_FIELDS)

@@ -1,10 +1,13 @@
-"""The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c and the record layout pasted in,
+"""The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c, the record layout and the futex
+command classes pasted in,
 and its UPPERCASE placeholders filled from the options and the running kernel."""
+import ctypes as ct
 import errno
+import mmap
 import os
 import re
 
-from . import layout
+from . import futex, layout
 
 BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(BPF_DIR, "offwake.bpf.c")
@@ -22,6 +25,13 @@ NO_STACK = -errno.EFAULT
 def stack_every(args):
     """One interval in how many gets stack walks: --stack-every, or 1 when no stack is asked for."""
     return 1 if args.stacks == "none" else args.stack_every
+
+
+def wake_every(buffer_pages, cpus=None):
+    """Batches a CPU sends between two that wake user space: a quarter of its share of the ring
+    buffer, so that user space drains it well before it fills even when every CPU sends."""
+    batches = buffer_pages * mmap.PAGESIZE // ct.sizeof(layout.Batch)
+    return max(1, batches // ((cpus or os.cpu_count() or 1) * 4))
 
 
 def placeholders(args, thread_slots, task_stack_offset):
@@ -48,6 +58,7 @@ def placeholders(args, thread_slots, task_stack_offset):
         "MIN_NS": args.min_us * 1000,
         "STACK_STORAGE": args.stack_storage,
         "BUFFER_PAGES": args.buffer_pages,
+        "WAKE_EVERY": wake_every(args.buffer_pages),
         "MAX_THREADS": args.max_threads,
         "THREAD_ARRAYS": 1 if thread_slots else 0,
         "THREAD_SLOTS": thread_slots or 1,
@@ -61,7 +72,8 @@ def assemble(source=SOURCE, stacks_source=STACKS_SOURCE):
         text = f.read()
     with open(stacks_source) as f:
         stacks = f.read()
-    for part, value in (("RECORD_LAYOUT", layout.c_definitions()), ("STACK_REUSE", stacks)):
+    for part, value in (("RECORD_LAYOUT", layout.c_definitions()),
+                        ("FUTEX_COMMANDS", futex.c_definitions()), ("STACK_REUSE", stacks)):
         text, n = re.subn(r"^%s$" % part, lambda _: value, text, count=1, flags=re.M)
         if n != 1:
             raise ValueError("%s has no line %s" % (source, part))

@@ -1,21 +1,7 @@
 """The --events record of an off-CPU interval, from a decoded event_t (a dict, see layout.Event):
-futex commands, task states, and the waker's context."""
+task states, and the waker's context (futex commands: futex.py)."""
 
-FUTEX_PRIVATE_FLAG = 128
-FUTEX_CLOCK_REALTIME = 256
-FUTEX_CMDS = {
-    0: "FUTEX_WAIT", 1: "FUTEX_WAKE", 2: "FUTEX_FD", 3: "FUTEX_REQUEUE",
-    4: "FUTEX_CMP_REQUEUE", 5: "FUTEX_WAKE_OP", 6: "FUTEX_LOCK_PI",
-    7: "FUTEX_UNLOCK_PI", 8: "FUTEX_TRYLOCK_PI", 9: "FUTEX_WAIT_BITSET",
-    10: "FUTEX_WAKE_BITSET", 11: "FUTEX_WAIT_REQUEUE_PI",
-    12: "FUTEX_CMP_REQUEUE_PI", 13: "FUTEX_LOCK_PI2",
-}
-
-
-def futex_cmd(op):
-    """The futex command name of a futex() op, without the flag bits."""
-    cmd = op & ~(FUTEX_PRIVATE_FLAG | FUTEX_CLOCK_REALTIME)
-    return FUTEX_CMDS.get(cmd, "FUTEX_%d" % cmd)
+from .futex import command as futex_cmd  # noqa: F401 (the name tests and callers use)
 
 
 # Task states as sched_switch prints them (include/trace/events/sched.h).

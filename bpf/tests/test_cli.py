@@ -1,5 +1,6 @@
 """offwake.py misuse: every bad input is one line on stderr and exit status 2, checked before any BPF work."""
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -188,3 +189,22 @@ def test_task_stack_offset_of_this_kernel():
         pytest.skip("no readable %s" % kernel.BTF_VMLINUX)
     # task_struct starts with thread_info (x86-64, arm64) and __state: stack follows within 64 bytes.
     assert 0 < kernel.task_stack_offset() < 64
+
+
+def test_ebpf_prints_the_program_and_loads_nothing():
+    # As bcc's tools: the assembled program with the options filled in, no root, no outputs needed.
+    result = run_tool("-p", "4242", "--ebpf", "--min-us", "7", "--stack-every", "4")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    text = result.stdout
+    assert text.startswith("// offwake's BPF program")
+    assert "(pid_tgid >> 32) == 4242" in text
+    assert "< 7000)" in text  # --min-us, in ns
+    assert "struct event_t {" in text and "TRACEPOINT_PROBE(sched, sched_switch)" in text
+    # Nothing left unfilled outside comments.
+    code = "\n".join(line.split("//")[0] for line in text.splitlines())
+    assert not re.search(r"\b(TGID|MIN_NS|STACK_EVERY|RECORD_LAYOUT|STACK_REUSE)\b", code)
+
+
+def test_ebpf_still_checks_its_options():
+    assert_one_line_error(run_tool("-p", "0", "--ebpf"), "-p must be a positive process id")

@@ -285,6 +285,9 @@ def test_sigterm_ends_cleanly(hopwake, tmp_path):
                             stderr=subprocess.PIPE, text=True)
     # Wait for the start line, then a little tracing.
     assert "Ctrl-C to end." in proc.stderr.readline()
+    # It drains at nice -10 from its start line on (the field after the parenthesised name: 17th).
+    with open("/proc/%d/stat" % proc.pid) as f:
+        assert int(f.read().rsplit(")", 1)[1].split()[16]) == -10
     time.sleep(1)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)

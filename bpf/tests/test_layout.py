@@ -3,6 +3,7 @@ ctypes types user space reads with are both generated from it. This compiles the
 the machine's C compiler (no root, no BPF) and checks that every field of struct event_t and
 struct batch_t sits where ctypes reads it, and that the program uses the generated names."""
 import ctypes as ct
+import mmap
 import os
 import re
 import shutil
@@ -84,3 +85,11 @@ def test_missing_paste_line_is_an_error(tmp_path):
     broken.write_text("int x;\n")
     with pytest.raises(ValueError, match="RECORD_LAYOUT"):
         program.assemble(str(broken), os.path.join(program.BPF_DIR, "offwake_stacks.bpf.c"))
+
+
+def test_a_cpu_wakes_user_space_before_it_fills_a_quarter_of_its_share():
+    batches = 2048 * mmap.PAGESIZE // ct.sizeof(layout.Batch)
+    assert program.wake_every(2048, cpus=2) == batches // 8
+    assert program.wake_every(2048, cpus=64) == batches // 256
+    # A buffer that holds fewer batches than that: every batch wakes it.
+    assert program.wake_every(8, cpus=2) == 1

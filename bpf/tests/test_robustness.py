@@ -206,12 +206,13 @@ def merged(windows):
 
 
 def test_loss_windows_hold_the_lost_intervals(bpf_ready, tmp_path):
-    # A ring buffer of 8 pages (32 KiB) holds one batch: of the ping-pong's batches, about one a
-    # drain gets through and the rest are lost, so lost stretches alternate with recorded ones.
+    # A ring buffer of 8 pages (32 KiB) holds one batch, and the tracer is stopped (SIGSTOP) three
+    # times for 200 ms: the ping-pong fills a batch in a few ms, so each stop loses a stretch of
+    # records, between stretches that the drain (woken at every batch) gets through.
     # Between two recorded off-CPU intervals of one thread, the thread was on CPU except in
     # intervals that were lost; if the loss windows hold every lost interval, what they leave of
     # those gaps is on-CPU time: over a stretch of the trace, at most the CPU time the thread had
-    # in it (schedstat).
+    # in it (schedstat). The windows are the thread's own: those that name it (or every thread).
     proc, pid = start_hopwake(0, delay_ms=0)
     events = tmp_path / "off.jsonl"
     try:
@@ -221,10 +222,16 @@ def test_loss_windows_hold_the_lost_intervals(bpf_ready, tmp_path):
         # The stretch: from the start line (attached) to 1.5 s later, well before the end.
         cpu_before = {n: cpu_nanos(pid, t) for n, t in tids.items()}
         start = time.monotonic_ns()  # CLOCK_MONOTONIC, the records' clock
-        time.sleep(1.5)
+        for _ in range(3):
+            time.sleep(0.2)
+            os.kill(tracer.pid, signal.SIGSTOP)
+            time.sleep(0.2)
+            os.kill(tracer.pid, signal.SIGCONT)
+        time.sleep(0.3)
         end = time.monotonic_ns()
         cpu = {n: cpu_nanos(pid, t) - cpu_before[n] for n, t in tids.items()}
         _, err = tracer.communicate(timeout=120)
+        alive = {int(t) for t in os.listdir("/proc/%d/task" % pid)}
     finally:
         proc.kill()
         proc.wait()
@@ -234,8 +241,20 @@ def test_loss_windows_hold_the_lost_intervals(bpf_ready, tmp_path):
     assert summary["lost_records"] > 0 and len(records) > 1000, (summary, len(records))
     assert sum(w["records"] for w in losses) == summary["lost_records"]
     assert len(losses) > os.cpu_count(), losses  # losses on one CPU between batches that got through
-    windows = merged((w["from_ns"], w["to_ns"]) for w in losses)
+    # Each window names the threads whose records it lost (or None: more than a batch names): the
+    # process's threads, among them the two that switch the most. The gaps of a thread below are
+    # checked against its own windows only, so a window that failed to name a thread it lost
+    # records of would leave that thread's lost intervals uncovered, and the check would fail.
+    seen = {r["tid"] for r in records} | alive
+    named = [w for w in losses if w["tids"] is not None]
+    assert named, losses
+    for w in named:
+        assert w["tids"] == sorted(set(w["tids"])) and set(w["tids"]) <= seen | set(tids.values()), w
+    for tid in tids.values():
+        assert any(tid in w["tids"] for w in named), (tid, losses)
     for name, tid in tids.items():
+        windows = merged((w["from_ns"], w["to_ns"]) for w in losses
+                         if w["tids"] is None or tid in w["tids"])
         mine = sorted((r["off_ns"], r["on_ns"]) for r in records if r["tid"] == tid)
         gaps = [(max(a[1], start), min(b[0], end)) for a, b in zip(mine, mine[1:])]
         gaps = [(a, b) for a, b in gaps if a < b]

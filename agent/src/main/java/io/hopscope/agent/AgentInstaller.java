@@ -13,6 +13,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientInstrumentation;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
+import io.hopscope.agent.instrumentation.executors.AnyExecutorInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
 import io.hopscope.agent.instrumentation.threads.ThreadsInstrumentation;
@@ -23,6 +24,7 @@ import io.hopscope.agent.instrumentation.httpclient5async.HttpAsyncClient5Instru
 import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
 import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
+import io.hopscope.agent.instrumentation.parks.ParksInstrumentation;
 import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
 import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
 import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
@@ -253,9 +255,11 @@ final class AgentInstaller {
     static List<HopscopeInstrumentation> instrumentations(AgentOptions options) {
         return List.of(
                 new ExecutorsInstrumentation(),
+                new AnyExecutorInstrumentation(),
                 new ForkJoinInstrumentation(),
                 new ThreadsInstrumentation(),
                 new FuturesInstrumentation(),
+                new ParksInstrumentation(),
                 new RequestsInstrumentation(options.requests, options.policies),
                 new ReactorInstrumentation(),
                 new NettyInstrumentation(),

@@ -17,7 +17,7 @@ public final class AgentOptions {
     static final List<String> DEFAULT_REDACT_ALLOW_LIST = List.of("comp", "restype", "api-version", "timeout");
 
     /** The instrumentations' names, in the order they are applied (see AgentInstaller). */
-    static final List<String> INSTRUMENTATIONS = List.of("executors", "forkjoin", "threads", "futures", "requests", "reactor", "netty",
+    static final List<String> INSTRUMENTATIONS = List.of("executors", "any-executor", "forkjoin", "threads", "futures", "parks", "requests", "reactor", "netty",
             "reactor-pool", "azure-core", "okhttp", "jdk-http", "httpclient5", "httpclient5-async", "async-http-client",
             "httpclient4");
 

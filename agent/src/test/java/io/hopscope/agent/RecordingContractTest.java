@@ -13,6 +13,7 @@ import io.hopscope.agent.events.RequestStartEvent;
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
 import io.hopscope.agent.events.WaitEvent;
+import io.hopscope.agent.instrumentation.parks.ParksInstrumentation;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,6 +93,20 @@ class RecordingContractTest {
         Map<String, Map<String, String>> contract = contract();
         assertThat(contract).hasSize(11);
         assertThat(agentEvents()).isEqualTo(contract);
+    }
+
+    /** The Wait kinds the agent gives a park are the ones the table's Wait row lists, in its order. */
+    @Test
+    void everyWaitKindOfAParkIsInTheContract() throws Exception {
+        String readme = Files.readString(Path.of(System.getProperty("hopscope.readme", "../README.md")));
+        String row = readme.lines().filter(l -> l.startsWith("| `hopscope.Wait` |")).findFirst().orElseThrow();
+        String when = row.split("\\|")[2];
+        Matcher m = Pattern.compile("`([\\w.]+)`").matcher(when.substring(when.indexOf("its blocker's:")));
+        java.util.List<String> kinds = new java.util.ArrayList<>();
+        while (m.find()) {
+            kinds.add(m.group(1));
+        }
+        assertThat(kinds).isEqualTo(ParksInstrumentation.waitKinds());
     }
 
     @Test

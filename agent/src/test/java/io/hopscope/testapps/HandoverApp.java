@@ -274,7 +274,9 @@ public final class HandoverApp {
                 lookWhenDone(f, parked);
                 String value = f.get();
                 pickedUp.set(true);
-                t.join();
+                // Not joined: a join on a thread of the request is a way back of its own, whose
+                // timing this scenario does not force (ParkWaitsApp's Thread.join does).
+                awaitTrue(() -> !t.isAlive());
                 return value;
             }
             case "virtualPerTask": {

@@ -9,6 +9,7 @@
  */
 package io.hopscope.agent.bootstrap;
 
+import java.util.Collection;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -65,6 +66,20 @@ public final class Bridge {
         } catch (Throwable t) {
             h.onError("executors", t);
             return task;
+        }
+    }
+
+    /** invokeAll/invokeAny's tasks, each carrying the current request (a new collection), if any. */
+    public static Collection<?> wrapCallables(Collection<?> tasks, Object executor) {
+        Hooks h = hooks;
+        if (h == null || tasks == null) {
+            return tasks;
+        }
+        try {
+            return h.wrapCallables(tasks, executor);
+        } catch (Throwable t) {
+            h.onError("executors", t);
+            return tasks;
         }
     }
 
@@ -489,6 +504,37 @@ public final class Bridge {
             h.onUnpark(thread);
         } catch (Throwable t) {
             h.onError("waits", t);
+        }
+    }
+
+    /**
+     * LockSupport#park* entered, {@code blocker} its argument (null for park() and parkNanos(long)).
+     * Every park in the JVM comes here: outside a request it costs a volatile read, an interface
+     * call and one ThreadLocal lookup, and allocates nothing. The token (null: nothing to do) goes
+     * to parkExit.
+     */
+    public static Object parkEnter(Object blocker) {
+        Hooks h = hooks;
+        if (h == null) {
+            return null;
+        }
+        try {
+            return h.parkEnter(blocker);
+        } catch (Throwable t) {
+            h.onError("parks", t);
+            return null;
+        }
+    }
+
+    public static void parkExit(Object token) {
+        Hooks h = hooks;
+        if (h == null || token == null) {
+            return;
+        }
+        try {
+            h.parkExit(token);
+        } catch (Throwable t) {
+            h.onError("parks", t);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.hopscope.agent.bootstrap;
 
+import java.util.Collection;
 import java.util.concurrent.Callable;
 
 /** What advice inlined anywhere (JDK classes included) may ask of the agent's runtime. */
@@ -8,6 +9,8 @@ public interface Hooks {
     Runnable wrapRunnable(Runnable task, Object executor);
 
     Callable<?> wrapCallable(Callable<?> task, Object executor);
+
+    Collection<?> wrapCallables(Collection<?> tasks, Object executor);
 
     void attachTask(Object task, Object via);
 
@@ -64,6 +67,10 @@ public interface Hooks {
     void waitExit(Object token, Throwable thrown);
 
     void onUnpark(Thread thread);
+
+    Object parkEnter(Object blocker);
+
+    void parkExit(Object token);
 
     void onComplete(Object result);
 

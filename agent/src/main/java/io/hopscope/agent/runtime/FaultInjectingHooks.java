@@ -1,6 +1,7 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.bootstrap.Hooks;
+import java.util.Collection;
 import java.util.concurrent.Callable;
 
 /**
@@ -53,6 +54,14 @@ public final class FaultInjectingHooks implements Hooks {
             runtime.wrapCallable(task, executor);
         }
         throw fault("wrapCallable");
+    }
+
+    @Override
+    public Collection<?> wrapCallables(Collection<?> tasks, Object executor) {
+        if (after) {
+            runtime.wrapCallables(tasks, executor);
+        }
+        throw fault("wrapCallables");
     }
 
     @Override
@@ -277,6 +286,33 @@ public final class FaultInjectingHooks implements Hooks {
             runtime.onUnpark(thread);
         }
         throw fault("onUnpark");
+    }
+
+    /**
+     * Throws only for a park in a request (where the runtime acts): every park in the JVM comes
+     * here, the JDK's own housekeeping included, and a fault outside requests tests nothing more.
+     */
+    @Override
+    public Object parkEnter(Object blocker) {
+        if (after) {
+            if (runtime.parkEnter(blocker) == null) {
+                return null;
+            }
+        } else {
+            ThreadState s = ThreadContexts.current();
+            if (s == null || s.request == null) {
+                return null;
+            }
+        }
+        throw fault("parkEnter");
+    }
+
+    @Override
+    public void parkExit(Object token) {
+        if (after) {
+            runtime.parkExit(token);
+        }
+        throw fault("parkExit");
     }
 
     @Override

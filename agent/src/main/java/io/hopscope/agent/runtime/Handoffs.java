@@ -1,6 +1,8 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -77,6 +79,20 @@ final class Handoffs {
                 executor == null ? "?" : executor.getClass().getName());
     }
 
+    /** invokeAll/invokeAny's tasks, each wrapped, in a new collection; the same one when no request is current. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Collection<?> wrapCallables(Collection<?> tasks, Object executor) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null || tasks == null) {
+            return tasks;
+        }
+        List<Object> wrapped = new ArrayList<>(tasks.size());
+        for (Object task : tasks) {
+            wrapped.add(task instanceof Callable ? wrapCallable((Callable<?>) task, executor) : task);
+        }
+        return wrapped;
+    }
+
     /** wrapRunnable for a scheduler: due delayNanos from now, then every periodNanos (see HopTask#scheduled). */
     Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
         Runnable wrapped = wrapRunnable(task, executor);
@@ -106,6 +122,9 @@ final class Handoffs {
         // A fork goes to the forking worker's pool, or the common pool: a ForkJoinPool either way.
         HopTask.Captured captured = capture(via == null ? "java.util.concurrent.ForkJoinPool" : via.getClass().getName(),
                 System.nanoTime());
+        if (captured != null && task instanceof Thread) {
+            captured.future = task; // its end is recorded as the completion its joiners wait for
+        }
         if (captured != null && tasks.put(task, captured) == null) {
             Bridge.PENDING_TASKS.incrementAndGet();
         }
@@ -241,11 +260,13 @@ final class Handoffs {
         final ThreadState state;
         final HopTask task;
         final RequestState previousRequest;
+        final HopTask previousTask;
 
         TaskScope(ThreadState s, HopTask task) {
             state = s;
             this.task = task;
             previousRequest = s.request;
+            previousTask = s.runningTask;
             save(s);
         }
     }
@@ -262,9 +283,10 @@ final class Handoffs {
     Object taskStart(HopTask task) {
         try {
             ThreadState s = ThreadContexts.state();
-            if (s.request == task.request && s.thread == task.fromThread) {
-                // Run inline on the submitting thread, in the same request: no hop, same segment;
-                // inside a wait (a fork/join join runs the task it waits for), a segment of its own.
+            if (s.request == task.request && (s.thread == task.fromThread || cameAlready(s, task))) {
+                // Run inline on the submitting thread, in the same request, or brought here by a hop
+                // already counted: no hop, same segment; inside a wait (a fork/join join runs the
+                // task it waits for), a segment of its own.
                 if (s.segment != null || s.waitDepth == 0) {
                     return null;
                 }
@@ -279,6 +301,7 @@ final class Handoffs {
                 HopEvents.handoff(task, s.thread);
             }
             s.request = task.request;
+            s.runningTask = task;
             SpanPosition.enter(s, task.spanId, task.childDepth, null);
             ThreadContexts.beginSegment(s, "task");
             return scope;
@@ -286,6 +309,22 @@ final class Handoffs {
             AgentErrors.report("executors", t);
             return null;
         }
+    }
+
+    /**
+     * Whether a task of this thread's request, from another thread, came here with a hop counted
+     * already: it runs inside a task from the same thread (an executor that hands its tasks to
+     * another, a serializing executor's worker: one hop from the first submitter), or its submitter
+     * woke this thread after queueing it (a caller that parks until the I/O thread queues the
+     * response and unparks it, then runs it: the wake is the hop).
+     */
+    private static boolean cameAlready(ThreadState s, HopTask task) {
+        HopTask running = s.runningTask;
+        if (running != null && running.request == task.request && running.fromThread == task.fromThread) {
+            return true;
+        }
+        return s.wokenBy == task.fromThread && s.wokenIn == task.request && task.submitNanos != HopTask.NO_QUEUE
+                && task.submitNanos - s.wokenAtNanos <= 0;
     }
 
     void taskEnd(Object token) {
@@ -299,11 +338,15 @@ final class Handoffs {
             }
             TaskScope scope = (TaskScope) token;
             ThreadState s = scope.state;
+            if (scope.task instanceof HopTask.Captured && scope.task.future != null) {
+                scope.task.completing(false); // a thread's run ends: its join is a way back (attachTask)
+            }
             ThreadContexts.endSegment(s);
             if (scope.task.periodNanos != 0) {
                 scope.task.nextRun();
             }
             s.request = scope.previousRequest;
+            s.runningTask = scope.previousTask;
             scope.restore(s);
             // A task run while this thread waits (a fork/join join helping): the wait goes on.
             if (s.request != null && s.waitDepth == 0) {

@@ -10,6 +10,7 @@ import io.hopscope.agent.events.RequestStartEvent;
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
 import io.hopscope.agent.events.WaitEvent;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,6 +70,11 @@ public final class HopscopeRuntime implements Hooks {
     @Override
     public Callable<?> wrapCallable(Callable<?> task, Object executor) {
         return handoffs.wrapCallable(task, executor);
+    }
+
+    @Override
+    public Collection<?> wrapCallables(Collection<?> tasks, Object executor) {
+        return handoffs.wrapCallables(tasks, executor);
     }
 
     @Override
@@ -225,6 +231,16 @@ public final class HopscopeRuntime implements Hooks {
     @Override
     public void onUnpark(Thread thread) {
         waits.onUnpark(thread);
+    }
+
+    @Override
+    public Object parkEnter(Object blocker) {
+        return waits.parkEnter(blocker);
+    }
+
+    @Override
+    public void parkExit(Object token) {
+        waits.parkExit(token);
     }
 
     @Override

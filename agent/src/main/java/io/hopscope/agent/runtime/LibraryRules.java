@@ -28,6 +28,11 @@ public final class LibraryRules {
     private volatile Function<Object, String>[] waitKinds = new Function[0];
     @SuppressWarnings("unchecked")
     private volatile Predicate<Throwable>[] timeouts = new Predicate[0];
+    /** Pairs: a park's blocker class name prefix, then the Wait kind of a park on it. */
+    private volatile String[] parkKinds = new String[0];
+
+    /** The Wait kind of a park outside any known wait whose blocker is none of addParkKind's. */
+    public static final String PARK = "LockSupport.park";
 
     /**
      * Tasks whose class name starts with this prefix are a library's own (a connection pool's
@@ -65,6 +70,29 @@ public final class LibraryRules {
     /** An exception a library throws, itself, when a wait times out. */
     public synchronized void addTimeout(Predicate<Throwable> isTimeout) {
         timeouts = append(timeouts, isTimeout);
+    }
+
+    /**
+     * A park (LockSupport#park*) whose blocker's class name starts with this prefix is a wait of
+     * this kind ({@code CountDownLatch.await}): the synchronizer's own name for it.
+     */
+    public synchronized void addParkKind(String blockerClassPrefix, String kind) {
+        parkKinds = append(append(parkKinds, blockerClassPrefix), kind);
+    }
+
+    /** The Wait kind of a park on this blocker (null: none), {@link #PARK} when no rule names it. */
+    String parkKind(Object blocker) {
+        if (blocker == null) {
+            return PARK;
+        }
+        String name = blocker.getClass().getName();
+        String[] kinds = parkKinds;
+        for (int i = 0; i < kinds.length; i += 2) {
+            if (name.startsWith(kinds[i])) {
+                return kinds[i + 1];
+            }
+        }
+        return PARK;
     }
 
     boolean isHousekeeping(Object task) {

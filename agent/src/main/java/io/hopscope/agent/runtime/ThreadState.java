@@ -2,6 +2,7 @@ package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
+import io.hopscope.agent.events.WaitEvent;
 
 /** What the agent knows about one thread: its current request, span, open segment and wait. */
 final class ThreadState {
@@ -36,6 +37,29 @@ final class ThreadState {
     /** Last thread that unparked this one while it was registered as waiting, and when. */
     volatile Thread waker;
     volatile long wakeNanos;
+    /** The request the waker was working on when it unparked this thread (a park counts only its own). */
+    volatile RequestState wakerRequest;
+
+    /**
+     * A LockSupport#park* of this thread in a request, outside any known wait, in progress (see
+     * Waits#parkEnter): what it parked on, and its Wait event, reused from park to park.
+     */
+    boolean parking;
+    Object parkBlocker;
+    WaitEvent parkEvent;
+
+    /**
+     * The last wake hop into this thread: from which thread, when the waker woke it, in which
+     * request. A task that thread queued before then and that this thread runs (a caller draining
+     * its own executor after the I/O thread queued the response and unparked it) came with that
+     * wake: no second hop (see Handoffs#taskStart).
+     */
+    Thread wokenBy;
+    long wokenAtNanos;
+    RequestState wokenIn;
+
+    /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
+    HopTask runningTask;
 
     /** Whether this thread is a non-blocking thread: 0 not yet known, 1 no, 2 yes. */
     byte nonBlocking;

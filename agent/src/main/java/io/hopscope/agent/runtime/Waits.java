@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Blocking waits (a future's get, Reactor's block): the Wait event, the thread that woke the
@@ -125,6 +126,7 @@ final class Waits {
         }
         if (r != null && waker != null && waker != s.thread) {
             HopEvents.wake(r, waker, s.thread, now - wakeNanos, w.via);
+            wokenBy(s, waker, wakeNanos, r);
             Completions done = r.completionsIfAny();
             if (done != null) {
                 done.forget(w.waitedOn);
@@ -155,10 +157,13 @@ final class Waits {
         }
     }
 
-    /** A future with its result, or a latch at zero (Reactor's blocking subscribers are latches). */
+    /** A future with its result, a latch at zero (Reactor's blocking subscribers are latches), a thread that ended. */
     private static boolean isDone(Object result) {
         if (result instanceof Future) {
             return ((Future<?>) result).isDone();
+        }
+        if (result instanceof Thread) {
+            return !((Thread) result).isAlive();
         }
         return result instanceof CountDownLatch && ((CountDownLatch) result).getCount() == 0;
     }
@@ -166,9 +171,92 @@ final class Waits {
     void onUnpark(Thread thread) {
         ThreadState s = waiting.get(thread);
         if (s != null && thread != Thread.currentThread()) {
+            ThreadState by = ThreadContexts.current();
+            s.wakerRequest = by == null ? null : by.request;
             s.wakeNanos = System.nanoTime();
             s.waker = Thread.currentThread();
         }
+    }
+
+    private static void wokenBy(ThreadState s, Thread waker, long wakeNanos, RequestState r) {
+        s.wokenBy = waker;
+        s.wokenAtNanos = wakeNanos;
+        s.wokenIn = r;
+    }
+
+    // ---------------------------------------------------------------- any park
+
+    /**
+     * LockSupport#park* entered. Outside a request, or inside a wait known by name (whose own
+     * event and hop it is part of), nothing: one ThreadLocal lookup, no allocation. In a request the
+     * thread is registered as waiting, so that an unpark names its waker; the token goes to parkExit.
+     */
+    Object parkEnter(Object blocker) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null || s.waitDepth > 0 || s.parking) {
+            return null;
+        }
+        s.parking = true;
+        // park() without a blocker inside a JDK wait that set one itself (JDK 17+'s Condition#await).
+        s.parkBlocker = blocker != null ? blocker : LockSupport.getBlocker(s.thread);
+        WaitEvent e = s.parkEvent;
+        if (e == null) {
+            e = new WaitEvent();
+            s.parkEvent = e;
+        }
+        e.begin();
+        s.waker = null;
+        s.wakerRequest = null;
+        waiting.put(s.thread, s);
+        Bridge.WAITERS.incrementAndGet();
+        return s;
+    }
+
+    /**
+     * The park returned. Unparked by a thread working on the same request: a Wait (its kind from the
+     * blocker, see LibraryRules#parkKind) and a wake hop, via the blocker's class, or the class that
+     * parked when there is none. Otherwise (a timeout, an interrupt, a spurious return, an unpark from
+     * outside the request) nothing: a park that explains no hop is not recorded here.
+     */
+    void parkExit(Object token) {
+        ThreadState s = (ThreadState) token;
+        long now = System.nanoTime();
+        waiting.remove(s.thread);
+        Bridge.WAITERS.decrementAndGet();
+        Object blocker = s.parkBlocker;
+        s.parkBlocker = null;
+        Thread waker = s.waker;
+        s.waker = null;
+        RequestState r = s.request;
+        try {
+            if (waker == null || waker == s.thread || s.wakerRequest != r || r == null) {
+                return;
+            }
+            long wakeNanos = s.wakeNanos;
+            WaitEvent e = s.parkEvent;
+            e.end();
+            e.requestId = r.id;
+            e.kind = rules.parkKind(blocker);
+            e.wakerThread = waker;
+            e.wakeLatencyNanos = now - wakeNanos;
+            e.nonBlockingThread = false;
+            e.outcome = "value";
+            e.commit();
+            HopEvents.wake(r, waker, s.thread, now - wakeNanos,
+                    blocker != null ? blocker.getClass().getName() : parkingClass());
+            wokenBy(s, waker, wakeNanos, r);
+        } finally {
+            // Only now: a park inside the writing of these events (a lock in JFR's code) is not one of the request's.
+            s.parking = false;
+        }
+    }
+
+    /** The class whose code called LockSupport#park* (past the agent's frames and LockSupport's own). */
+    private static String parkingClass() {
+        return StackWalker.getInstance().walk(frames -> frames
+                .map(StackWalker.StackFrame::getClassName)
+                .filter(c -> !c.startsWith("io.hopscope.agent.") && !c.equals("java.util.concurrent.locks.LockSupport"))
+                .findFirst().orElse("?"));
     }
 
     private String outcomeOf(Throwable thrown) {

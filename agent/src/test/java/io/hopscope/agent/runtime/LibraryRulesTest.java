@@ -101,4 +101,18 @@ class LibraryRulesTest {
         assertThat(rules.isTimeout(new IllegalStateException("Block terminated with an error"))).isFalse();
         assertThat(rules.isTimeout(new IllegalStateException())).isFalse();
     }
+
+    /** A park is named by its blocker's class, once the parks instrumentation registered the JDK's. */
+    @Test
+    void aParkIsNamedByItsBlocker() {
+        LibraryRules rules = new LibraryRules();
+        Object condition = new java.util.concurrent.locks.ReentrantLock().newCondition();
+        assertThat(rules.parkKind(condition)).isEqualTo("LockSupport.park");
+        new io.hopscope.agent.instrumentation.parks.ParksInstrumentation().addRules(rules);
+        assertThat(rules.parkKind(condition)).isEqualTo("Condition.await");
+        // The lock itself is no blocker: its sync (ReentrantLock$NonfairSync) is.
+        assertThat(rules.parkKind(new java.util.concurrent.locks.ReentrantLock())).isEqualTo("LockSupport.park");
+        assertThat(rules.parkKind(null)).isEqualTo("LockSupport.park");
+        assertThat(rules.parkKind(new Object())).isEqualTo("LockSupport.park");
+    }
 }

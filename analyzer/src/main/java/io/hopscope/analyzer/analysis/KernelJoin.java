@@ -39,10 +39,11 @@ import jdk.jfr.consumer.RecordedEvent;
  * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept
  * ({@link KernelAcc}).
  *
- * <p>A request is marked incomplete when one of its places, on any thread, overlaps a window of the
- * file's loss records: every interval the tracer lost lies inside such a window, and an interval
- * counts for a request only where it overlaps one of the request's places, so no other request can
- * miss one.
+ * <p>A request is marked incomplete when one of its places overlaps a window of the file's loss
+ * records on a thread the window names (or on any thread, for a window that names none): every
+ * interval the tracer lost lies inside such a window and is of one of its threads, and an interval
+ * counts for a request only where it overlaps one of the request's places on the interval's thread,
+ * so no other request can miss one.
  */
 public final class KernelJoin {
 
@@ -137,39 +138,73 @@ public final class KernelJoin {
     }
 
     /**
-     * Marks every request with a place overlapping a loss window (ends included: a lost interval may
-     * touch a place at a single instant) and returns how many finished requests that makes.
+     * Marks every request with a place overlapping a loss window on a thread the window covers (ends
+     * included: a lost interval may touch a place at a single instant) and returns how many finished
+     * requests that makes. A window names the threads whose records it lost, or covers every thread.
      */
     private long markIncomplete(List<OffCpuReader.LossWindow> losses) {
         if (losses.isEmpty()) {
             return 0;
         }
-        // Merged into disjoint windows sorted by start, so each place is one binary search.
-        List<OffCpuReader.LossWindow> sorted = new ArrayList<>(losses);
-        sorted.sort(Comparator.comparingLong(OffCpuReader.LossWindow::fromEpochNanos));
-        long[] from = new long[sorted.size()];
-        long[] to = new long[sorted.size()];
-        int n = 0;
-        for (OffCpuReader.LossWindow w : sorted) {
-            if (n > 0 && w.fromEpochNanos() <= to[n - 1]) {
-                to[n - 1] = Math.max(to[n - 1], w.toEpochNanos());
+        List<OffCpuReader.LossWindow> anyThread = new ArrayList<>();
+        Map<Long, List<OffCpuReader.LossWindow>> byThread = new HashMap<>();
+        for (OffCpuReader.LossWindow w : losses) {
+            if (w.tids() == null) {
+                anyThread.add(w);
             } else {
-                from[n] = w.fromEpochNanos();
-                to[n] = w.toEpochNanos();
-                n++;
-            }
-        }
-        for (KernelLane lane : lanes.values()) {
-            for (int k = 0; k < lane.n; k++) {
-                // The last window starting at or before the place's end is the only one that can reach it.
-                int w = Arrays.binarySearch(from, 0, n, lane.ends[k]);
-                w = w >= 0 ? w : -w - 2;
-                if (w >= 0 && to[w] >= lane.starts[k]) {
-                    bySlot.get(lane.slots[k]).incomplete = true;
+                for (long tid : w.tids()) {
+                    byThread.computeIfAbsent(tid, t -> new ArrayList<>()).add(w);
                 }
             }
         }
+        Windows shared = Windows.merged(anyThread);
+        lanes.forEach((tid, lane) -> {
+            List<OffCpuReader.LossWindow> own = byThread.get(tid);
+            Windows windows = shared;
+            if (own != null) {
+                List<OffCpuReader.LossWindow> all = new ArrayList<>(anyThread);
+                all.addAll(own);
+                windows = Windows.merged(all);
+            }
+            if (windows.n == 0) {
+                return;
+            }
+            for (int k = 0; k < lane.n; k++) {
+                if (windows.overlaps(lane.starts[k], lane.ends[k])) {
+                    bySlot.get(lane.slots[k]).incomplete = true;
+                }
+            }
+        });
         return bySlot.stream().filter(r -> r.ended && r.incomplete).count();
+    }
+
+    /** Loss windows merged into disjoint ones sorted by start, so that each place is one binary search. */
+    private record Windows(long[] from, long[] to, int n) {
+
+        static Windows merged(List<OffCpuReader.LossWindow> losses) {
+            List<OffCpuReader.LossWindow> sorted = new ArrayList<>(losses);
+            sorted.sort(Comparator.comparingLong(OffCpuReader.LossWindow::fromEpochNanos));
+            long[] from = new long[sorted.size()];
+            long[] to = new long[sorted.size()];
+            int n = 0;
+            for (OffCpuReader.LossWindow w : sorted) {
+                if (n > 0 && w.fromEpochNanos() <= to[n - 1]) {
+                    to[n - 1] = Math.max(to[n - 1], w.toEpochNanos());
+                } else {
+                    from[n] = w.fromEpochNanos();
+                    to[n] = w.toEpochNanos();
+                    n++;
+                }
+            }
+            return new Windows(from, to, n);
+        }
+
+        boolean overlaps(long start, long end) {
+            // The last window starting at or before the place's end is the only one that can reach it.
+            int w = Arrays.binarySearch(from, 0, n, end);
+            w = w >= 0 ? w : -w - 2;
+            return w >= 0 && to[w] >= start;
+        }
     }
 
     private void readRecording() throws RecordingProblem {

@@ -27,6 +27,14 @@ public final class HopscopeContract {
     /** Event name to its fields (name to type as the README writes it: long, int, boolean, String, Thread). */
     public static final Map<String, Map<String, String>> EVENTS = events();
 
+    /**
+     * The Wait kinds of a park that no wait known by name covers, ended by a thread of the same
+     * request (the agent names it by its blocker): each such Wait explains its park with a wake hop.
+     */
+    public static final List<String> PARK_WAIT_KINDS = List.of("CountDownLatch.await", "Semaphore.acquire",
+            "SynchronousQueue.transfer", "LinkedTransferQueue.transfer", "Condition.await", "Lock.lock",
+            "LockSupport.park");
+
     public static final String THREAD_PARK = "jdk.ThreadPark";
     public static final String MONITOR_ENTER = "jdk.JavaMonitorEnter";
     public static final String MONITOR_WAIT = "jdk.JavaMonitorWait";

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -26,7 +27,14 @@ public final class OffCpuReader {
     static final int STACK_FRAMES = 8;
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Set<String> WAKE_CMDS = Set.of("FUTEX_WAKE", "FUTEX_WAKE_BITSET", "FUTEX_WAKE_OP");
+    // The futex command classes are defined once, in bpf/offwake_lib/futex.py (WAITS, WAKES), which also
+    // generates the BPF program's; OffCpuSchemaTest checks these against them, through a fixture offwake's
+    // own code writes. A wait: the thread sleeps until another acts on the futex word.
+    private static final Set<String> WAIT_CMDS = Set.of("FUTEX_WAIT", "FUTEX_WAIT_BITSET", "FUTEX_WAIT_REQUEUE_PI",
+            "FUTEX_LOCK_PI", "FUTEX_LOCK_PI2");
+    // A wake: wakes a waiter on its first futex word (requeues wake some and move the rest).
+    private static final Set<String> WAKE_CMDS = Set.of("FUTEX_WAKE", "FUTEX_WAKE_OP", "FUTEX_WAKE_BITSET",
+            "FUTEX_REQUEUE", "FUTEX_CMP_REQUEUE", "FUTEX_UNLOCK_PI", "FUTEX_CMP_REQUEUE_PI");
 
     private OffCpuReader() {
     }
@@ -45,9 +53,20 @@ public final class OffCpuReader {
 
     /**
      * A loss record ({@code {"lost": {...}}}): {@code records} records the tracer lost to a full ring buffer,
-     * every interval among them inside {@code [fromEpochNanos, toEpochNanos]}.
+     * every interval among them inside {@code [fromEpochNanos, toEpochNanos]} and of one of the threads
+     * {@code tids} (sorted), or of any thread when {@code tids} is null (more threads than the tracer names, or
+     * a file of an offwake that named none).
      */
-    public record LossWindow(long records, long fromEpochNanos, long toEpochNanos) {
+    public record LossWindow(long records, long fromEpochNanos, long toEpochNanos, long[] tids) {
+
+        public LossWindow(long records, long fromEpochNanos, long toEpochNanos) {
+            this(records, fromEpochNanos, toEpochNanos, null);
+        }
+
+        /** Whether records of thread {@code tid} may be among the lost ones. */
+        public boolean covers(long tid) {
+            return tids == null || Arrays.binarySearch(tids, tid) >= 0;
+        }
     }
 
     /** Reads every record of {@code file}; returns how many there were. */
@@ -113,7 +132,7 @@ public final class OffCpuReader {
         JsonNode waker = r.path("waker");
         JsonNode futex = r.path("futex");
         String cmd = futex.path("cmd").asText("");
-        boolean futexWait = futex.isObject() && (cmd.startsWith("FUTEX_WAIT") || cmd.startsWith("FUTEX_LOCK_PI"));
+        boolean futexWait = futex.isObject() && WAIT_CMDS.contains(cmd);
         JsonNode wakerFutex = r.path("waker_futex");
         boolean futexWake = futexWait && wakerFutex.isObject() && WAKE_CMDS.contains(wakerFutex.path("cmd").asText(""))
                 && futex.path("uaddr").asText("").equals(wakerFutex.path("uaddr").asText("?"));
@@ -143,7 +162,21 @@ public final class OffCpuReader {
             throw new RecordingProblem(file + ": line " + lineNo + ": a loss record with to_ns before from_ns "
                     + "or a negative count");
         }
-        return new LossWindow(records, clock.toEpochNanos(from), clock.toEpochNanos(to));
+        JsonNode threads = r.path("tids");
+        long[] tids = null;
+        if (threads.isArray()) {
+            tids = new long[threads.size()];
+            for (int k = 0; k < tids.length; k++) {
+                if (!threads.get(k).isIntegralNumber()) {
+                    throw new RecordingProblem(file + ": line " + lineNo + ": a loss record's tids are not thread ids");
+                }
+                tids[k] = threads.get(k).asLong();
+            }
+            Arrays.sort(tids);
+        } else if (!threads.isMissingNode() && !threads.isNull()) {
+            throw new RecordingProblem(file + ": line " + lineNo + ": a loss record's tids are not a list of thread ids");
+        }
+        return new LossWindow(records, clock.toEpochNanos(from), clock.toEpochNanos(to), tids);
     }
 
     private static long required(Path file, long lineNo, JsonNode r, String field) throws RecordingProblem {

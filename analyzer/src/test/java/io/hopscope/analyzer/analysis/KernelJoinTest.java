@@ -225,6 +225,55 @@ class KernelJoinTest {
         assertThat(json().get("kernel").get("incompleteRequests").asLong()).isZero();
     }
 
+    /** The fixture's intervals, then one loss record of these threads (null: any thread) and its summary. */
+    static Path withThreadLoss(String file, long fromNanos, long toNanos, String tids) throws Exception {
+        List<String> lines = new ArrayList<>(fixture.events());
+        lines.add("{\"lost\":{\"records\":40,\"from_ns\":" + fromNanos + ",\"to_ns\":" + toNanos + ",\"tids\":" + tids + "}}");
+        lines.add(summary(40));
+        return Files.write(dir.resolve(file), lines);
+    }
+
+    @Test
+    void aLossWindowMarksOnlyTheRequestsOfTheThreadsItNames() throws Exception {
+        // One window over both requests' places in time (request 2 on kj-loop, then request 1 on kj-caller).
+        long from = fixture.loopSegStart + 10 * MS;
+        long to = fixture.seg1Start + MS;
+        JsonNode loopOnly = jsonOf(withThreadLoss("loop-only.jsonl", from, to, "[" + fixture.loopTid + "]"));
+        assertThat(request(loopOnly, 1).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(request(loopOnly, 2).get("kernelIncomplete").asBoolean()).isTrue();
+        assertThat(loopOnly.get("kernel").get("incompleteRequests").asLong()).isEqualTo(1);
+
+        JsonNode callerOnly = jsonOf(withThreadLoss("caller-only.jsonl", from, to, "[" + fixture.callerTid + "]"));
+        assertThat(request(callerOnly, 1).get("kernelIncomplete").asBoolean()).isTrue();
+        assertThat(request(callerOnly, 2).get("kernelIncomplete").asBoolean()).isFalse();
+
+        // A thread of no request (a GC or JFR thread asleep through the window): nothing marked, still noted.
+        JsonNode stranger = jsonOf(withThreadLoss("stranger.jsonl", from, to, "[999999999]"));
+        assertThat(request(stranger, 1).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(request(stranger, 2).get("kernelIncomplete").asBoolean()).isFalse();
+        assertThat(stranger.get("kernel").get("notes").get(0).asText()).contains(": 0 request(s) overlap lost eBPF records")
+                .contains("the tracer lost 40 record(s)");
+
+        // Any thread (more threads than the tracer names): both, as a window of an older offwake.
+        for (String any : List.of("null", "missing")) {
+            Path file = withThreadLoss("any-" + any + ".jsonl", from, to, "null");
+            if (any.equals("missing")) {
+                Files.writeString(file, Files.readString(file).replace(",\"tids\":null", ""));
+            }
+            JsonNode all = jsonOf(file);
+            assertThat(request(all, 1).get("kernelIncomplete").asBoolean()).as(any).isTrue();
+            assertThat(request(all, 2).get("kernelIncomplete").asBoolean()).as(any).isTrue();
+        }
+    }
+
+    @Test
+    void aLossRecordWhoseTidsAreNotThreadIdsIsOneLine() throws Exception {
+        Path bad = withThreadLoss("bad-tids.jsonl", fixture.seg1Start, fixture.seg1Start + MS, "[\"kj-caller\"]");
+        Cli r = Cli.run("report", jfr.toString(), "--bpf", bad.toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: " + bad + ": line 7: a loss record's tids are not thread ids");
+    }
+
     @Test
     void textMarksAnIncompleteRequestsFiguresAsLowerBoundsAndCountsThemPerName() throws Exception {
         Path inWait = withLosses("in-wait-text.jsonl", fixture.waitStart + 40 * MS, fixture.waitStart + 41 * MS);

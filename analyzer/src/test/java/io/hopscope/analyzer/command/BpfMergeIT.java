@@ -51,8 +51,10 @@ class BpfMergeIT {
 
     @Test
     void knownPathCallerIsWokenByB() throws Exception {
+        // 10 s of requests: offwake's start (jcmd, then compiling the program) took 6-16 s on a loaded
+        // machine, and 2.5 s of requests were over before it traced any.
         JsonNode report = traced("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
-                "known-path", "--count", "50", "--pause-ms", "50");
+                "known-path", "--count", "200", "--pause-ms", "50");
         int wokenByB = 0;
         int wokenOnlyByOthers = 0;
         long endedByB = 0;
@@ -197,8 +199,11 @@ class BpfMergeIT {
      */
     @Test
     void requestsOverlappingLostRecordsAreMarkedAndTheOthersAreWhole() throws Exception {
+        // A ring buffer of one batch, and offwake stopped (SIGSTOP) three times for 300 ms while the sample
+        // runs: its drain, woken at every batch, keeps up otherwise, and each stop loses a stretch of records.
+        stalls = 3;
         String tracerOut = run("lossy", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
-                List.of("--stacks", "none", "--buffer-pages", "8"), "known-path", "--count", "400", "--pause-ms", "50");
+                List.of("--stacks", "none", "--buffer-pages", "8"), "known-path", "--count", "600", "--pause-ms", "50");
         java.util.regex.Matcher lost = java.util.regex.Pattern.compile("lost (\\d+) events").matcher(tracerOut);
         assertThat(lost.find()).as(tracerOut).isTrue();
         assertThat(Long.parseLong(lost.group(1))).as("records lost: " + tracerOut).isPositive();
@@ -300,8 +305,13 @@ class BpfMergeIT {
     }
 
     /** Runs the sample under the agent and offwake (with {@code tracerArgs}) as {@link #traced} says; returns offwake's log. */
+    /** Times the next run() stops offwake for 300 ms once it traces (0: never). */
+    private int stalls;
+
     String run(String label, String agentOptions, boolean waitForOutput, List<String> tracerArgs, String... sampleArgs)
             throws Exception {
+        int stallsNow = stalls;
+        stalls = 0;
         Path jfr = dir.resolve(label + ".jfr");
         Path events = dir.resolve(label + ".jsonl");
         Path log = dir.resolve(label + ".log");
@@ -325,6 +335,19 @@ class BpfMergeIT {
                     "--events", events.toString()));
             tracerCmd.addAll(tracerArgs);
             tracer = new ProcessBuilder(tracerCmd).redirectErrorStream(true).redirectOutput(tracerLog.toFile()).start();
+            if (stallsNow > 0) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (!(Files.exists(tracerLog) && Files.readString(tracerLog).contains("Ctrl-C to end."))
+                        && tracer.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                for (int k = 0; k < stallsNow && jvm.isAlive(); k++) {
+                    signal(tracer, "-STOP");
+                    Thread.sleep(300);
+                    signal(tracer, "-CONT");
+                    Thread.sleep(200);
+                }
+            }
             assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).isTrue();
             assertThat(jvm.exitValue()).as(Files.readString(log)).isZero();
             assertThat(tracer.waitFor(30, TimeUnit.SECONDS)).as("offwake ends with its target").isTrue();
@@ -339,6 +362,10 @@ class BpfMergeIT {
                 tracer.destroy();
             }
         }
+    }
+
+    private static void signal(Process p, String signal) throws Exception {
+        assertThat(new ProcessBuilder("kill", signal, Long.toString(p.pid())).start().waitFor()).isZero();
     }
 
     private static boolean firstRequestDone(Path log) throws IOException {

@@ -43,6 +43,20 @@ class RecordingContractTest {
     }
 
     @Test
+    void readmeNamesEveryWaitKindOfAPark() throws Exception {
+        String readme = Files.readString(Paths.readme());
+        String row = readme.lines().filter(l -> l.startsWith("| `hopscope.Wait` |")).findFirst().orElseThrow();
+        String when = row.split("\\|")[2];
+        String parks = when.substring(when.indexOf("its blocker's:"));
+        List<String> kinds = new ArrayList<>();
+        Matcher m = Pattern.compile("`([\\w.]+)`").matcher(parks);
+        while (m.find()) {
+            kinds.add(m.group(1));
+        }
+        assertThat(kinds).isEqualTo(HopscopeContract.PARK_WAIT_KINDS);
+    }
+
+    @Test
     void readmeJdkEventListMatches() throws Exception {
         String readme = Files.readString(Paths.readme());
         int at = readme.indexOf("JDK events the analyzer also reads");

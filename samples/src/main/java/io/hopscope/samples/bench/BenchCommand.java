@@ -37,7 +37,9 @@ import picocli.CommandLine.Spec;
                 + "tracer row: about a minute. A configuration that cannot run here (no root, no OTel jar) is a row "
                 + "saying why.",
                 "Example: java -jar samples/target/hopscope-samples.jar bench --json bench.json --markdown docs/performance.md",
-                "Example: java -jar samples/target/hopscope-samples.jar bench --quick"})
+                "--tracer-only: the eBPF tracer row alone (offwake beside the empty programs' floor, every round).",
+                "Example: java -jar samples/target/hopscope-samples.jar bench --quick",
+                "Example: java -jar samples/target/hopscope-samples.jar bench --tracer-only --tracer-rounds 3 --markdown docs/performance.md"})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -82,6 +84,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--no-tools", description = "No analyzer or tracer row.")
     boolean noTools;
+
+    @Option(names = "--tracer-only", description = "Only the eBPF tracer row (--tracer-rounds rounds of offwake beside the "
+            + "empty-program floor) and its targets; --markdown then writes them between <!-- bench-tracer:begin --> and "
+            + "<!-- bench-tracer:end -->, leaving the bench section as it is.")
+    boolean tracerOnly;
 
     @Option(names = "--quick", description = "About a minute: see above.")
     boolean quick;
@@ -128,7 +135,9 @@ public final class BenchCommand implements Callable<Integer> {
         checkWritable(json, "--json");
         checkWritable(markdown, "--markdown");
         checkWritable(readme, "--readme");
-        checkMarkers(markdown, "--markdown", MarkdownSection.NAME);
+        Options.check(spec, !tracerOnly || readme == null && json == null && !quick && !noTools,
+                "--tracer-only takes no --readme, --json, --quick or --no-tools");
+        checkMarkers(markdown, "--markdown", tracerOnly ? MarkdownSection.TRACER_NAME : MarkdownSection.NAME);
         checkMarkers(readme, "--readme", MarkdownSection.SUMMARY_NAME);
 
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
@@ -136,6 +145,9 @@ public final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Machine machine = Machine.before(javaPath);
         long start = System.nanoTime();
+        if (tracerOnly) {
+            return tracerOnly(tools, machine, start);
+        }
         Map<String, Row> rows = BenchResult.newRows();
         for (Workload w : workloads) {
             for (Configuration c : configs) {
@@ -167,7 +179,7 @@ public final class BenchCommand implements Callable<Integer> {
             err.println("bench: analyzer row done");
             err.flush();
         }
-        TracerBench.Result tracer = tools0 ? new TracerBench.Result(null, null, skipped) : TracerBench.run(tools, tracerRounds);
+        TracerBench.Result tracer = tools0 ? TracerBench.Result.notMeasured(skipped) : TracerBench.run(tools, tracerRounds);
         BenchResult result = new BenchResult(command(), machine.after(), windows, roundCount, workloads, configs, rows,
                 analyzer, tracer, (System.nanoTime() - start) / 1e9);
 
@@ -183,6 +195,27 @@ public final class BenchCommand implements Callable<Integer> {
         if (readme != null) {
             String existing = Files.isRegularFile(readme) ? Files.readString(readme) : null;
             Files.writeString(readme, MarkdownSection.replace(existing, Report.summaryMarkdown(result), MarkdownSection.SUMMARY_NAME));
+        }
+        return 0;
+    }
+
+    /** {@code --tracer-only}: the eBPF tracer row and its targets, alone. */
+    private int tracerOnly(BenchTools tools, Machine machine, long start) throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("bench: " + tracerRounds + " round(s) of offwake beside the empty-program floor (switchcost.py --empty)");
+        err.flush();
+        TracerBench.Result tracer = TracerBench.run(tools, tracerRounds);
+        StringBuilder out = new StringBuilder(Report.tracerLine(tracer)).append('\n');
+        for (TargetCheck t : Targets.tracer(tracer)) {
+            out.append("  ").append(t.target()).append(" [").append(t.row()).append("]: ").append(t.valueText())
+                    .append(", target ").append(t.limitText()).append(": ").append(t.status()).append('\n');
+        }
+        System.out.print(out);
+        System.out.flush();
+        if (markdown != null) {
+            String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
+            Files.writeString(markdown, MarkdownSection.replace(existing, Report.tracerMarkdown(tracer, command(),
+                    machine.after(), (System.nanoTime() - start) / 1e9), MarkdownSection.TRACER_NAME));
         }
         return 0;
     }

@@ -43,7 +43,11 @@ final class JsonReport {
                         "report_live_heap_mb", a.reportLiveHeapMb(), "report_cpu_over_floor", a.cpuOverFloor()));
         TracerBench.Result t = r.tracer();
         root.put("tracer", t.whyNot() != null ? map("not_measured", t.whyNot())
-                : map("cost_ns_per_interval", t.costNsPerInterval(), "lost_events", t.lostEvents()));
+                : map("cost_ns_per_interval", t.costNsPerInterval(), "floor_ns_per_interval", t.floorNsPerInterval(),
+                        "above_floor_ns_per_interval", t.aboveFloorNs(), "lost_events", t.lostEvents(),
+                        "rounds", t.rounds().stream().map(x -> (Object) map("round", x.round(), "cost_ns", x.tracerNs(),
+                                "floor_ns", x.floorNs(), "above_floor_ns", x.aboveFloorNs(), "lost_events", x.lostEvents()))
+                                .toList()));
         List<Object> targets = new ArrayList<>();
         for (TargetCheck c : r.targets()) {
             targets.add(map("target", c.target(), "row", c.row(), "value", c.value(), "limit", c.limit(),

@@ -118,11 +118,41 @@ final class Report {
                     a.report().peakRssMb(), a.reportLiveHeapMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
                     a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb(), a.cpuOverFloor()));
         }
-        TracerBench.Result t = r.tracer();
-        lines.add(t.whyNot() != null ? "eBPF tracer: not measured: " + t.whyNot()
-                : String.format(Locale.ROOT, "eBPF tracer (bpf/bench/switchcost.py): offwake costs %+.0f ns per off-CPU interval"
-                        + " (median), %d events lost", t.costNsPerInterval(), t.lostEvents()));
+        lines.add(tracerLine(r.tracer()));
         return lines;
+    }
+
+    /** The eBPF tracer beside its floor, every round shown. */
+    static String tracerLine(TracerBench.Result t) {
+        if (t.whyNot() != null) {
+            return "eBPF tracer: not measured: " + t.whyNot();
+        }
+        StringBuilder rounds = new StringBuilder();
+        for (TracerBench.Round round : t.rounds()) {
+            rounds.append(rounds.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%+.0f / %+.0f / %+.0f%s",
+                    round.tracerNs(), round.floorNs(), round.aboveFloorNs(),
+                    round.lostEvents() == 0 ? "" : " (" + round.lostEvents() + " lost)"));
+        }
+        return String.format(Locale.ROOT, "eBPF tracer (bpf/bench/switchcost.py --empty, %d interleaved round(s)): offwake costs"
+                + " %+.0f ns per off-CPU interval, the empty programs on its tracepoints (the floor) %+.0f, offwake above the floor"
+                + " of its round %+.0f (medians); each round, offwake / floor / above: %s; %d events lost",
+                t.rounds().size(), t.costNsPerInterval(), t.floorNsPerInterval(), t.aboveFloorNs(), rounds, t.lostEvents());
+    }
+
+    /** {@code bench --tracer-only}'s markdown: the tracer line, its targets, the command and the machine. */
+    static String tracerMarkdown(TracerBench.Result t, String command, Machine machine, double elapsedS) {
+        StringBuilder b = new StringBuilder("Measured by `bench --tracer-only`:\n\n```\n").append(command).append("\n```\n\n");
+        b.append("- ").append(tracerLine(t)).append("\n\n");
+        List<List<String>> targets = new ArrayList<>();
+        for (TargetCheck c : Targets.tracer(t)) {
+            targets.add(List.of(c.target(), c.row(), c.valueText(), c.limitText(), c.status()));
+        }
+        b.append(Table.markdown(List.of("target", "row", "measured", "target", "status"), targets)).append('\n');
+        b.append("- machine: ").append(machine.cpuModel()).append(", ").append(machine.cores()).append(" cores, ")
+                .append(machine.kernel()).append('\n');
+        b.append("- load average before: ").append(machine.loadBefore()).append(", after: ").append(machine.loadAfter()).append('\n');
+        b.append(String.format(Locale.ROOT, "- took %.0f s%n", elapsedS));
+        return b.toString();
     }
 
     static String machineLines(BenchResult r) {

@@ -20,8 +20,12 @@ final class RunLauncher {
 
     /** Beyond the run's own seconds: JVM start, agent install, the last requests, JFR's dump. */
     private static final long GRACE_SECONDS = 120;
-    /** How long offwake may take to decode what it buffered once the JVM has exited. */
-    private static final long TRACER_DRAIN_SECONDS = 60;
+    /**
+     * How long offwake may take to decode what it buffered once the JVM has exited: about 20 us an interval
+     * in Python, so a 35 s run's 2 M intervals take a minute on a quiet machine and several on a loaded one.
+     * The run's figures are the JVM's, taken before.
+     */
+    private static final long TRACER_DRAIN_SECONDS = 900;
 
     private final BenchTools tools;
     private final Windows windows;

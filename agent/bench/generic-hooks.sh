@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# What the generic hooks cost on the calling thread: LockSupport#park and an application executor's
+# execute, outside a request and inside one (ParkExecuteBenchmark's javadoc says how to read the
+# figures). HookCpuCost times them by the thread's CPU time (readable on a loaded machine), with
+# the agent off, on, and on with the two generic instrumentations disabled (on minus that is what
+# they cost); then, unless CPU_ONLY is set, JMH's wall-clock figures through jmh-with-agent.sh.
+# USAGE: agent/bench/generic-hooks.sh     (from the repository root; about a minute for the CPU
+#        figures, 3 more for JMH's; shorter JMH: JMH_ARGS="-wi 2 -i 3 -r 1 -w 1")
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=io.hopscope.bench.ParkExecuteBenchmark
+OPTIONS="requests=$B#parksInRequest;$B#executesInRequest"
+AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}
+MVN=${MVN:-mvn -B -ntp -q}
+if [ -z "${NO_BUILD:-}" ]; then
+  $MVN -pl samples,agent -am -DskipTests package
+  $MVN -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+fi
+CP="agent/target/test-classes:$(cat agent/target/bench.classpath)"
+echo "== CPU per call, agent off"
+java -cp "$CP" io.hopscope.bench.HookCpuCost
+echo "== CPU per call, agent on (no recording)"
+java "-javaagent:$AGENT_JAR=$OPTIONS" -cp "$CP" io.hopscope.bench.HookCpuCost
+echo "== CPU per call, agent on (no recording), disable=parks;any-executor"
+java "-javaagent:$AGENT_JAR=$OPTIONS,disable=parks;any-executor" -cp "$CP" io.hopscope.bench.HookCpuCost
+echo "== CPU per call, agent on, recording with hopscope.jfc"
+java "-javaagent:$AGENT_JAR=$OPTIONS,jfr=agent/target/bench-HookCpuCost.jfr" -cp "$CP" io.hopscope.bench.HookCpuCost
+[ -n "${CPU_ONLY:-}" ] || NO_BUILD=1 AGENT_JAR=$AGENT_JAR exec agent/bench/jmh-with-agent.sh ParkExecuteBenchmark "$OPTIONS"
