@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestWindow;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,7 +15,8 @@ import java.util.PriorityQueue;
  * Where finished requests go: the summary per name (an HdrHistogram each) and the requests the report
  * shows, a bounded top-N by the sort field, or every request for {@code top < 0} (spilled to a
  * temporary file past {@link #SPILL_AFTER_REQUESTS}, or as soon as the lists' budget is spent), all
- * filtered by the name glob. A request that leaves the selection gives its lists' bytes back.
+ * filtered by the name glob and the window of request starts. A request that leaves the selection
+ * gives its lists' bytes back.
  */
 final class Selection {
 
@@ -23,6 +25,10 @@ final class Selection {
 
     private final AnalysisOptions options;
     private final NameGlob glob;
+    private final RequestWindow window;
+    // Requests of the names asked for that started before or after the window: left out, counted.
+    private long beforeWindow;
+    private long afterWindow;
     private final Map<String, SummaryBuilder> summaries = new LinkedHashMap<>();
     private final Comparator<RequestAcc> order;
     private final PriorityQueue<RequestAcc> worst;
@@ -34,6 +40,7 @@ final class Selection {
     Selection(AnalysisOptions options, DetailBudget budget) {
         this.options = options;
         this.glob = options.nameGlob() == null ? null : new NameGlob(options.nameGlob());
+        this.window = options.window();
         this.order = options.sort().order();
         this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         this.all = options.top() < 0 ? new ArrayList<>() : null;
@@ -55,6 +62,15 @@ final class Selection {
     void add(RequestAcc r) {
         String name = r.name == null ? "?" : r.name;
         if (glob != null && !glob.matches(name)) {
+            r.dropDetail();
+            return;
+        }
+        if (!window.contains(r.startEpochNanos)) {
+            if (r.startEpochNanos < window.fromEpochNanos()) {
+                beforeWindow++;
+            } else {
+                afterWindow++;
+            }
             r.dropDetail();
             return;
         }
@@ -100,7 +116,7 @@ final class Selection {
     // Only for sort keys that are final at the request's end (duration, start): from then on, the
     // N-th worst request finished so far can only get worse.
     boolean cannotBeShown(RequestAcc r) {
-        if (glob != null && !glob.matches(r.name == null ? "?" : r.name)) {
+        if (leftOut(r)) {
             return true;
         }
         if (worst == null) {
@@ -108,6 +124,21 @@ final class Selection {
         }
         return options.sort().finalAtEnd() && worst.size() >= options.top()
                 && order.compare(r, worst.peek()) > 0;
+    }
+
+    /** Whether an ended request is outside what was asked for (another name, or started outside the window). */
+    boolean leftOut(RequestAcc r) {
+        return glob != null && !glob.matches(r.name == null ? "?" : r.name) || outsideWindow(r);
+    }
+
+    /** Whether an ended request started outside the window: nothing of it is counted, however late its events. */
+    boolean outsideWindow(RequestAcc r) {
+        return !window.contains(r.startEpochNanos);
+    }
+
+    /** The window the requests were taken from, with how many it left out. */
+    RequestWindow window() {
+        return window.isAll() ? window : window.withLeftOut(beforeWindow, afterWindow);
     }
 
     // For events of a request that come after it was finished (FinishedRequests).

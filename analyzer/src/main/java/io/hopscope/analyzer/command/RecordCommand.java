@@ -92,6 +92,10 @@ public final class RecordCommand implements Callable<Integer> {
         if (agentOptions != null && List.of(agentOptions.split(",")).stream().anyMatch(o -> o.startsWith("jfr="))) {
             throw new ParameterException(spec.commandLine(), "--agent-options: jfr= is chosen by record (DIR/recording.jfr)");
         }
+        if (dir.toString().equals("-")) {
+            throw new CliProblem("record: -o is the folder for recording.jfr and its reports, so - (stdout) is not one;"
+                    + " give a folder, then hopscope report DIR/recording.jfr -o - for a report on stdout");
+        }
         Path jar = AgentJar.find(agent, "record");
         try {
             Files.createDirectories(dir);

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -35,6 +36,7 @@ import picocli.CommandLine.Spec;
                 "Open it in https://ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
                 "",
                 "Example: hopscope trace app.jfr --name 'GET *' -o trace.json",
+                "         hopscope trace app.jfr --from 01:25:10 --to 01:25:12 -o trace.json",
                 "         hopscope trace app.jfr --bpf offwake.jsonl -o trace.json"})
 public final class TraceCommand implements Callable<Integer> {
 
@@ -44,11 +46,14 @@ public final class TraceCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
     Path recording;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
     Path output;
 
     @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
     String name;
+
+    @Mixin
+    WindowOptions window;
 
     @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
             description = "Most memory for the requests' segment/hop/wait/span lists (e.g. 64m; default a quarter"
@@ -61,13 +66,17 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (bpf != null && window.isSet()) {
+            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf) yet: give one or the other");
+        }
         if (bpf != null && BpfInput.detect(bpf) == BpfInput.FOLDED) {
             throw new RecordingProblem(bpf + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
                     + " a timeline (record with offwake --events)");
         }
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, -1, SortField.start, 5,
-                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
+                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
+                        .within(window.resolve(recording)));
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -90,11 +99,7 @@ public final class TraceCommand implements Callable<Integer> {
         try {
             TraceJson.write(report, offCpu, out);
         } finally {
-            if (output != null) {
-                out.close();
-            } else {
-                out.flush();
-            }
+            Output.finish(output, out);
         }
         return 0;
     }

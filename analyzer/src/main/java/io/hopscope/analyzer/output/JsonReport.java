@@ -39,6 +39,10 @@ public final class JsonReport {
             g.writeNumberField("formatVersion", FORMAT_VERSION);
             g.writeFieldName("recording");
             MAPPER.writeTree(g, JsonRecords.recording(report.recording()));
+            if (!report.window().isAll()) {
+                g.writeFieldName("window");
+                MAPPER.writeTree(g, JsonRecords.window(report.window()));
+            }
             if (kernel != null) {
                 g.writeFieldName("kernel");
                 MAPPER.writeTree(g, KernelJson.info(kernel));

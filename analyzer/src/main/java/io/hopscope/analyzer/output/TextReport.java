@@ -44,6 +44,9 @@ public final class TextReport {
         RecordingInfo info = report.recording();
         out.println("hopscope report: " + info.file());
         writeRecording(info, out);
+        if (!report.window().isAll()) {
+            out.println(WindowText.line(report.window()));
+        }
         out.println();
         writeSummary(report.summary(), out);
         if (kernel != null) {
