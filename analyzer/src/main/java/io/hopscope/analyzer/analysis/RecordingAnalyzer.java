@@ -246,7 +246,7 @@ public final class RecordingAnalyzer {
                     + " started before it, " + window.leftOutAfter() + " after");
         }
         RecordingInfo info = facts.build(gc, requests.allocInRequests, jdk, incomplete, late);
-        return new Report(info, summary, selection.requests(), window);
+        return new Report(info, summary, selection.requests(), window, selection.kept());
     }
 
     /** Wall time of the pass (and of the extra joins' pass), and what was in flight, for the benchmark's figures. */

@@ -61,9 +61,8 @@ public final class ReportCommand implements Callable<Integer> {
     @Mixin
     WindowOptions window;
 
-    @Option(names = "--top", paramLabel = "N",
-            description = "How many of the worst requests to show (default: 5 for text, 10 for html, all for json; 0: none).")
-    Integer top;
+    @Mixin
+    KeptOptions kept;
 
     @Option(names = "--sort", defaultValue = "duration", paramLabel = "FIELD",
             description = "Order of the worst requests: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
@@ -85,8 +84,11 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (top != null && top < 0) {
-            throw new ParameterException(spec.commandLine(), "--top must be >= 0, got " + top);
+        int defaultTop = format == Format.text ? 5 : format == Format.html ? 10 : AnalysisOptions.DEFAULT_WORST;
+        int shown = kept.top(defaultTop);
+        int sample = kept.sample(format == Format.json ? AnalysisOptions.DEFAULT_SAMPLE : 0);
+        if (format == Format.html && sample > 0) {
+            throw new ParameterException(spec.commandLine(), "--sample is for text and json (html draws the worst --top)");
         }
         long t0 = System.nanoTime();
         if (bpf != null && window.isSet()) {
@@ -95,12 +97,11 @@ public final class ReportCommand implements Callable<Integer> {
         if (bpf != null) {
             BpfInput.detect(bpf); // a wrong file fails before the recording is read
         }
-        int shown = top != null ? top : format == Format.text ? 5 : format == Format.html ? 10 : -1;
         // html folds every request into its hops flame graph and draws the first `shown` of them.
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording)));
+                        .within(window.resolve(recording)).sampling(sample));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
@@ -119,7 +120,7 @@ public final class ReportCommand implements Callable<Integer> {
             if (format == Format.json) {
                 JsonReport.write(report, kernel, out);
             } else if (format == Format.html) {
-                HtmlReport.write(report, shown, flames.render(report), kernel, out);
+                HtmlReport.write(report, shown < 0 ? Integer.MAX_VALUE : shown, flames.render(report), kernel, out);
             } else {
                 TextReport.write(report, sort.name(), kernel, out);
             }

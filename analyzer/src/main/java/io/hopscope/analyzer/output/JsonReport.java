@@ -8,6 +8,7 @@ import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestsKept;
 import java.io.IOException;
 import java.io.Writer;
 
@@ -57,6 +58,10 @@ public final class JsonReport {
                 MAPPER.writeTree(g, n);
             }
             g.writeEndArray();
+            if (report.kept() != RequestsKept.NOT_STATED) {
+                g.writeFieldName("requestsKept");
+                MAPPER.writeTree(g, JsonRecords.kept(report.kept()));
+            }
             g.writeArrayFieldStart("requests");
             for (Request r : report.requests()) {
                 ObjectNode n = JsonRecords.request(r);

@@ -9,7 +9,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * A real recording of {@code count} one-segment requests on the calling thread, ids 1 to
+ * A real recording of {@code count} one-segment requests on the calling thread, one after the other, ids 1 to
  * {@code count}, named {@code req-ID}, with {@link #GAP_MILLIS} of sleep between one's end and the
  * next one's start: a window whose bounds fall inside those gaps selects exactly the requests between
  * them, however the machine's timing goes.
@@ -22,11 +22,16 @@ public final class SpacedRecording {
     }
 
     public static void write(Path file, int count) throws Exception {
+        write(file, count, GAP_MILLIS);
+    }
+
+    /** With {@code gapMillis} between requests (0: back to back, when only their ids matter). */
+    public static void write(Path file, int count, long gapMillis) throws Exception {
         try (Recording recording = new Recording()) {
             recording.enable(ContractEvents.Request.class);
             recording.enable(ContractEvents.Segment.class);
             recording.start();
-            Thread.sleep(GAP_MILLIS);
+            Thread.sleep(gapMillis);
             for (long id = 1; id <= count; id++) {
                 ContractEvents.Request r = new ContractEvents.Request();
                 r.begin();
@@ -37,7 +42,7 @@ public final class SpacedRecording {
                 r.statusCode = -1;
                 r.startThread = Thread.currentThread();
                 r.commit();
-                Thread.sleep(GAP_MILLIS);
+                Thread.sleep(gapMillis);
             }
             recording.stop();
             recording.dump(file);
