@@ -43,7 +43,9 @@ import picocli.CommandLine.Spec;
  * once an interval, what started, finished and is in flight, with the process's threads and GC pauses.
  */
 @Command(name = "live", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Watches a running JVM per request name, once an interval: requests started, finished and in"
+        description = {"Watches a running JVM per request name, once an interval by the events' own timestamps (each"
+                + " interval printed once the stream has passed it, about a second late): requests started, finished"
+                + " (those begun before live watched apart) and in"
                 + " flight (counted from their start, so a growing backlog shows before any of it ends), mean and"
                 + " p99 latency, hops per request by kind, queue delay, wake latency, allocation and monitor-enter"
                 + " time per request, and the process's live threads and GC pause time.",
@@ -136,7 +138,8 @@ public final class LiveCommand implements Callable<Integer> {
         MBeanServerConnection connection = connector.getMBeanServerConnection();
         ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(connection,
                 ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
-        LiveFigures figures = new LiveFigures();
+        long intervalNanos = Math.round(intervalSeconds * 1e9);
+        LiveFigures figures = new LiveFigures(intervalNanos);
         Runnable targetGone = () -> stopBecause("process " + target + " exited");
         connector.addConnectionNotificationListener((n, h) -> {
             if (JMXConnectionNotification.FAILED.equals(n.getType()) || JMXConnectionNotification.CLOSED.equals(n.getType())) {
@@ -151,45 +154,47 @@ public final class LiveCommand implements Callable<Integer> {
                     + "); it needs JDK 17 or newer");
         }
         AtomicInteger intervals = new AtomicInteger();
-        ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hopscope-live-printer");
+        AtomicInteger liveThreads = new AtomicInteger();
+        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hopscope-live-threads");
             t.setDaemon(true);
             return t;
         });
         try {
-            subscribe(stream, figures);
-            stream.onClose(targetGone);
-            stream.onError(e -> targetGone.run());
-            // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
-            stream.setMaxAge(Duration.ofMinutes(1));
-            stream.startAsync();
+            subscribe(stream, figures, intervalNanos);
             PrintWriter out = spec.commandLine().getOut();
-            long periodMillis = Math.round(intervalSeconds * 1000);
-            printer.scheduleAtFixedRate(() -> {
-                int live;
-                try {
-                    live = threads.getThreadCount();
-                } catch (RuntimeException e) {
-                    targetGone.run(); // the JMX call fails once the JVM is gone
-                    return;
-                }
-                LiveInterval interval = figures.take(System.currentTimeMillis(), live);
-                synchronized (out) {
+            // After each flush every event committed before it has been read: print the intervals it passed.
+            stream.onFlush(() -> {
+                for (LiveInterval interval : figures.passed(liveThreads.get())) {
                     if (json) {
                         out.println(LiveJson.line(interval));
                     } else {
                         LiveText.lines(interval).forEach(out::println);
                     }
-                    out.flush();
+                    intervals.incrementAndGet();
                 }
-                intervals.incrementAndGet();
-            }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+                out.flush();
+            });
+            stream.onClose(targetGone);
+            stream.onError(e -> targetGone.run());
+            // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
+            stream.setMaxAge(Duration.ofMinutes(1));
+            stream.startAsync();
+            // The thread count (over JMX, not in the stream) is polled apart, so that a slow answer never
+            // holds the stream; the JMX call fails once the JVM is gone.
+            poller.scheduleAtFixedRate(() -> {
+                try {
+                    liveThreads.set(threads.getThreadCount());
+                } catch (RuntimeException e) {
+                    targetGone.run();
+                }
+            }, 0, Math.min(1000, Math.round(intervalSeconds * 1000)), TimeUnit.MILLISECONDS);
             err.println("live: watching process " + target + " every " + intervalSeconds + " s; Ctrl-C to end");
             err.flush();
             stop.await();
         } finally {
-            printer.shutdownNow();
-            printer.awaitTermination(5, TimeUnit.SECONDS);
+            poller.shutdownNow();
+            poller.awaitTermination(5, TimeUnit.SECONDS);
             try {
                 stream.close();
             } catch (RuntimeException e) {
@@ -201,7 +206,11 @@ public final class LiveCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void subscribe(RemoteRecordingStream stream, LiveFigures figures) {
+    private static void subscribe(RemoteRecordingStream stream, LiveFigures figures, long intervalNanos) {
+        // The agent's clock event as a tick: the stream's position moves on in a quiet application too,
+        // so its quiet intervals print on time (a quarter of the interval late at most, after the flush).
+        stream.enable(HopscopeContract.CLOCK_SYNC).withPeriod(Duration.ofNanos(Math.min(250_000_000L, intervalNanos / 4)));
+        stream.onEvent(HopscopeContract.CLOCK_SYNC, e -> figures.tick(epochNanos(e.getEndTime())));
         stream.enable(HopscopeContract.REQUEST_START);
         stream.enable(HopscopeContract.REQUEST);
         stream.enable(HopscopeContract.HOP);
@@ -221,7 +230,8 @@ public final class LiveCommand implements Callable<Integer> {
         stream.onEvent(HopscopeContract.MOUNTS, e -> figures.mounts(e.getLong("requestId"), e.getLong("allocatedBytes")));
         stream.onEvent(HopscopeContract.MONITOR_ENTER, e -> figures.monitorEnter(threadId(e),
                 epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
-        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos()));
+        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos(),
+                epochNanos(e.getEndTime())));
     }
 
     private static long threadId(RecordedEvent e) {
