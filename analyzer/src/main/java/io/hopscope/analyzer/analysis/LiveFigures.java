@@ -65,10 +65,11 @@ public final class LiveFigures {
         long lockNanos;
     }
 
-    /** One interval's names and GC pauses. */
+    /** One interval's names, GC pauses and thread count. */
     private static final class Interval {
         final Map<String, NameAcc> names = new LinkedHashMap<>();
         long gcPauseNanos;
+        int liveThreads = -1;
     }
 
     private final long intervalNanos;
@@ -79,6 +80,8 @@ public final class LiveFigures {
     private final TreeMap<Long, Interval> intervals = new TreeMap<>();
     // The first interval not handed out yet; unknown until the first event.
     private long nextIndex = Long.MIN_VALUE;
+    // The last thread count handed out: an interval without a count of its own shows it again.
+    private int liveThreads;
     private final Map<Long, ArrayDeque<long[]>> segmentsByThread = new HashMap<>();
     private final Map<Long, ArrayDeque<long[]>> locksByThread = new HashMap<>();
     /** The newest event time seen (epoch nanos): the stream's position, and what the keep windows are measured against. */
@@ -195,6 +198,11 @@ public final class LiveFigures {
                 .addLast(new long[] {startEpochNanos, endEpochNanos});
     }
 
+    /** jdk.JavaThreadStatistics' live threads: the interval's count is the last one in it. */
+    public synchronized void threads(long activeCount, long epochNanos) {
+        interval(epochNanos).liveThreads = (int) activeCount;
+    }
+
     /** jdk.GarbageCollection's sum of pauses, in the interval of its end. */
     public synchronized void gcPause(long nanos, long endEpochNanos) {
         seen(endEpochNanos);
@@ -203,9 +211,9 @@ public final class LiveFigures {
 
     /**
      * The intervals the stream has passed (wholly before the newest event time read), oldest first,
-     * each once, quiet ones included; {@code liveThreads} is the process's thread count now.
+     * each once, quiet ones included.
      */
-    public synchronized List<LiveInterval> passed(int liveThreads) {
+    public synchronized List<LiveInterval> passed() {
         List<LiveInterval> passed = new ArrayList<>();
         if (nextIndex == Long.MIN_VALUE) {
             return passed;
@@ -213,13 +221,16 @@ public final class LiveFigures {
         long current = Math.floorDiv(newestNanos, intervalNanos);
         for (; nextIndex < current; nextIndex++) {
             Interval i = intervals.remove(nextIndex);
-            passed.add(figures(nextIndex, i != null ? i : new Interval(), liveThreads));
+            passed.add(figures(nextIndex, i != null ? i : new Interval()));
         }
         expire();
         return passed;
     }
 
-    private LiveInterval figures(long index, Interval interval, int liveThreads) {
+    private LiveInterval figures(long index, Interval interval) {
+        if (interval.liveThreads >= 0) {
+            liveThreads = interval.liveThreads;
+        }
         for (String name : inFlightByName.keySet()) {
             interval.names.computeIfAbsent(name, k -> new NameAcc());
         }

@@ -154,9 +154,8 @@ public final class LiveCommand implements Callable<Integer> {
                     + "); it needs JDK 17 or newer");
         }
         AtomicInteger intervals = new AtomicInteger();
-        AtomicInteger liveThreads = new AtomicInteger();
         ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hopscope-live-threads");
+            Thread t = new Thread(r, "hopscope-live-liveness");
             t.setDaemon(true);
             return t;
         });
@@ -165,7 +164,7 @@ public final class LiveCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             // After each flush every event committed before it has been read: print the intervals it passed.
             stream.onFlush(() -> {
-                for (LiveInterval interval : figures.passed(liveThreads.get())) {
+                for (LiveInterval interval : figures.passed()) {
                     if (json) {
                         out.println(LiveJson.line(interval));
                     } else {
@@ -180,15 +179,14 @@ public final class LiveCommand implements Callable<Integer> {
             // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
             stream.setMaxAge(Duration.ofMinutes(1));
             stream.startAsync();
-            // The thread count (over JMX, not in the stream) is polled apart, so that a slow answer never
-            // holds the stream; the JMX call fails once the JVM is gone.
+            // A JMX call fails once the JVM is gone: asked apart from the stream, so a slow answer never holds it.
             poller.scheduleAtFixedRate(() -> {
                 try {
-                    liveThreads.set(threads.getThreadCount());
+                    threads.getThreadCount();
                 } catch (RuntimeException e) {
                     targetGone.run();
                 }
-            }, 0, Math.min(1000, Math.round(intervalSeconds * 1000)), TimeUnit.MILLISECONDS);
+            }, 0, 1000, TimeUnit.MILLISECONDS);
             err.println("live: watching process " + target + " every " + intervalSeconds + " s; Ctrl-C to end");
             err.flush();
             stop.await();
@@ -219,6 +217,10 @@ public final class LiveCommand implements Callable<Integer> {
         // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (README "agent").
         stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
+        // The thread count by event time too, once an interval (JFR's own periodic event).
+        stream.enable(HopscopeContract.THREAD_STATISTICS).withPeriod(Duration.ofNanos(intervalNanos));
+        stream.onEvent(HopscopeContract.THREAD_STATISTICS, e -> figures.threads(e.getLong("activeCount"),
+                epochNanos(e.getEndTime())));
         stream.onEvent(HopscopeContract.REQUEST_START, e -> figures.started(e.getLong("requestId"),
                 e.getString("name"), epochNanos(e.getStartTime())));
         stream.onEvent(HopscopeContract.REQUEST, e -> figures.finished(e.getLong("requestId"), e.getString("name"),

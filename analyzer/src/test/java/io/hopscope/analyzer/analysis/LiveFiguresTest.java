@@ -23,9 +23,10 @@ class LiveFiguresTest {
             f.started(id, "GET /a", T0 + id);
         }
         f.started(4, "GET /b", T0 + 4);
-        assertThat(f.passed(40)).as("the stream has not passed the second yet").isEmpty();
+        f.threads(40, T0 + 500 * MS);
+        assertThat(f.passed()).as("the stream has not passed the second yet").isEmpty();
         f.finished(1, "GET /a", 10 * MS, T0 + S + 10 * MS);
-        List<LiveInterval> passed = f.passed(40);
+        List<LiveInterval> passed = f.passed();
         assertThat(passed).hasSize(1);
         LiveInterval first = passed.get(0);
         assertThat(first.epochMillis()).isEqualTo(T0 / MS);
@@ -40,9 +41,11 @@ class LiveFiguresTest {
         assertThat(a.p99Nanos()).isNull();
         assertThat(a.hopsPerRequest()).isNull();
 
+        f.threads(41, T0 + S + 500 * MS);
         f.tick(T0 + 2 * S);
-        LiveInterval second = f.passed(41).get(0);
+        LiveInterval second = f.passed().get(0);
         assertThat(second.inFlight()).isEqualTo(3);
+        assertThat(second.liveThreads()).isEqualTo(41);
         // Nothing started in the second interval, but /a and /b are still in flight: both are listed.
         assertThat(second.names()).extracting(LiveInterval.Name::name, LiveInterval.Name::started,
                 LiveInterval.Name::finished, LiveInterval.Name::inFlight)
@@ -60,12 +63,14 @@ class LiveFiguresTest {
         f.tick(T0 + 2 * S + 500 * MS);
         f.started(4, "op", T0 + 3 * S + 1);
         f.tick(T0 + 4 * S);
-        List<LiveInterval> passed = f.passed(9);
+        List<LiveInterval> passed = f.passed();
         assertThat(passed).extracting(LiveInterval::epochMillis)
                 .containsExactly(T0 / MS, T0 / MS + 1000, T0 / MS + 2000, T0 / MS + 3000);
         assertThat(passed).extracting(i -> i.names().get(0).started()).containsExactly(1L, 2L, 0L, 1L);
         assertThat(passed).extracting(LiveInterval::inFlight).containsExactly(1L, 3L, 3L, 4L);
-        assertThat(f.passed(9)).as("each interval is handed out once").isEmpty();
+        // No thread count in any: 0 until one comes.
+        assertThat(passed).extracting(LiveInterval::liveThreads).containsOnly(0);
+        assertThat(f.passed()).as("each interval is handed out once").isEmpty();
     }
 
     @Test
@@ -73,10 +78,10 @@ class LiveFiguresTest {
         LiveFigures f = new LiveFigures();
         f.started(1, "op", T0);
         f.tick(T0 + S);
-        assertThat(f.passed(1)).hasSize(1);
+        assertThat(f.passed()).hasSize(1);
         f.started(2, "op", T0 + 500 * MS); // second 0 is printed: counted in second 1
         f.tick(T0 + 2 * S);
-        LiveInterval next = f.passed(1).get(0);
+        LiveInterval next = f.passed().get(0);
         assertThat(next.epochMillis()).isEqualTo(T0 / MS + 1000);
         assertThat(next.names().get(0).started()).isEqualTo(1);
         assertThat(next.inFlight()).isEqualTo(2);
@@ -103,7 +108,7 @@ class LiveFiguresTest {
         f.gcPause(3 * MS, T0 + 200 * MS);
         f.gcPause(2 * MS, T0 + 300 * MS);
         f.tick(T0 + S);
-        LiveInterval i = f.passed(12).get(0);
+        LiveInterval i = f.passed().get(0);
         assertThat(i.gcPauseNanos()).isEqualTo(5 * MS);
         assertThat(i.inFlight()).isZero();
         LiveInterval.Name op = i.names().get(0);
@@ -120,7 +125,7 @@ class LiveFiguresTest {
         assertThat(op.lockNanosPerRequest()).isEqualTo((40 + 10) * MS / 2);
         // The next interval starts from nothing.
         f.tick(T0 + 2 * S);
-        LiveInterval next = f.passed(12).get(0);
+        LiveInterval next = f.passed().get(0);
         assertThat(next.names()).isEmpty();
         assertThat(next.gcPauseNanos()).isZero();
     }
@@ -132,7 +137,7 @@ class LiveFiguresTest {
         f.finished(70, "op", 0, T0);
         f.started(71, "op", T0);
         f.tick(T0 + S);
-        LiveInterval i = f.passed(3).get(0);
+        LiveInterval i = f.passed().get(0);
         LiveInterval.Name op = i.names().get(0);
         assertThat(op.started()).isEqualTo(1);
         assertThat(op.finished()).isZero();
@@ -149,7 +154,7 @@ class LiveFiguresTest {
         f.started(1, "op", T0);
         f.started(1, "op", T0);
         f.tick(T0 + S);
-        assertThat(f.passed(1).get(0).inFlight()).isEqualTo(1);
+        assertThat(f.passed().get(0).inFlight()).isEqualTo(1);
     }
 
     @Test
@@ -161,8 +166,19 @@ class LiveFiguresTest {
         f.finished(1, "op", 5 * MS, T0 + 5 * MS);
         f.mounts(1, 1_000_000); // a worker's, after its request ended: not counted
         f.tick(T0 + S);
-        LiveInterval.Name op = f.passed(10).get(0).names().get(0);
+        LiveInterval.Name op = f.passed().get(0).names().get(0);
         assertThat(op.allocatedBytesPerRequest()).isEqualTo(64_000);
+    }
+
+    @Test
+    void theThreadCountIsTheIntervalsLastOrTheOneBefore() {
+        LiveFigures f = new LiveFigures();
+        f.threads(10, T0 + 100 * MS);
+        f.threads(12, T0 + 900 * MS);
+        f.tick(T0 + 2 * S);
+        f.threads(30, T0 + 2 * S + 1);
+        f.tick(T0 + 3 * S);
+        assertThat(f.passed()).extracting(LiveInterval::liveThreads).containsExactly(12, 12, 30);
     }
 
     @Test
@@ -170,7 +186,7 @@ class LiveFiguresTest {
         LiveFigures f = new LiveFigures(500 * MS);
         f.started(1, "op", T0 + 700 * MS);
         f.tick(T0 + S + 1);
-        List<LiveInterval> passed = f.passed(1);
+        List<LiveInterval> passed = f.passed();
         assertThat(passed).extracting(LiveInterval::epochMillis).containsExactly(T0 / MS + 500);
     }
 }
