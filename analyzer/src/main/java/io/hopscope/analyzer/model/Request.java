@@ -12,6 +12,7 @@ import java.util.List;
  * {@code allocatedBytes} is exact but for {@code estimatedAllocatedBytes} of it: the allocation
  * samples of threads whose segments had no allocation counter (virtual threads on JDK 21-25).
  * {@code carriers} is what its virtual threads did on their carriers, {@link Carriers#NONE} when it had none.
+ * {@code unexplained} is its parked and monitor time that no wait or hop of it explains, {@link Unexplained#NONE} when none.
  */
 public record Request(
         long id,
@@ -46,7 +47,8 @@ public record Request(
         long gcNanos,
         List<GcPause> gcPauses,
         Carriers carriers,
-        boolean detailKept) {
+        boolean detailKept,
+        Unexplained unexplained) {
 
     public long endEpochNanos() {
         return startEpochNanos + durationNanos;
