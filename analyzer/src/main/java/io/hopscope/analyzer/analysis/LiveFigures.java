@@ -198,9 +198,18 @@ public final class LiveFigures {
                 .addLast(new long[] {startEpochNanos, endEpochNanos});
     }
 
-    /** jdk.JavaThreadStatistics' live threads: the interval's count is the last one in it. */
-    public synchronized void threads(long activeCount, long epochNanos) {
-        interval(epochNanos).liveThreads = (int) activeCount;
+    /**
+     * The process's live threads, counted at {@code epochNanos} (the same machine's clock): the
+     * interval's count is the last one in it. Not a stream event, so it does not move the stream's
+     * position; a count older than what was printed goes to the oldest interval not printed.
+     */
+    public synchronized void threads(int liveThreads, long epochNanos) {
+        if (nextIndex == Long.MIN_VALUE) {
+            this.liveThreads = liveThreads;
+            return;
+        }
+        long index = Math.max(nextIndex, Math.floorDiv(epochNanos, intervalNanos));
+        intervals.computeIfAbsent(index, k -> new Interval()).liveThreads = liveThreads;
     }
 
     /** jdk.GarbageCollection's sum of pauses, in the interval of its end. */

@@ -179,14 +179,16 @@ public final class LiveCommand implements Callable<Integer> {
             // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
             stream.setMaxAge(Duration.ofMinutes(1));
             stream.startAsync();
-            // A JMX call fails once the JVM is gone: asked apart from the stream, so a slow answer never holds it.
+            // The thread count over JMX, asked apart from the stream (a slow answer never holds it) a few times
+            // an interval and put in the interval of when it was asked; the call fails once the JVM is gone.
             poller.scheduleAtFixedRate(() -> {
                 try {
-                    threads.getThreadCount();
+                    int count = threads.getThreadCount();
+                    figures.threads(count, epochNanos(Instant.now()));
                 } catch (RuntimeException e) {
                     targetGone.run();
                 }
-            }, 0, 1000, TimeUnit.MILLISECONDS);
+            }, 0, Math.min(250, Math.max(25, Math.round(intervalSeconds * 250))), TimeUnit.MILLISECONDS);
             err.println("live: watching process " + target + " every " + intervalSeconds + " s; Ctrl-C to end");
             err.flush();
             stop.await();
@@ -217,10 +219,6 @@ public final class LiveCommand implements Callable<Integer> {
         // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (README "agent").
         stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
-        // The thread count by event time too, once an interval (JFR's own periodic event).
-        stream.enable(HopscopeContract.THREAD_STATISTICS).withPeriod(Duration.ofNanos(intervalNanos));
-        stream.onEvent(HopscopeContract.THREAD_STATISTICS, e -> figures.threads(e.getLong("activeCount"),
-                epochNanos(e.getEndTime())));
         stream.onEvent(HopscopeContract.REQUEST_START, e -> figures.started(e.getLong("requestId"),
                 e.getString("name"), epochNanos(e.getStartTime())));
         stream.onEvent(HopscopeContract.REQUEST, e -> figures.finished(e.getLong("requestId"), e.getString("name"),

@@ -9,7 +9,7 @@ import java.util.Map;
  * in the interval and whose start was seen ({@code measured}), and null when there is none.
  *
  * @param epochMillis the interval's start
- * @param liveThreads the process's live threads in the interval (jdk.JavaThreadStatistics; the count before
+ * @param liveThreads the process's live threads in the interval (the ThreadMXBean's count asked in it; the one before
  *     it when it has none)
  * @param inFlight requests started and not finished at the interval's end, all names
  * @param gcPauseNanos GC pause time in the interval

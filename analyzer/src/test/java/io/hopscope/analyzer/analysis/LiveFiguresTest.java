@@ -171,12 +171,14 @@ class LiveFiguresTest {
     }
 
     @Test
-    void theThreadCountIsTheIntervalsLastOrTheOneBefore() {
+    void theThreadCountIsTheIntervalsLastOrTheOneBeforeAndDoesNotMoveTheStream() {
         LiveFigures f = new LiveFigures();
+        f.threads(5, T0); // before any event: carried
+        f.tick(T0 + 1);
         f.threads(10, T0 + 100 * MS);
         f.threads(12, T0 + 900 * MS);
-        f.tick(T0 + 2 * S);
         f.threads(30, T0 + 2 * S + 1);
+        assertThat(f.passed()).as("a count is not the stream's position").isEmpty();
         f.tick(T0 + 3 * S);
         assertThat(f.passed()).extracting(LiveInterval::liveThreads).containsExactly(12, 12, 30);
     }
