@@ -67,6 +67,6 @@ public final class DiffBuilder {
         rows.add(new DiffRow(PROCESS, "peak threads", "", ia.peakThreadCount(), ib.peakThreadCount()));
         rows.add(new DiffRow(PROCESS, "allocation outside requests share", "",
                 ia.allocationOutsideRequestsShare(), ib.allocationOutsideRequestsShare()));
-        return new Diff(ia, ib, List.copyOf(rows), List.copyOf(onlyA), List.copyOf(inB.keySet()));
+        return new Diff(ia, ib, List.copyOf(rows), List.copyOf(onlyA), List.copyOf(inB.keySet()), a.window(), b.window());
     }
 }

@@ -35,7 +35,9 @@ final class FinishedRequests {
     private static final int MAX_NAMES = 100_000;
     private static final long NO_NAME = (1L << NAME_BITS) - 1;
     private static final long NON_BLOCKING = 1L << NAME_BITS;
-    private static final int HOPS_SHIFT = NAME_BITS + 1;
+    // Started outside the report's window: its late events are not counted anywhere.
+    private static final long OUTSIDE_WINDOW = 1L << (NAME_BITS + 1);
+    private static final int HOPS_SHIFT = NAME_BITS + 2;
 
     private final Selection selection;
     private final FinishedIds ids;
@@ -76,7 +78,8 @@ final class FinishedRequests {
             highest = r.id;
         }
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hops);
+            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hops)
+                    | (selection.outsideWindow(r) ? OUTSIDE_WINDOW : 0);
         }
     }
 
@@ -90,8 +93,11 @@ final class FinishedRequests {
      * summary until {@link #settle}; or null when it cannot be added (counted).
      */
     RequestAcc target(long id) {
-        read++;
         RequestAcc r = selection.held(id);
+        if (r == null && ids.contains(id) && inWindow(id) && (window[slot(id)] & OUTSIDE_WINDOW) != 0) {
+            return null; // a request the report leaves out: nothing to add it to
+        }
+        read++;
         if (r == null) {
             long name = ids.contains(id) && inWindow(id) ? window[slot(id)] & NO_NAME : NO_NAME;
             if (name == NO_NAME) {
@@ -132,7 +138,8 @@ final class FinishedRequests {
         }
         selection.amended(r);
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hops);
+            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hops)
+                    | (window[slot(r.id)] & OUTSIDE_WINDOW);
         }
         return r.allocatedBytes - r.estimatedAllocatedBytes - exactBytesBefore;
     }

@@ -50,9 +50,12 @@ final class JoinPass {
         index.add(javaThreadId, start, end, r.joinSlot);
     }
 
-    /** Records a finished request's id and name (its name is known only at its end). */
-    void finished(RequestAcc r) {
-        ids[r.joinSlot] = r.id;
+    /**
+     * Records a finished request's id and name (its name is known only at its end); one the report
+     * leaves out ({@code kept} false: started outside its window) joins as no request.
+     */
+    void finished(RequestAcc r, boolean kept) {
+        ids[r.joinSlot] = kept ? r.id : 0;
         names[r.joinSlot] = r.name;
     }
 

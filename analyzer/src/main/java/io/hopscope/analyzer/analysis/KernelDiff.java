@@ -36,6 +36,7 @@ public final class KernelDiff {
                 }
             }
         }
-        return new Diff(diff.a(), diff.b(), List.copyOf(rows), diff.onlyInA(), diff.onlyInB());
+        return new Diff(diff.a(), diff.b(), List.copyOf(rows), diff.onlyInA(), diff.onlyInB(), diff.windowA(),
+                diff.windowB());
     }
 }

@@ -13,11 +13,19 @@ import java.util.TreeMap;
 import org.HdrHistogram.Histogram;
 
 /**
- * The figures of {@code hopscope live}: fed one event at a time by the stream's thread, taken once
- * an interval by the printer's. A request is in flight from its hopscope.RequestStart to its
- * hopscope.Request; its hops, segments and monitor enters add up while it runs and count, per
- * request, in the interval where it finishes. Requests that began before the stream are counted
- * when they finish, but not in the per-request figures: the stream missed part of them.
+ * The figures of {@code hopscope live}, by event time: fed one event at a time by the stream's
+ * thread, each into the interval its timestamp falls in (intervals aligned on the epoch: whole
+ * seconds for 1 s), and handed out by {@link #passed} once the stream has passed an interval's end.
+ * The stream gives the events of each flush in commit order, and every event committed before a
+ * flush point in that flush or an earlier one, so once an event (or the periodic clock tick) later
+ * than an interval's end has been read, nothing more of it can come: a quiet interval is a quiet
+ * application, not the stream's timing. An event older than an interval already handed out (not
+ * seen in practice) goes to the oldest one not handed out yet.
+ *
+ * <p>A request is in flight from its hopscope.RequestStart to its hopscope.Request; its hops,
+ * segments and monitor enters add up while it runs and count, per request, in the interval where it
+ * finishes. Requests that began before the stream did are counted apart when they finish
+ * ({@code finishedBegunBefore}), and not in the per-request figures: the stream missed part of them.
  *
  * <p>Memory: one small entry per request in flight, and the last {@link #KEEP_NANOS} of segments and
  * monitor enters per thread (to join a monitor enter to the request on its thread, whichever of the
@@ -40,10 +48,12 @@ public final class LiveFigures {
         long lockNanos;
     }
 
-    /** One name's figures in the current interval. */
+    /** One name's figures in one interval. */
     private static final class NameAcc {
         long started;
         long finished;
+        /** Requests that finished here but began before the stream: not in {@code finished}. */
+        long finishedBegunBefore;
         /** Finished requests whose start the stream saw: the per-request figures are over these. */
         long measured;
         long latencySumNanos;
@@ -55,14 +65,41 @@ public final class LiveFigures {
         long lockNanos;
     }
 
+    /** One interval's names, GC pauses and thread count. */
+    private static final class Interval {
+        final Map<String, NameAcc> names = new LinkedHashMap<>();
+        long gcPauseNanos;
+        int liveThreads = -1;
+    }
+
+    private final long intervalNanos;
     private final Map<Long, Open> open = new HashMap<>();
+    // In flight at the end of the last interval handed out, per name (requests whose start was seen).
     private final Map<String, Long> inFlightByName = new HashMap<>();
-    private final Map<String, NameAcc> interval = new LinkedHashMap<>();
+    // Intervals not handed out yet, by index (epoch nanos / intervalNanos).
+    private final TreeMap<Long, Interval> intervals = new TreeMap<>();
+    // The first interval not handed out yet; unknown until the first event.
+    private long nextIndex = Long.MIN_VALUE;
+    // The last thread count handed out: an interval without a count of its own shows it again.
+    private int liveThreads;
     private final Map<Long, ArrayDeque<long[]>> segmentsByThread = new HashMap<>();
     private final Map<Long, ArrayDeque<long[]>> locksByThread = new HashMap<>();
-    private long gcPauseNanos;
-    /** The newest event time seen (epoch nanos): what the keep windows are measured against. */
+    /** The newest event time seen (epoch nanos): the stream's position, and what the keep windows are measured against. */
     private long newestNanos;
+
+    /** Intervals of one second. */
+    public LiveFigures() {
+        this(1_000_000_000L);
+    }
+
+    public LiveFigures(long intervalNanos) {
+        this.intervalNanos = intervalNanos;
+    }
+
+    /** An event that only says how far the stream has come (a periodic clock tick). */
+    public synchronized void tick(long epochNanos) {
+        seen(epochNanos);
+    }
 
     /** hopscope.RequestStart. */
     public synchronized void started(long requestId, String name, long epochNanos) {
@@ -74,8 +111,7 @@ public final class LiveFigures {
         o.started = true;
         o.name = name;
         o.lastSeenNanos = epochNanos;
-        inFlightByName.merge(name, 1L, Long::sum);
-        acc(name).started++;
+        acc(epochNanos, name).started++;
     }
 
     /** hopscope.Request: the request ended, after {@code durationNanos}. */
@@ -85,12 +121,11 @@ public final class LiveFigures {
         if (o == null || !o.started) {
             // Began before the stream did: it ends, but its hops and segments were partly missed,
             // and its duration too when JFR started with the stream (its begin() was not yet timed).
-            acc(name).finished++;
+            acc(endEpochNanos, name).finishedBegunBefore++;
             return;
         }
         // Keyed by the start's name: the agent fixes a request's name when it begins.
-        inFlightByName.computeIfPresent(o.name, (k, v) -> v == 1 ? null : v - 1);
-        NameAcc a = acc(o.name);
+        NameAcc a = acc(endEpochNanos, o.name);
         a.finished++;
         a.measured++;
         long nanos = Math.max(0, durationNanos);
@@ -163,50 +198,95 @@ public final class LiveFigures {
                 .addLast(new long[] {startEpochNanos, endEpochNanos});
     }
 
-    /** jdk.GarbageCollection's sum of pauses. */
-    public synchronized void gcPause(long nanos) {
-        gcPauseNanos += Math.max(0, nanos);
+    /**
+     * The process's live threads, counted at {@code epochNanos} (the same machine's clock): the
+     * interval's count is the last one in it. Not a stream event, so it does not move the stream's
+     * position; a count older than what was printed goes to the oldest interval not printed.
+     */
+    public synchronized void threads(int liveThreads, long epochNanos) {
+        if (nextIndex == Long.MIN_VALUE) {
+            this.liveThreads = liveThreads;
+            return;
+        }
+        long index = Math.max(nextIndex, Math.floorDiv(epochNanos, intervalNanos));
+        intervals.computeIfAbsent(index, k -> new Interval()).liveThreads = liveThreads;
     }
 
-    /** The interval's figures; starts the next interval. */
-    public synchronized LiveInterval take(long epochMillis, int liveThreads) {
+    /** jdk.GarbageCollection's sum of pauses, in the interval of its end. */
+    public synchronized void gcPause(long nanos, long endEpochNanos) {
+        seen(endEpochNanos);
+        interval(endEpochNanos).gcPauseNanos += Math.max(0, nanos);
+    }
+
+    /**
+     * The intervals the stream has passed (wholly before the newest event time read), oldest first,
+     * each once, quiet ones included.
+     */
+    public synchronized List<LiveInterval> passed() {
+        List<LiveInterval> passed = new ArrayList<>();
+        if (nextIndex == Long.MIN_VALUE) {
+            return passed;
+        }
+        long current = Math.floorDiv(newestNanos, intervalNanos);
+        for (; nextIndex < current; nextIndex++) {
+            Interval i = intervals.remove(nextIndex);
+            passed.add(figures(nextIndex, i != null ? i : new Interval()));
+        }
+        expire();
+        return passed;
+    }
+
+    private LiveInterval figures(long index, Interval interval) {
+        if (interval.liveThreads >= 0) {
+            liveThreads = interval.liveThreads;
+        }
         for (String name : inFlightByName.keySet()) {
-            acc(name);
+            interval.names.computeIfAbsent(name, k -> new NameAcc());
         }
         List<LiveInterval.Name> names = new ArrayList<>();
         long inFlight = 0;
-        for (Map.Entry<String, NameAcc> e : interval.entrySet()) {
+        for (Map.Entry<String, NameAcc> e : interval.names.entrySet()) {
             NameAcc a = e.getValue();
             long n = a.measured;
-            long flying = inFlightByName.getOrDefault(e.getKey(), 0L);
-            inFlight += flying;
+            // Requests whose start the stream saw, started and not finished by this interval's end.
+            long flying = inFlightByName.getOrDefault(e.getKey(), 0L) + a.started - a.measured;
+            if (flying > 0) {
+                inFlightByName.put(e.getKey(), flying);
+            } else {
+                inFlightByName.remove(e.getKey());
+            }
+            inFlight += Math.max(0, flying);
             Map<String, Double> byKind = new LinkedHashMap<>();
             long hops = 0;
             for (Map.Entry<String, Long> k : a.hopsByKind.entrySet()) {
                 hops += k.getValue();
                 byKind.put(k.getKey(), (double) k.getValue() / n); // only measured requests add hops
             }
-            names.add(new LiveInterval.Name(e.getKey(), a.started, a.finished, flying,
+            names.add(new LiveInterval.Name(e.getKey(), a.started, a.finished, Math.max(0, flying),
                     n == 0 ? null : a.latencySumNanos / n,
                     n == 0 ? null : a.latency.getValueAtPercentile(99),
                     n == 0 ? null : (double) hops / n, byKind,
                     n == 0 ? null : a.queueDelayNanos / n,
                     n == 0 ? null : a.wakeLatencyNanos / n,
                     n == 0 ? null : a.allocatedBytes / n,
-                    n == 0 ? null : a.lockNanos / n, n));
+                    n == 0 ? null : a.lockNanos / n, n, a.finishedBegunBefore));
         }
         names.sort(Comparator.comparingLong(LiveInterval.Name::inFlight).reversed()
                 .thenComparing(Comparator.comparingLong(LiveInterval.Name::started).reversed())
                 .thenComparing(LiveInterval.Name::name));
-        LiveInterval result = new LiveInterval(epochMillis, liveThreads, inFlight, gcPauseNanos, List.copyOf(names));
-        interval.clear();
-        gcPauseNanos = 0;
-        expire();
-        return result;
+        return new LiveInterval(index * intervalNanos / 1_000_000, liveThreads, inFlight, interval.gcPauseNanos,
+                List.copyOf(names));
     }
 
-    private NameAcc acc(String name) {
-        return interval.computeIfAbsent(name, k -> new NameAcc());
+    // The interval an event of this time counts in: its own, or the oldest not handed out yet.
+    private Interval interval(long epochNanos) {
+        seen(epochNanos);
+        long index = Math.floorDiv(epochNanos, intervalNanos);
+        return intervals.computeIfAbsent(Math.max(index, nextIndex), k -> new Interval());
+    }
+
+    private NameAcc acc(long epochNanos, String name) {
+        return interval(epochNanos).names.computeIfAbsent(name, k -> new NameAcc());
     }
 
     private Open touch(long requestId, long epochNanos) {
@@ -217,6 +297,9 @@ public final class LiveFigures {
 
     private void seen(long epochNanos) {
         newestNanos = Math.max(newestNanos, epochNanos);
+        if (nextIndex == Long.MIN_VALUE) {
+            nextIndex = Math.floorDiv(epochNanos, intervalNanos); // the first interval: from the first event read
+        }
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.LateEvents;
+import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.read.ChunkScan;
 import io.hopscope.analyzer.read.ClockAlignment;
 import io.hopscope.analyzer.read.HopscopeContract;
@@ -10,6 +12,7 @@ import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -203,7 +206,7 @@ public final class RecordingAnalyzer {
         requests.finished(r);
         gc.join(r);
         if (joins != null) {
-            joins.finished(r);
+            joins.finished(r, !selection.outsideWindow(r));
         }
         selection.add(r);
     }
@@ -237,8 +240,14 @@ public final class RecordingAnalyzer {
                     + (late.leftOut() > 0 ? ", " + late.leftOut() + " left out (their request finished too long before "
                             + "to be remembered)" : ""));
         }
+        RequestWindow window = selection.window();
+        List<NameSummary> summary = selection.summary();
+        if (!window.isAll() && summary.isEmpty()) {
+            facts.warn("no request started in the window (" + window.asked() + "): " + window.leftOutBefore()
+                    + " started before it, " + window.leftOutAfter() + " after");
+        }
         RecordingInfo info = facts.build(gc, requests.allocInRequests, jdk, incomplete, late);
-        return new Report(info, selection.summary(), selection.requests());
+        return new Report(info, summary, selection.requests(), window, selection.kept());
     }
 
     /** Wall time of the pass (and of the extra joins' pass), and what was in flight, for the benchmark's figures. */

@@ -2,6 +2,8 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestWindow;
+import io.hopscope.analyzer.model.RequestsKept;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -9,12 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.TreeMap;
 
 /**
  * Where finished requests go: the summary per name (an HdrHistogram each) and the requests the report
- * shows, a bounded top-N by the sort field, or every request for {@code top < 0} (spilled to a
+ * shows, a bounded top-N by the sort field (with a sample of the rest for {@code sample > 0}), or
+ * every request for {@code top < 0} (spilled to a
  * temporary file past {@link #SPILL_AFTER_REQUESTS}, or as soon as the lists' budget is spent), all
- * filtered by the name glob. A request that leaves the selection gives its lists' bytes back.
+ * filtered by the name glob and the window of request starts. A request that leaves the selection
+ * gives its lists' bytes back.
  */
 final class Selection {
 
@@ -23,20 +28,33 @@ final class Selection {
 
     private final AnalysisOptions options;
     private final NameGlob glob;
+    private final RequestWindow window;
+    // Requests of the names asked for that started before or after the window: left out, counted.
+    private long beforeWindow;
+    private long afterWindow;
     private final Map<String, SummaryBuilder> summaries = new LinkedHashMap<>();
     private final Comparator<RequestAcc> order;
     private final PriorityQueue<RequestAcc> worst;
     private final List<RequestAcc> all;
     private RequestSpill spill;
+    // With a sample: the requests the top-N let go whose id is a multiple of sampleEvery, by id. When
+    // they outgrow the sample, sampleEvery doubles and drops half of them: which requests are kept
+    // depends on their ids only, not on the order the file gives them in.
+    private final TreeMap<Long, RequestAcc> sampled;
+    private long sampleEvery = 1;
+    // Requests that went to the summary: the held ones and those left out of the detail.
+    private long selected;
     // --top all: shown requests that had no event lists kept (counted as they come, the list may be spilled).
     private long allWithoutDetail;
 
     Selection(AnalysisOptions options, DetailBudget budget) {
         this.options = options;
         this.glob = options.nameGlob() == null ? null : new NameGlob(options.nameGlob());
+        this.window = options.window();
         this.order = options.sort().order();
         this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         this.all = options.top() < 0 ? new ArrayList<>() : null;
+        this.sampled = worst != null && options.sample() > 0 ? new TreeMap<>() : null;
         // Every request kept for the output holds its lists: once they fill the budget, they go to
         // the file, so that requests still in flight may keep theirs.
         budget.onFull(() -> {
@@ -58,11 +76,21 @@ final class Selection {
             r.dropDetail();
             return;
         }
+        if (!window.contains(r.startEpochNanos)) {
+            if (r.startEpochNanos < window.fromEpochNanos()) {
+                beforeWindow++;
+            } else {
+                afterWindow++;
+            }
+            r.dropDetail();
+            return;
+        }
         summaries.computeIfAbsent(name, SummaryBuilder::new).add(r);
+        selected++;
         if (worst != null) {
             worst.add(r);
             if (worst.size() > options.top()) {
-                worst.poll().dropDetail();
+                letGo(worst.poll());
             }
         } else if (all != null) {
             if (!r.detail) {
@@ -79,6 +107,29 @@ final class Selection {
         } else {
             r.dropDetail();
         }
+    }
+
+    // Out of the top-N: into the sample if its id is one of the sample's, else out of detail.
+    private void letGo(RequestAcc r) {
+        if (!mayBeSampled(r)) {
+            r.dropDetail();
+            return;
+        }
+        sampled.put(r.id, r);
+        while (sampled.size() > options.sample()) {
+            sampleEvery *= 2;
+            sampled.values().removeIf(s -> {
+                if (mayBeSampled(s)) {
+                    return false;
+                }
+                s.dropDetail();
+                return true;
+            });
+        }
+    }
+
+    private boolean mayBeSampled(RequestAcc r) {
+        return sampled != null && Math.floorMod(r.id, sampleEvery) == 0;
     }
 
     private void startSpill() {
@@ -100,14 +151,29 @@ final class Selection {
     // Only for sort keys that are final at the request's end (duration, start): from then on, the
     // N-th worst request finished so far can only get worse.
     boolean cannotBeShown(RequestAcc r) {
-        if (glob != null && !glob.matches(r.name == null ? "?" : r.name)) {
+        if (leftOut(r)) {
             return true;
         }
         if (worst == null) {
             return all == null; // --top 0: none is shown
         }
         return options.sort().finalAtEnd() && worst.size() >= options.top()
-                && order.compare(r, worst.peek()) > 0;
+                && order.compare(r, worst.peek()) > 0 && !mayBeSampled(r);
+    }
+
+    /** Whether an ended request is outside what was asked for (another name, or started outside the window). */
+    boolean leftOut(RequestAcc r) {
+        return glob != null && !glob.matches(r.name == null ? "?" : r.name) || outsideWindow(r);
+    }
+
+    /** Whether an ended request started outside the window: nothing of it is counted, however late its events. */
+    boolean outsideWindow(RequestAcc r) {
+        return !window.contains(r.startEpochNanos);
+    }
+
+    /** The window the requests were taken from, with how many it left out. */
+    RequestWindow window() {
+        return window.isAll() ? window : window.withLeftOut(beforeWindow, afterWindow);
     }
 
     // For events of a request that come after it was finished (FinishedRequests).
@@ -125,7 +191,7 @@ final class Selection {
                 return r;
             }
         }
-        return null;
+        return sampled != null ? sampled.get(id) : null;
     }
 
     /** Whether every request is shown ({@code --top all}): one not held is in the spill file. */
@@ -143,12 +209,25 @@ final class Selection {
     /** How many of the requests shown have totals but no event lists, and how many are shown. */
     long[] shownWithoutDetail() {
         if (worst != null) {
-            return new long[] {worst.stream().filter(r -> !r.detail).count(), worst.size()};
+            long without = worst.stream().filter(r -> !r.detail).count()
+                    + (sampled != null ? sampled.values().stream().filter(r -> !r.detail).count() : 0);
+            return new long[] {without, worst.size() + (sampled != null ? sampled.size() : 0)};
         }
         if (all != null) {
             return new long[] {allWithoutDetail, spill != null ? spill.size() : all.size()};
         }
         return new long[] {0, 0};
+    }
+
+    /** Which requests {@link #requests} holds, and how many of the summary's it leaves out. */
+    RequestsKept kept() {
+        if (all != null) {
+            return new RequestsKept(true, 0, options.sort().name(), 0, 0, 0);
+        }
+        int worstHeld = worst != null ? worst.size() : 0;
+        int sampleHeld = sampled != null ? sampled.size() : 0;
+        return new RequestsKept(false, worstHeld, options.sort().name(), sampled != null ? sampleEvery : 0, sampleHeld,
+                selected - worstHeld - sampleHeld);
     }
 
     /** The summary per name, most requests first. */
@@ -167,6 +246,9 @@ final class Selection {
         }
         List<RequestAcc> chosen = new ArrayList<>(worst != null ? worst : all != null ? all : List.of());
         chosen.sort(order);
+        if (sampled != null) {
+            chosen.addAll(sampled.values()); // after the worst, by id
+        }
         int topSites = options.topSites();
         return new AbstractList<>() {
             @Override

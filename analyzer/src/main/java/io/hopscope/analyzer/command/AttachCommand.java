@@ -57,7 +57,7 @@ public final class AttachCommand implements Callable<Integer> {
     @Option(names = "--stop", description = "Save the agent's recording to -o FILE and stop it.")
     boolean stop;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where --stop saves the recording.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where --stop saves the recording (- is stdout).")
     Path output;
 
     @Option(names = "--agent", paramLabel = "JAR",
@@ -125,7 +125,19 @@ public final class AttachCommand implements Callable<Integer> {
     }
 
     private int stop(VirtualMachine vm, long id) throws Exception {
-        Path file = output.toAbsolutePath().normalize();
+        // -o -: the target JVM writes files only, so it saves to a temporary file that is then copied to stdout.
+        boolean toStdout = Output.isStdout(output);
+        Path file = toStdout ? Files.createTempFile("hopscope-" + id + "-", ".jfr") : output.toAbsolutePath().normalize();
+        try {
+            return stop(vm, id, file, toStdout);
+        } finally {
+            if (toStdout) {
+                Files.deleteIfExists(file);
+            }
+        }
+    }
+
+    private int stop(VirtualMachine vm, long id, Path file, boolean toStdout) throws Exception {
         if (!Files.isDirectory(file.getParent())) {
             throw new CliProblem(output + ": cannot write the recording, its directory does not exist");
         }
@@ -153,6 +165,15 @@ public final class AttachCommand implements Callable<Integer> {
         }
         if (!Files.isRegularFile(file)) {
             throw new CliProblem("attach: PID " + id + " did not write " + file + " (is it writable by that process?)");
+        }
+        if (toStdout) {
+            // A recording is binary: straight to the process's stdout, not through the command line's writer.
+            spec.commandLine().getOut().flush();
+            Files.copy(file, System.out);
+            System.out.flush();
+            spec.commandLine().getErr().println("attach: wrote PID " + id + "'s recording to stdout and stopped it;"
+                    + " the agent stays, inert");
+            return 0;
         }
         spec.commandLine().getOut().println("attach: saved PID " + id + "'s recording to " + file
                 + " and stopped it; the agent stays, inert");

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Spec;
                 + " context switches and futex waits per request too.",
                 "",
                 "Example: hopscope diff okhttp-sync.jfr netty-sync-over-async.jfr",
+                "         hopscope diff before.jfr after.jfr --from 20s",
                 "         hopscope diff a.jfr b.jfr --bpf-a a.jsonl --bpf-b b.jsonl"})
 public final class DiffCommand implements Callable<Integer> {
 
@@ -48,8 +50,11 @@ public final class DiffCommand implements Callable<Integer> {
             description = "text or json (default ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
     Path output;
+
+    @Mixin
+    WindowOptions window;
 
     @Option(names = "--bpf-a", paramLabel = "FILE", description = "offwake --events output recorded with A.")
     Path bpfA;
@@ -65,6 +70,9 @@ public final class DiffCommand implements Callable<Integer> {
         if ((bpfA == null) != (bpfB == null)) {
             throw new ParameterException(spec.commandLine(), "--bpf-a and --bpf-b go together (one eBPF file per recording)");
         }
+        if (bpfA != null && window.isSet()) {
+            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf-a, --bpf-b) yet: give one or the other");
+        }
         if (bpfA != null) {
             for (Path f : List.of(bpfA, bpfB)) {
                 if (BpfInput.detect(f) != BpfInput.EVENTS) {
@@ -73,7 +81,7 @@ public final class DiffCommand implements Callable<Integer> {
                 }
             }
         }
-        Diff diff = diff(a, b);
+        Diff diff = diff(a, b, window);
         if (bpfA != null) {
             diff = KernelDiff.add(diff, new KernelJoin(a).join(bpfA), new KernelJoin(b).join(bpfB));
         }
@@ -89,18 +97,16 @@ public final class DiffCommand implements Callable<Integer> {
                 TextDiff.write(diff, out);
             }
         } finally {
-            if (output != null) {
-                out.close();
-            } else {
-                out.flush();
-            }
+            Output.finish(output, out);
         }
         return 0;
     }
 
-    static Diff diff(Path a, Path b) throws Exception {
+    /** Each recording in the window of {@code window} (offsets count from each one's own start). */
+    static Diff diff(Path a, Path b, WindowOptions window) throws Exception {
         AnalysisOptions summaryOnly = new AnalysisOptions(null, 0, SortField.duration, 0, 0);
-        return DiffBuilder.diff(read(a, summaryOnly), read(b, summaryOnly));
+        return DiffBuilder.diff(read(a, summaryOnly.within(window.resolve(a))),
+                read(b, summaryOnly.within(window.resolve(b))));
     }
 
     private static Report read(Path file, AnalysisOptions options) throws Exception {

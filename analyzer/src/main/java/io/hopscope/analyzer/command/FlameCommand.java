@@ -8,8 +8,10 @@ import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.output.FlameHtml;
 import io.hopscope.analyzer.output.FoldedStacks;
+import io.hopscope.analyzer.output.WindowText;
 import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.RecordingProblem;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,6 +44,7 @@ import picocli.CommandLine.Spec;
                 "",
                 "Example: hopscope flame app.jfr --kind hops --name 'GET *' -o hops.html",
                 "         hopscope flame app.jfr --kind cpu --request 42 --format folded -o cpu.folded",
+                "         hopscope flame app.jfr --kind alloc --from 20s -o alloc.html",
                 "         hopscope flame app.jfr --kind offwake --bpf offwake.jsonl --name 'GET *' -o offwake.html"})
 public final class FlameCommand implements Callable<Integer> {
 
@@ -69,11 +73,14 @@ public final class FlameCommand implements Callable<Integer> {
         Long request;
     }
 
+    @Mixin
+    WindowOptions window;
+
     @Option(names = "--format", defaultValue = "html", paramLabel = "FORMAT",
             description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     FlameFormat format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
     Path output;
 
     @Option(names = "--bpf", paramLabel = "FILE",
@@ -90,6 +97,9 @@ public final class FlameCommand implements Callable<Integer> {
         if (kind != FlameKind.offwake && bpf != null) {
             throw new ParameterException(spec.commandLine(), "--bpf is only for --kind offwake");
         }
+        if (kind == FlameKind.offwake && window.isSet()) {
+            throw new CliProblem("--from/--to do not apply to the eBPF join (--kind offwake) yet: give one or the other");
+        }
         String glob = selection == null ? null : selection.name;
         Long requestId = selection == null ? null : selection.request;
         NameGlob names = glob == null ? null : new NameGlob(glob);
@@ -99,7 +109,11 @@ public final class FlameCommand implements Callable<Integer> {
         if (kind == FlameKind.offwake) {
             what = offWake(stacks, names, requestId, err, what);
         } else {
-            joined(stacks, glob, names, requestId, err);
+            RequestWindow applied = joined(stacks, glob, names, requestId, err);
+            if (!applied.isAll()) {
+                err.println("note: " + WindowText.line(applied));
+                what += ", " + applied.asked();
+            }
         }
         if (stacks.isEmpty()) {
             err.println("warning: " + recording + ": nothing for --kind " + kind + " in the selected requests ("
@@ -116,19 +130,17 @@ public final class FlameCommand implements Callable<Integer> {
                 out.write(FlameHtml.render(stacks, "hopscope " + kind + " (" + kind.unit + "): " + what));
             }
         } finally {
-            if (output != null) {
-                out.close();
-            } else {
-                out.flush();
-            }
+            Output.finish(output, out);
         }
         return 0;
     }
 
-    private void joined(FoldedStacks stacks, String glob, NameGlob names, Long requestId, PrintWriter err)
+    /** Returns the window applied. */
+    private RequestWindow joined(FoldedStacks stacks, String glob, NameGlob names, Long requestId, PrintWriter err)
             throws Exception {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.defaultDetailBytes()));
+                new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.defaultDetailBytes())
+                        .within(window.resolve(recording)));
         for (String event : kind.events) {
             analyzer.join(event, (sample, id, name) -> {
                 if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
@@ -148,6 +160,7 @@ public final class FlameCommand implements Callable<Integer> {
                 }
             }
         }
+        return report.window();
     }
 
     // Events input: the kernel join's own attribution (OS tid and time, through ClockSync), so the picture

@@ -48,7 +48,9 @@ import picocli.CommandLine.Spec;
  * once an interval, what started, finished and is in flight, with the process's threads and GC pauses.
  */
 @Command(name = "live", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Watches a running JVM per request name, once an interval: requests started, finished and in"
+        description = {"Watches a running JVM per request name, once an interval by the events' own timestamps (each"
+                + " interval printed once the stream has passed it, about a second late): requests started, finished"
+                + " (those begun before live watched apart) and in"
                 + " flight (counted from their start, so a growing backlog shows before any of it ends), mean and"
                 + " p99 latency, hops per request by kind, queue delay, wake latency, allocation and monitor-enter"
                 + " time per request, and the process's live threads and GC pause time.",
@@ -163,7 +165,8 @@ public final class LiveCommand implements Callable<Integer> {
         MBeanServerConnection connection = connector.getMBeanServerConnection();
         ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(connection,
                 ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
-        LiveFigures figures = new LiveFigures();
+        long intervalNanos = Math.round(intervalSeconds * 1e9);
+        LiveFigures figures = new LiveFigures(intervalNanos);
         Runnable targetGone = () -> stopBecause("process " + target + " exited");
         connector.addConnectionNotificationListener((n, h) -> {
             if (JMXConnectionNotification.FAILED.equals(n.getType()) || JMXConnectionNotification.CLOSED.equals(n.getType())) {
@@ -181,13 +184,13 @@ public final class LiveCommand implements Callable<Integer> {
         AtomicLong lastThreads = new AtomicLong();
         AtomicReference<String> otlpProblem = new AtomicReference<>();
         LiveMetrics metrics = otlp == null ? null : LiveMetrics.start(otlp, headers, service, lastThreads::get);
-        ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hopscope-live-printer");
+        ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hopscope-live-poller");
             t.setDaemon(true);
             return t;
         });
         try {
-            subscribe(stream, figures);
+            subscribe(stream, figures, intervalNanos);
             if (metrics != null) {
                 stream.onEvent(HopscopeContract.REQUEST_START, e -> metrics.started(e.getLong("requestId")));
                 stream.onEvent(HopscopeContract.HOP, e -> metrics.hop(e.getLong("requestId"), e.getString("kind"),
@@ -195,46 +198,51 @@ public final class LiveCommand implements Callable<Integer> {
                 stream.onEvent(HopscopeContract.REQUEST, e -> metrics.finished(e.getLong("requestId"),
                         e.getString("name"), e.getDuration().toNanos()));
             }
-            stream.onClose(targetGone);
-            stream.onError(e -> targetGone.run());
-            // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
-            stream.setMaxAge(Duration.ofMinutes(1));
-            stream.startAsync();
             PrintWriter out = spec.commandLine().getOut();
-            long periodMillis = Math.round(intervalSeconds * 1000);
-            printer.scheduleAtFixedRate(() -> {
-                int live;
-                try {
-                    live = threads.getThreadCount();
-                } catch (RuntimeException e) {
-                    targetGone.run(); // the JMX call fails once the JVM is gone
-                    return;
-                }
-                lastThreads.set(live);
-                LiveInterval interval = figures.take(System.currentTimeMillis(), live);
-                synchronized (out) {
+            // After each flush every event committed before it has been read: print the intervals it passed.
+            stream.onFlush(() -> {
+                for (LiveInterval interval : figures.passed()) {
                     if (json) {
                         out.println(LiveJson.line(interval));
                     } else {
                         LiveText.lines(interval).forEach(out::println);
                     }
-                    out.flush();
+                    intervals.incrementAndGet();
                 }
-                intervals.incrementAndGet();
-                if (metrics != null) {
+                out.flush();
+            });
+            stream.onClose(targetGone);
+            stream.onError(e -> targetGone.run());
+            // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
+            stream.setMaxAge(Duration.ofMinutes(1));
+            stream.startAsync();
+            // The thread count over JMX, asked apart from the stream (a slow answer never holds it) a few times
+            // an interval and put in the interval of when it was asked; the call fails once the JVM is gone.
+            poller.scheduleAtFixedRate(() -> {
+                try {
+                    int count = threads.getThreadCount();
+                    lastThreads.set(count);
+                    figures.threads(count, epochNanos(Instant.now()));
+                } catch (RuntimeException e) {
+                    targetGone.run();
+                }
+            }, 0, Math.min(250, Math.max(25, Math.round(intervalSeconds * 250))), TimeUnit.MILLISECONDS);
+            if (metrics != null) {
+                long periodMillis = Math.round(intervalSeconds * 1000);
+                poller.scheduleAtFixedRate(() -> {
                     String problem = metrics.flush();
                     // Once stopping, an export cut short by the stop is not the endpoint's refusal.
                     if (problem != null && stop.getCount() != 0 && otlpProblem.compareAndSet(null, problem)) {
                         stopBecause("the OTLP endpoint did not take the metrics");
                     }
-                }
-            }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+                }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+            }
             err.println("live: watching process " + target + " every " + intervalSeconds + " s; Ctrl-C to end");
             err.flush();
             stop.await();
         } finally {
-            printer.shutdownNow();
-            printer.awaitTermination(5, TimeUnit.SECONDS);
+            poller.shutdownNow();
+            poller.awaitTermination(5, TimeUnit.SECONDS);
             try {
                 stream.close();
             } catch (RuntimeException e) {
@@ -254,7 +262,11 @@ public final class LiveCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void subscribe(RemoteRecordingStream stream, LiveFigures figures) {
+    private static void subscribe(RemoteRecordingStream stream, LiveFigures figures, long intervalNanos) {
+        // The agent's clock event as a tick: the stream's position moves on in a quiet application too,
+        // so its quiet intervals print on time (a quarter of the interval late at most, after the flush).
+        stream.enable(HopscopeContract.CLOCK_SYNC).withPeriod(Duration.ofNanos(Math.min(250_000_000L, intervalNanos / 4)));
+        stream.onEvent(HopscopeContract.CLOCK_SYNC, e -> figures.tick(epochNanos(e.getEndTime())));
         stream.enable(HopscopeContract.REQUEST_START);
         stream.enable(HopscopeContract.REQUEST);
         stream.enable(HopscopeContract.HOP);
@@ -274,7 +286,8 @@ public final class LiveCommand implements Callable<Integer> {
         stream.onEvent(HopscopeContract.MOUNTS, e -> figures.mounts(e.getLong("requestId"), e.getLong("allocatedBytes")));
         stream.onEvent(HopscopeContract.MONITOR_ENTER, e -> figures.monitorEnter(threadId(e),
                 epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
-        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos()));
+        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos(),
+                epochNanos(e.getEndTime())));
     }
 
     private static long threadId(RecordedEvent e) {

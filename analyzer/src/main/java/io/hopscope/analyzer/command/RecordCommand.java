@@ -92,6 +92,10 @@ public final class RecordCommand implements Callable<Integer> {
         if (agentOptions != null && List.of(agentOptions.split(",")).stream().anyMatch(o -> o.startsWith("jfr="))) {
             throw new ParameterException(spec.commandLine(), "--agent-options: jfr= is chosen by record (DIR/recording.jfr)");
         }
+        if (dir.toString().equals("-")) {
+            throw new CliProblem("record: -o is the folder for recording.jfr and its reports, so - (stdout) is not one;"
+                    + " give a folder, then hopscope report DIR/recording.jfr -o - for a report on stdout");
+        }
         Path jar = AgentJar.find(agent, "record");
         try {
             Files.createDirectories(dir);
@@ -234,7 +238,8 @@ public final class RecordCommand implements Callable<Integer> {
     }
 
     private void writeReports(Path jfr, Path bpfEvents, PrintWriter err) throws Exception {
-        // JSON and HTML take every request (HTML draws the worst 10); text the worst 5, as report does.
+        // HTML folds every request into its hops graph and draws the worst 10; JSON keeps the worst 100 and a
+        // sample of the rest, as report --format json does, and text the first 5 of those, as report does.
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
                 AnalysisOptions.defaultDetailBytes()));
         ReportFlames flames = new ReportFlames(all, null);
@@ -242,12 +247,15 @@ public final class RecordCommand implements Callable<Integer> {
         try (ProgressBars bar = ProgressBars.reading(all, jfr)) {
             report = all.analyze();
         }
-        Report worst = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
-                AnalysisOptions.defaultDetailBytes())).analyze();
+        Report bounded = new RecordingAnalyzer(jfr, new AnalysisOptions(null, AnalysisOptions.DEFAULT_WORST,
+                SortField.duration, 5, AnalysisOptions.defaultDetailBytes()).sampling(AnalysisOptions.DEFAULT_SAMPLE))
+                .analyze();
+        Report worst = new Report(bounded.recording(), bounded.summary(),
+                bounded.requests().subList(0, Math.min(5, bounded.kept().worst())));
         KernelReport kernel = bpfEvents != null ? new KernelJoin(jfr).onOverlap(flames.offWakeSink()).join(bpfEvents) : null;
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         try (Writer w = Files.newBufferedWriter(dir.resolve("report.json"), StandardCharsets.UTF_8)) {
-            JsonReport.write(report, kernel, w);
+            JsonReport.write(bounded, kernel, w);
         }
         try (Writer w = Files.newBufferedWriter(dir.resolve("report.html"), StandardCharsets.UTF_8)) {
             HtmlReport.write(report, 10, flames.render(report), kernel, w);

@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,6 +37,7 @@ import picocli.CommandLine.Spec;
                 + " futex waits, who woke its threads), from bpf/offwake.py output of the same process.",
                 "",
                 "Example: hopscope report app.jfr --name 'GET *' --top 5 --sort hops",
+                "         hopscope report app.jfr --from 20s --to 1m",
                 "         hopscope report app.jfr --format json -o app.json",
                 "         hopscope report app.jfr --format html -o app.html",
                 "         hopscope report app.jfr --bpf offwake.jsonl"})
@@ -51,15 +53,17 @@ public final class ReportCommand implements Callable<Integer> {
             description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
     Path output;
 
     @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
     String name;
 
-    @Option(names = "--top", paramLabel = "N",
-            description = "How many of the worst requests to show (default: 5 for text, 10 for html, all for json; 0: none).")
-    Integer top;
+    @Mixin
+    WindowOptions window;
+
+    @Mixin
+    KeptOptions kept;
 
     @Option(names = "--sort", defaultValue = "duration", paramLabel = "FIELD",
             description = "Order of the worst requests: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
@@ -81,18 +85,24 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (top != null && top < 0) {
-            throw new ParameterException(spec.commandLine(), "--top must be >= 0, got " + top);
+        int defaultTop = format == Format.text ? 5 : format == Format.html ? 10 : AnalysisOptions.DEFAULT_WORST;
+        int shown = kept.top(defaultTop);
+        int sample = kept.sample(format == Format.json ? AnalysisOptions.DEFAULT_SAMPLE : 0);
+        if (format == Format.html && sample > 0) {
+            throw new ParameterException(spec.commandLine(), "--sample is for text and json (html draws the worst --top)");
         }
         long t0 = System.nanoTime();
+        if (bpf != null && window.isSet()) {
+            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf) yet: give one or the other");
+        }
         if (bpf != null) {
             BpfInput.detect(bpf); // a wrong file fails before the recording is read
         }
-        int shown = top != null ? top : format == Format.text ? 5 : format == Format.html ? 10 : -1;
         // html folds every request into its hops flame graph and draws the first `shown` of them.
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
-                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
+                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
+                        .within(window.resolve(recording)).sampling(sample));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
@@ -111,16 +121,12 @@ public final class ReportCommand implements Callable<Integer> {
             if (format == Format.json) {
                 JsonReport.write(report, kernel, out);
             } else if (format == Format.html) {
-                HtmlReport.write(report, shown, flames.render(report), kernel, out);
+                HtmlReport.write(report, shown < 0 ? Integer.MAX_VALUE : shown, flames.render(report), kernel, out);
             } else {
                 TextReport.write(report, sort.name(), kernel, out);
             }
         } finally {
-            if (output != null) {
-                out.close();
-            } else {
-                out.flush();
-            }
+            Output.finish(output, out);
         }
         if (stats) {
             err.printf(Locale.ROOT, "stats: %.2f s wall (%s), heap pools' peak sum %.1f MB, max heap %.0f MB%n",

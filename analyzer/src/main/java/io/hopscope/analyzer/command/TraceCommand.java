@@ -8,7 +8,9 @@ import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.output.KeptText;
 import io.hopscope.analyzer.output.TraceJson;
+import io.hopscope.analyzer.output.WindowText;
 import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
@@ -19,6 +21,7 @@ import java.util.Set;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,7 +37,12 @@ import picocli.CommandLine.Spec;
                         + " off CPU inside it, as slices in its segments and waits, with the run-queue part nested.",
                 "Open it in https://ui.perfetto.dev (Open trace file) or chrome://tracing (Load).",
                 "",
+                "By default the worst 100 requests by duration and a sample of the rest (every k-th by id, at most"
+                        + " 400); --top all draws every request.",
+                "",
                 "Example: hopscope trace app.jfr --name 'GET *' -o trace.json",
+                "         hopscope trace app.jfr --top all -o trace.json",
+                "         hopscope trace app.jfr --from 01:25:10 --to 01:25:12 -o trace.json",
                 "         hopscope trace app.jfr --bpf offwake.jsonl -o trace.json"})
 public final class TraceCommand implements Callable<Integer> {
 
@@ -44,11 +52,17 @@ public final class TraceCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
     Path recording;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout.")
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
     Path output;
 
     @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
     String name;
+
+    @Mixin
+    WindowOptions window;
+
+    @Mixin
+    KeptOptions kept;
 
     @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
             description = "Most memory for the requests' segment/hop/wait/span lists (e.g. 64m; default a quarter"
@@ -61,16 +75,27 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (bpf != null && window.isSet()) {
+            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf) yet: give one or the other");
+        }
         if (bpf != null && BpfInput.detect(bpf) == BpfInput.FOLDED) {
             throw new RecordingProblem(bpf + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
                     + " a timeline (record with offwake --events)");
         }
+        int top = kept.top(AnalysisOptions.DEFAULT_WORST);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(name, -1, SortField.start, 5,
-                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
+                new AnalysisOptions(name, top, top < 0 ? SortField.start : SortField.duration, 5,
+                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
+                        .within(window.resolve(recording)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
+        if (!report.window().isAll()) {
+            err.println("note: " + WindowText.line(report.window()));
+        }
+        if (report.kept().leftOut() > 0) {
+            err.println("note: " + KeptText.line(report.kept()) + "; --top all draws every one");
+        }
         List<OffCpuOverlap> offCpu = new ArrayList<>();
         if (bpf != null) {
             // Only the requests the trace draws: the same join as report --bpf, kept per part for the slices.
@@ -90,11 +115,7 @@ public final class TraceCommand implements Callable<Integer> {
         try {
             TraceJson.write(report, offCpu, out);
         } finally {
-            if (output != null) {
-                out.close();
-            } else {
-                out.flush();
-            }
+            Output.finish(output, out);
         }
         return 0;
     }

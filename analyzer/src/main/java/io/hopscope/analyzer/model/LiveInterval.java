@@ -4,10 +4,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One interval of {@code hopscope live}: the process's figures and one {@link Name} per request name
- * that was active in it. Per-request figures are over the requests that finished in the interval
- * and whose start was seen ({@code measured}), and null when there is none.
+ * One interval of {@code hopscope live}, by event time: the process's figures and one {@link Name}
+ * per request name that was active in it. Per-request figures are over the requests that finished
+ * in the interval and whose start was seen ({@code measured}), and null when there is none.
  *
+ * @param epochMillis the interval's start
+ * @param liveThreads the process's live threads in the interval (the ThreadMXBean's count asked in it; the one before
+ *     it when it has none)
  * @param inFlight requests started and not finished at the interval's end, all names
  * @param gcPauseNanos GC pause time in the interval
  */
@@ -20,9 +23,12 @@ public record LiveInterval(long epochMillis, int liveThreads, long inFlight, lon
      * @param queueDelayNanos mean queue delay (handoff hops) per finished request
      * @param wakeLatencyNanos mean wake latency (wake hops) per finished request
      * @param lockNanosPerRequest mean monitor-enter time (jdk.JavaMonitorEnter) inside the request's segments
+     * @param finishedBegunBefore requests that finished in the interval but began before live watched
+     *     (in flight at attach): not in {@code finished} nor the per-request figures
      */
     public record Name(String name, long started, long finished, long inFlight, Long meanNanos, Long p99Nanos,
             Double hopsPerRequest, Map<String, Double> hopsPerRequestByKind, Long queueDelayNanos,
-            Long wakeLatencyNanos, Long allocatedBytesPerRequest, Long lockNanosPerRequest, long measured) {
+            Long wakeLatencyNanos, Long allocatedBytesPerRequest, Long lockNanosPerRequest, long measured,
+            long finishedBegunBefore) {
     }
 }

@@ -55,6 +55,7 @@ public final class HtmlReport {
         data.put("start", info.startEpochNanos() == 0 ? "-" : Units.epoch(info.startEpochNanos()));
         data.put("length", Units.nanos(info.endEpochNanos() - info.startEpochNanos()));
         data.put("agent", info.agentVersion() == null ? "none" : info.agentVersion());
+        data.put("window", report.window().isAll() ? "" : WindowText.line(report.window()));
         ArrayNode warnings = data.putArray("warnings");
         info.warnings().forEach(warnings::add);
         ArrayNode summary = data.putArray("summary");

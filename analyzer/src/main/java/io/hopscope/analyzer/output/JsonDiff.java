@@ -8,7 +8,8 @@ import java.io.Writer;
 
 /**
  * {@code diff --format json}: {@code a} and {@code b} (the recordings), {@code rows} (name, metric,
- * unit, a, b, ratio; ratio null when A is 0), {@code onlyInA}, {@code onlyInB}.
+ * unit, a, b, ratio; ratio null when A is 0), {@code onlyInA}, {@code onlyInB}; with {@code --from}/{@code --to},
+ * {@code windowA} and {@code windowB} (as report's {@code window}).
  */
 public final class JsonDiff {
 
@@ -20,6 +21,10 @@ public final class JsonDiff {
         root.put("formatVersion", JsonReport.FORMAT_VERSION);
         root.set("a", JsonRecords.recording(diff.a()));
         root.set("b", JsonRecords.recording(diff.b()));
+        if (!diff.windowA().isAll()) {
+            root.set("windowA", JsonRecords.window(diff.windowA()));
+            root.set("windowB", JsonRecords.window(diff.windowB()));
+        }
         JsonRecords.array(root, "rows", diff.rows(), JsonDiff::row);
         JsonRecords.strings(root, "onlyInA", diff.onlyInA());
         JsonRecords.strings(root, "onlyInB", diff.onlyInB());

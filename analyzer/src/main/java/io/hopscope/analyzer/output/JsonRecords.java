@@ -12,6 +12,8 @@ import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestWindow;
+import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
@@ -55,6 +57,38 @@ final class JsonRecords {
     static void strings(ObjectNode parent, String name, List<String> items) {
         ArrayNode a = parent.putArray(name);
         items.forEach(a::add);
+    }
+
+    /** Which requests the report holds: the first {@code worst} of {@code requests} are the worst, the rest the sample. */
+    static ObjectNode kept(RequestsKept k) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("all", k.all());
+        n.put("worst", k.worst());
+        n.put("sortedBy", k.sortedBy());
+        n.put("sampleEvery", k.sampleEvery());
+        n.put("sampled", k.sampled());
+        n.put("leftOut", k.leftOut());
+        return n;
+    }
+
+    /** {@code --from}/{@code --to} as applied: an open side is null. */
+    static ObjectNode window(RequestWindow w) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("asked", w.asked());
+        n.put("originEpochNanos", w.originEpochNanos());
+        if (w.fromEpochNanos() == Long.MIN_VALUE) {
+            n.putNull("fromEpochNanos");
+        } else {
+            n.put("fromEpochNanos", w.fromEpochNanos());
+        }
+        if (w.toEpochNanos() == Long.MAX_VALUE) {
+            n.putNull("toEpochNanos");
+        } else {
+            n.put("toEpochNanos", w.toEpochNanos());
+        }
+        n.put("leftOutBefore", w.leftOutBefore());
+        n.put("leftOutAfter", w.leftOutAfter());
+        return n;
     }
 
     static ObjectNode recording(RecordingInfo i) {

@@ -8,6 +8,7 @@ import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestsKept;
 import java.io.IOException;
 import java.io.Writer;
 
@@ -39,6 +40,10 @@ public final class JsonReport {
             g.writeNumberField("formatVersion", FORMAT_VERSION);
             g.writeFieldName("recording");
             MAPPER.writeTree(g, JsonRecords.recording(report.recording()));
+            if (!report.window().isAll()) {
+                g.writeFieldName("window");
+                MAPPER.writeTree(g, JsonRecords.window(report.window()));
+            }
             if (kernel != null) {
                 g.writeFieldName("kernel");
                 MAPPER.writeTree(g, KernelJson.info(kernel));
@@ -53,6 +58,10 @@ public final class JsonReport {
                 MAPPER.writeTree(g, n);
             }
             g.writeEndArray();
+            if (report.kept() != RequestsKept.NOT_STATED) {
+                g.writeFieldName("requestsKept");
+                MAPPER.writeTree(g, JsonRecords.kept(report.kept()));
+            }
             g.writeArrayFieldStart("requests");
             for (Request r : report.requests()) {
                 ObjectNode n = JsonRecords.request(r);

@@ -53,6 +53,7 @@ public final class LiveJson {
                     g.writeNumberField(k.getKey(), k.getValue());
                 }
                 g.writeEndObject();
+                g.writeNumberField("finishedBegunBefore", n.finishedBegunBefore());
                 g.writeEndObject();
             }
             g.writeEndArray();

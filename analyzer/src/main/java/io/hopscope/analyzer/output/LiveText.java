@@ -10,19 +10,22 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One interval of {@code hopscope live} as text: a line for the process, then one indented line per
- * request name, like a once-a-second monitor. "-" where no request of the name finished.
+ * One interval of {@code hopscope live} as text: a line for the process (the interval's start, in
+ * local time), then one indented line per request name, like a once-a-second monitor. "-" where no
+ * request of the name finished.
  */
 public final class LiveText {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+    private static final DateTimeFormatter TENTHS = DateTimeFormatter.ofPattern("HH:mm:ss.S").withZone(ZoneId.systemDefault());
 
     private LiveText() {
     }
 
     public static List<String> lines(LiveInterval interval) {
         List<String> lines = new ArrayList<>();
-        lines.add(TIME.format(Instant.ofEpochMilli(interval.epochMillis())) + "  threads " + interval.liveThreads()
+        Instant start = Instant.ofEpochMilli(interval.epochMillis());
+        lines.add((interval.epochMillis() % 1000 == 0 ? TIME.format(start) : TENTHS.format(start)) + "  threads " + interval.liveThreads()
                 + "  in flight " + interval.inFlight() + "  gc pause " + Units.nanos(interval.gcPauseNanos()));
         for (LiveInterval.Name n : interval.names()) {
             StringBuilder hops = new StringBuilder(n.hopsPerRequest() == null ? "-" : fixed(n.hopsPerRequest()));
@@ -34,6 +37,7 @@ public final class LiveText {
                 hops.append(" (").append(String.join(", ", kinds)).append(')');
             }
             lines.add("  " + n.name() + "  started " + n.started() + "  finished " + n.finished()
+                    + (n.finishedBegunBefore() > 0 ? " (+" + n.finishedBegunBefore() + " begun before watching)" : "")
                     + "  in flight " + n.inFlight()
                     + "  mean " + nanos(n.meanNanos()) + "  p99 " + nanos(n.p99Nanos())
                     + "  hops/req " + hops

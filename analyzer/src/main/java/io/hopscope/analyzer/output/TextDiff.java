@@ -15,7 +15,13 @@ public final class TextDiff {
     public static void write(Diff diff, PrintWriter out) {
         out.println("hopscope diff");
         out.println("  A: " + diff.a().file());
+        if (!diff.windowA().isAll()) {
+            out.println("     " + WindowText.line(diff.windowA()));
+        }
         out.println("  B: " + diff.b().file());
+        if (!diff.windowB().isAll()) {
+            out.println("     " + WindowText.line(diff.windowB()));
+        }
         String current = null;
         String fmt = "  %-34s %14s %14s %9s%n";
         for (DiffRow row : diff.rows()) {

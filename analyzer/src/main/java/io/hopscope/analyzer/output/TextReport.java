@@ -11,6 +11,7 @@ import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
@@ -46,6 +47,9 @@ public final class TextReport {
         RecordingInfo info = report.recording();
         out.println("hopscope report: " + info.file());
         writeRecording(info, out);
+        if (!report.window().isAll()) {
+            out.println(WindowText.line(report.window()));
+        }
         out.println();
         writeSummary(report.summary(), out);
         if (kernel != null) {
@@ -54,9 +58,16 @@ public final class TextReport {
         }
         if (!report.requests().isEmpty()) {
             out.println();
-            out.println("worst " + report.requests().size() + " request(s) by " + sortedBy + ":");
+            RequestsKept kept = report.kept();
+            int worst = kept.sampled() > 0 ? kept.worst() : report.requests().size();
+            out.println("worst " + worst + " request(s) by " + sortedBy + ":");
             int rank = 1;
             for (Request r : report.requests()) {
+                if (rank == worst + 1) {
+                    out.println();
+                    out.println("a sample of the rest, " + KeptText.every(kept.sampleEvery()) + " request by id ("
+                            + kept.sampled() + "):");
+                }
                 out.println();
                 writeRequest(rank++, r, out);
                 if (kernel != null) {

@@ -6,6 +6,7 @@ import io.hopscope.analyzer.model.OffCpuInterval;
 import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
@@ -66,6 +67,15 @@ public final class TraceJson {
             }
             trace.metadata(report.recording().file());
             g.writeEndArray();
+            // What the viewers show as the trace's metadata: which requests it draws, and the window.
+            g.writeObjectFieldStart("otherData");
+            if (report.kept() != RequestsKept.NOT_STATED) {
+                g.writeStringField("requests", KeptText.line(report.kept()));
+            }
+            if (!report.window().isAll()) {
+                g.writeStringField("window", WindowText.line(report.window()));
+            }
+            g.writeEndObject();
             g.writeEndObject();
         }
         out.write(System.lineSeparator());

@@ -182,7 +182,7 @@ class AgentRecordingIT {
     }
 
     static List<JsonNode> requests(Path jfr) throws Exception {
-        Cli r = Cli.run("report", jfr.toString(), "--format", "json", "--sort", "start");
+        Cli r = Cli.run("report", jfr.toString(), "--format", "json", "--sort", "start", "--top", "all");
         assertThat(r.exitCode()).as(r.err()).isZero();
         List<JsonNode> list = new ArrayList<>();
         new ObjectMapper().readTree(r.out()).get("requests").forEach(list::add);

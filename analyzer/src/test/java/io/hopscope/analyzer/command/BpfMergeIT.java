@@ -299,7 +299,7 @@ class BpfMergeIT {
 
     JsonNode report(String label) throws Exception {
         Cli r = Cli.run("report", dir.resolve(label + ".jfr").toString(), "--bpf", dir.resolve(label + ".jsonl").toString(),
-                "--format", "json", "--sort", "start");
+                "--format", "json", "--sort", "start", "--top", "all");
         assertThat(r.exitCode()).as(r.err()).isZero();
         return new ObjectMapper().readTree(r.out());
     }

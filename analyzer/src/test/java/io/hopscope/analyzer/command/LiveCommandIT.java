@@ -41,14 +41,16 @@ class LiveCommandIT {
         assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
                 "needs the samples, agent and analyzer jars (mvn package)");
         Process target = new ProcessBuilder(java(), "-jar", samples.toString(), "open-loop", "--mode", "sync-over-async",
-                "--rps", "50", "--delay-ms", "60000", "--duration", "35")
+                "--rps", "50", "--delay-ms", "60000", "--duration", "100")
                 .redirectErrorStream(true).start();
         Lines targetOut = new Lines(target);
         try {
             targetOut.await(l -> l.startsWith("# open-loop"), 1, 60);
 
             Live first = new Live(cli, dir.resolve("first.err"), Long.toString(target.pid()), OPTIONS, "--json");
-            List<String> lines = first.out.await(l -> true, 7, 120);
+            // Lines come by event time, once the stream has passed a second: on a loaded machine loading the agent
+            // and the stream's first flushes took 100 s, so the load runs 100 s (and its threads 60 s more).
+            List<String> lines = first.out.await(l -> true, 7, 240);
             first.interrupt();
             assertThat(first.process.waitFor(30, TimeUnit.SECONDS)).as("live ends on Ctrl-C").isTrue();
             assertThat(first.process.exitValue()).isZero();
@@ -75,7 +77,7 @@ class LiveCommandIT {
             Live second = new Live(cli, dir.resolve("second.err"), Long.toString(target.pid()), OPTIONS, "--json",
                     "--interval", "0.5");
             second.out.await(l -> true, 1, 60);
-            assertThat(target.waitFor(90, TimeUnit.SECONDS)).isTrue();
+            assertThat(target.waitFor(240, TimeUnit.SECONDS)).isTrue();
             assertThat(second.process.waitFor(30, TimeUnit.SECONDS)).as("live ends when the target exits").isTrue();
             assertThat(second.process.exitValue()).isZero();
             assertThat(second.err()).first().isEqualTo("live: the agent already runs in process " + target.pid()

@@ -58,6 +58,12 @@ class RecordCommandIT {
                 "--", java, "-version");
         assertThat(noAgent.exitCode()).isEqualTo(2);
         assertThat(noAgent.err().strip()).isEqualTo("hopscope: record: " + dir.resolve("none.jar") + ": no such agent jar (--agent)");
+        // -o is a folder: - (stdout) is not one.
+        Cli dash = Cli.run("record", "-o", "-", "--", java, "-version");
+        assertThat(dash.exitCode()).isEqualTo(2);
+        assertThat(dash.err().strip()).startsWith("hopscope: record: -o is the folder for recording.jfr and its reports")
+                .doesNotContain("\n");
+        assertThat(Path.of("-")).doesNotExist();
         assertThat(dir.resolve("a")).doesNotExist();
     }
 
@@ -72,6 +78,11 @@ class RecordCommandIT {
             assertThat(out.resolve(f)).isNotEmptyFile();
         }
         List<JsonNode> requests = requests(out);
+        // Bounded as report --format json: the worst 100 and a sample of the rest, which 50 requests all fit.
+        JsonNode kept = new ObjectMapper().readTree(out.resolve("report.json").toFile()).get("requestsKept");
+        assertThat(kept.get("all").asBoolean()).isFalse();
+        assertThat(kept.get("worst").asInt()).isEqualTo(Math.min(100, requests.size()));
+        assertThat(kept.get("leftOut").asLong()).isZero();
         assertThat(requests).hasSizeGreaterThanOrEqualTo(50).allSatisfy(q -> assertThat(q.get("hops").asInt()).isGreaterThanOrEqualTo(2));
         assertThat(Files.readString(out.resolve("report.txt"))).contains("GET 127.0.0.1/");
         assertThat(Files.readString(out.resolve("report.html"))).startsWith("<!DOCTYPE html>");

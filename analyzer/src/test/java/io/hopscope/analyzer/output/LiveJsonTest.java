@@ -20,8 +20,8 @@ class LiveJsonTest {
         byKind.put("wake", 1.0);
         LiveInterval interval = new LiveInterval(1700000000123L, 560, 503, 7_000_000, List.of(
                 new LiveInterval.Name("GET /a \"quoted\"", 101, 100, 503, 5_030_000_000L, 5_120_000_000L, 2.0, byKind,
-                        3_960_000L, 10_050_000L, 9011L, 0L, 100),
-                new LiveInterval.Name("idle", 0, 0, 0, null, null, null, Map.of(), null, null, null, null, 0)));
+                        3_960_000L, 10_050_000L, 9011L, 0L, 100, 7),
+                new LiveInterval.Name("idle", 0, 0, 0, null, null, null, Map.of(), null, null, null, null, 0, 0)));
         String line = LiveJson.line(interval);
         JsonNode n = LiveJsonKeys.parse(line);
         assertThat(n.get("epochMillis").asLong()).isEqualTo(1700000000123L);
@@ -33,6 +33,7 @@ class LiveJsonTest {
         assertThat(a.get("p99Nanos").asLong()).isEqualTo(5_120_000_000L);
         assertThat(a.get("hopsPerRequest").asDouble()).isEqualTo(2.0);
         assertThat(a.get("hopsPerRequestByKind").get("wake").asDouble()).isEqualTo(1.0);
+        assertThat(a.get("finishedBegunBefore").asLong()).isEqualTo(7);
         JsonNode idle = n.get("names").get(1);
         assertThat(idle.get("meanNanos").isNull()).isTrue();
         assertThat(idle.get("lockNanosPerRequest").isNull()).isTrue();
@@ -41,11 +42,13 @@ class LiveJsonTest {
     @Test
     void textHasAProcessLineThenOneLinePerName() {
         LiveInterval interval = new LiveInterval(0, 12, 3, 0, List.of(
-                new LiveInterval.Name("op", 3, 0, 3, null, null, null, Map.of(), null, null, null, null, 0)));
+                new LiveInterval.Name("op", 3, 0, 3, null, null, null, Map.of(), null, null, null, null, 0, 0),
+                new LiveInterval.Name("old", 0, 0, 0, null, null, null, Map.of(), null, null, null, null, 0, 2)));
         List<String> lines = LiveText.lines(interval);
-        assertThat(lines).hasSize(2);
+        assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).contains("threads 12  in flight 3  gc pause 0 ns");
         assertThat(lines.get(1)).isEqualTo("  op  started 3  finished 0  in flight 3  mean -  p99 -  hops/req -"
                 + "  queue -  wake -  alloc/req -  lock/req -");
+        assertThat(lines.get(2)).startsWith("  old  started 0  finished 0 (+2 begun before watching)  in flight 0");
     }
 }
