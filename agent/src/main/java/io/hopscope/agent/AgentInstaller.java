@@ -11,12 +11,16 @@ import io.hopscope.agent.events.AgentInfoEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
+import io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientInstrumentation;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
 import io.hopscope.agent.instrumentation.executors.AnyExecutorInstrumentation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
 import io.hopscope.agent.instrumentation.threads.ThreadsInstrumentation;
 import io.hopscope.agent.instrumentation.futures.FuturesInstrumentation;
+import io.hopscope.agent.instrumentation.httpclient4.HttpClient4Instrumentation;
+import io.hopscope.agent.instrumentation.httpclient5.HttpClient5Instrumentation;
+import io.hopscope.agent.instrumentation.httpclient5async.HttpAsyncClient5Instrumentation;
 import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
 import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
@@ -262,7 +266,11 @@ final class AgentInstaller {
                 new ReactorPoolInstrumentation(),
                 new AzureCoreInstrumentation(),
                 new OkHttpInstrumentation(options.okhttpInternal),
-                new JdkHttpInstrumentation());
+                new JdkHttpInstrumentation(),
+                new HttpClient5Instrumentation(),
+                new HttpAsyncClient5Instrumentation(),
+                new AsyncHttpClientInstrumentation(),
+                new HttpClient4Instrumentation());
     }
 
     private static void clockSync() {

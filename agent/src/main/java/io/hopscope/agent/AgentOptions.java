@@ -18,7 +18,8 @@ public final class AgentOptions {
 
     /** The instrumentations' names, in the order they are applied (see AgentInstaller). */
     static final List<String> INSTRUMENTATIONS = List.of("executors", "any-executor", "forkjoin", "threads", "futures", "parks", "requests", "reactor", "netty",
-            "reactor-pool", "azure-core", "okhttp", "jdk-http");
+            "reactor-pool", "azure-core", "okhttp", "jdk-http", "httpclient5", "httpclient5-async", "async-http-client",
+            "httpclient4");
 
     final String raw;
     String jfrPath;

@@ -24,7 +24,8 @@ import java.io.InputStream;
  * else from the library's.
  *
  * <p>The helper for an object is the one of the library class it is, extends or implements (one of
- * the key types), found once per class and kept in a ClassValue: each helper is held by a class of
+ * the key types; every key type of one copy shares the helper kept with the first key type), found
+ * once per class and kept in a ClassValue: each helper is held by a class of
  * the copy of the library it serves, so nothing here keeps a class loader alive. A lookup is a
  * ClassValue read per call.
  *
@@ -51,7 +52,7 @@ public final class LibraryHelper<T> {
         @Override
         protected T computeValue(Class<?> type) {
             Class<?> key = keyTypeOf(type);
-            return key == null ? null : byKeyType.get(key);
+            return key == null ? null : byKeyType.get(firstKeyTypeBeside(key));
         }
     };
 
@@ -79,6 +80,25 @@ public final class LibraryHelper<T> {
     /** The helper for this object's library, or null when the object is none of the key types. */
     T of(Object object) {
         return object == null ? null : byClass.get(object.getClass());
+    }
+
+    /**
+     * The first key type of {@code key}'s copy of the library (under the same relocation prefix) as
+     * {@code key}'s loader sees it, or {@code key} itself when it sees none: one helper for each copy,
+     * whichever of its key types an object is, so that what the helper made from one object (a
+     * callback wrapper) is its own class when it comes back as another (the boundary's result).
+     */
+    private Class<?> firstKeyTypeBeside(Class<?> key) {
+        String prefix = Relocation.prefixOf(key.getName(), keyTypes);
+        String first = (prefix == null ? "" : prefix) + keyTypes[0];
+        if (key.getName().equals(first)) {
+            return key;
+        }
+        try {
+            return Class.forName(first, false, key.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return key;
+        }
     }
 
     private Class<?> keyTypeOf(Class<?> type) {

@@ -1,0 +1,69 @@
+package io.hopscope.agent.instrumentation.asynchttpclient;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.runtime.HopscopeRuntime;
+import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.implementation.bytecode.assign.Assigner;
+import net.bytebuddy.matcher.ElementMatcher;
+
+/**
+ * AsyncHttpClient (org.asynchttpclient, over Netty): DefaultAsyncHttpClient#executeRequest(Request,
+ * AsyncHandler), where every execute ends up (BoundRequestBuilder#execute, the other overloads), is
+ * a request boundary that ends when its ListenableFuture completes, on the Netty event loop that
+ * read the response. Its way there is Netty's: the caller's write (or a new connection's
+ * registration) is a task on the event loop, which the netty instrumentation follows as a handoff.
+ * A caller that waits in get() does so after the boundary has returned, outside the request.
+ */
+public final class AsyncHttpClientInstrumentation implements HopscopeInstrumentation {
+
+    @Override
+    public String name() {
+        return "async-http-client";
+    }
+
+    /** DefaultAsyncHttpClient#executeRequest(Request, AsyncHandler) returns a ListenableFuture with toCompletableFuture since 2.0. */
+    @Override
+    public String requiredClass() {
+        return "org.asynchttpclient.DefaultAsyncHttpClient";
+    }
+
+    @Override
+    public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        return builder
+                .type(named("org.asynchttpclient.DefaultAsyncHttpClient"), libraryLoaders)
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ExecuteRequestAdvice.class).on(named("executeRequest").and(takesArguments(2))
+                                .and(takesArgument(0, named("org.asynchttpclient.Request"))))));
+    }
+
+    @Override
+    public void register(HopscopeRuntime runtime) {
+        runtime.addDescriber(LibraryHelper.describer(name(),
+                "io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientDescriber",
+                "org.asynchttpclient.Request", "org.asynchttpclient.Response"));
+        runtime.addAdapter(LibraryHelper.adapter(name(),
+                "io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientFutures",
+                "org.asynchttpclient.ListenableFuture"));
+    }
+
+    /** DefaultAsyncHttpClient#executeRequest(Request, AsyncHandler): the returned future is only observed. */
+    static final class ExecuteRequestAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.Argument(0) Object request) {
+            return Bridge.boundaryEnter("org.asynchttpclient.AsyncHttpClient#executeRequest", request);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token,
+                @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result, @Advice.Thrown Throwable thrown) {
+            Bridge.boundaryExit(token, result, thrown);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.hopscope.agent.instrumentation.asynchttpclient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.agent.testing.ClientApps;
+import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.Requests;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * AsyncHttpClient's executeRequest is a request boundary without requests= that ends when its
+ * ListenableFuture completes. The caller's write (or a new connection's registration) is a task on
+ * the Netty event loop: handoffs from the caller to the loop, which reads the response in the
+ * request (the loop's task segments). Where the request ends depends on whether the response was
+ * there before executeRequest returned (the caller) or not (the loop): not asserted.
+ */
+class AsyncHttpClientIT {
+
+    static final String BOUNDARY = "org.asynchttpclient.AsyncHttpClient#executeRequest";
+    static final String LOOP = "ahc-io-1-1";
+
+    @ParameterizedTest
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    void executeRequestHandsOffToTheEventLoop(String java) throws Exception {
+        List<Requests.Request> requests = ClientApps.run(java, "AsyncHttpClientApp", 4);
+        for (int i = 0; i < requests.size(); i++) {
+            Requests.Request r = requests.get(i);
+            String what = Handovers.jdk(java) + " request " + i + " " + ClientApps.describe(r);
+            if (i < 4) {
+                ClientApps.assertHello(r, BOUNDARY);
+            } else {
+                ClientApps.assertRefused(r, BOUNDARY);
+                assertThat(r.request.getString("error")).isEqualTo("java.net.ConnectException");
+            }
+            assertThat(r.request.getThread().getJavaName()).as(what).isIn("main", LOOP);
+            assertThat(r.hops).as(what).isNotEmpty();
+            for (RecordedEvent h : r.hops) {
+                assertThat(h.getString("kind")).as(what).isEqualTo("handoff");
+                assertThat(Requests.threadName(h, "fromThread")).as(what).isEqualTo("main");
+                assertThat(Requests.threadName(h, "toThread")).as(what).isEqualTo(LOOP);
+                assertThat(h.getString("via")).as(what).isEqualTo("io.netty.channel.nio.NioEventLoop");
+            }
+            assertThat(r.segments).as(what).filteredOn(s -> s.getThread().getJavaName().equals(LOOP))
+                    .isNotEmpty().allMatch(s -> s.getString("kind").equals("task"));
+            assertThat(r.threads()).as(what).hasSize(2);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.hopscope.agent.instrumentation.httpclient5async;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.agent.testing.ClientApps;
+import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.Requests;
+import java.util.List;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Apache HttpClient 5's async execute is a request boundary without requests= that ends when the
+ * exchange completes on the I/O thread, with a callback or without one (the caller in the Future's
+ * get). An exchange the caller queues on a pooled connection hands over to the I/O thread: each of
+ * that connection's events it handles in the request is a handoff from the caller. The first
+ * exchange (a new connection, made and queued by the I/O thread) and a refused one show no hop.
+ */
+class HttpAsyncClient5IT {
+
+    static final String BOUNDARY = "org.apache.hc.client5.http.async.HttpAsyncClient#execute";
+    static final String IO_THREAD = "httpclient-dispatch-1";
+
+    @ParameterizedTest
+    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    void executeEndsOnTheIoThreadAndPooledExchangesHandOffToIt(String java) throws Exception {
+        List<Requests.Request> requests = ClientApps.run(java, "HttpAsyncClient5App", 4);
+        for (int i = 0; i < requests.size(); i++) {
+            Requests.Request r = requests.get(i);
+            String what = Handovers.jdk(java) + " request " + i + " " + ClientApps.describe(r);
+            // Ended where the exchange completed, callback or not.
+            assertThat(r.request.getThread().getJavaName()).as(what).isEqualTo(IO_THREAD);
+            if (i == 4) {
+                ClientApps.assertRefused(r, BOUNDARY);
+                assertThat(r.request.getString("error")).isEqualTo("org.apache.hc.client5.http.HttpHostConnectException");
+                assertThat(r.hops).as(what).isEmpty();
+                continue;
+            }
+            ClientApps.assertHello(r, BOUNDARY);
+            if (i == 0) {
+                assertThat(r.hops).as(what).isEmpty();
+                continue;
+            }
+            assertThat(r.hops).as(what).isNotEmpty();
+            for (RecordedEvent h : r.hops) {
+                assertThat(h.getString("kind")).as(what).isEqualTo("handoff");
+                assertThat(Requests.threadName(h, "fromThread")).as(what).isEqualTo("main");
+                assertThat(Requests.threadName(h, "toThread")).as(what).isEqualTo(IO_THREAD);
+                assertThat(h.getString("via")).as(what).isEqualTo("org.apache.hc.core5.reactor.IOSessionImpl");
+            }
+            assertThat(r.segments).as(what).filteredOn(s -> s.getThread().getJavaName().equals(IO_THREAD))
+                    .hasSize(r.hops.size()).allMatch(s -> s.getString("kind").equals("task"));
+            assertThat(r.threads()).as(what).hasSize(2);
+        }
+    }
+}
