@@ -61,6 +61,8 @@ final class AgentInstaller {
      */
     static final String RECORDING_PROPERTY = "hopscope.agent.recording";
     static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
+    /** Set when the agent could not raise JFR's stack depth: what to do instead (see StackDepth). */
+    static final String SHALLOW_STACKS_PROPERTY = "hopscope.agent.shallowstacks";
 
     private AgentInstaller() {
     }
@@ -198,6 +200,11 @@ final class AgentInstaller {
         if (options.jfrPath != null) {
             try {
                 String jfc = RecordingSettings.jfc(options.lockStacks, options.spanThreshold);
+                String shallow = StackDepth.raise(instrumentation); // before the first recording
+                if (shallow != null) {
+                    System.err.println(shallow);
+                    System.setProperty(SHALLOW_STACKS_PROPERTY, shallow);
+                }
                 trainJit(debug);
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
                         options.asprof, Path.of(options.jfrPath), jfc)) {
