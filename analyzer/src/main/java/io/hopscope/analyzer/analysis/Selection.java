@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.Warmup;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,9 @@ final class Selection {
     private final Map<String, SummaryBuilder> summaries = new LinkedHashMap<>();
     private final Comparator<RequestAcc> order;
     private final PriorityQueue<RequestAcc> worst;
+    // --warmup apart: the worst warm-up requests, on their own (null otherwise); --warmup exclude: how many were left out.
+    private final PriorityQueue<RequestAcc> worstWarmup;
+    private long excludedWarmup;
     private final List<RequestAcc> all;
     private RequestSpill spill;
     // --top all: shown requests that had no event lists kept (counted as they come, the list may be spilled).
@@ -37,6 +41,7 @@ final class Selection {
         this.order = options.sort().order();
         this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         this.all = options.top() < 0 ? new ArrayList<>() : null;
+        this.worstWarmup = options.warmupShown() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         // Every request kept for the output holds its lists: once they fill the budget, they go to
         // the file, so that requests still in flight may keep theirs.
         budget.onFull(() -> {
@@ -58,12 +63,14 @@ final class Selection {
             r.dropDetail();
             return;
         }
+        if (r.warmup() && options.warmup() == Warmup.exclude) {
+            excludedWarmup++;
+            r.dropDetail();
+            return;
+        }
         summaries.computeIfAbsent(name, SummaryBuilder::new).add(r);
         if (worst != null) {
-            worst.add(r);
-            if (worst.size() > options.top()) {
-                worst.poll().dropDetail();
-            }
+            rank(r);
         } else if (all != null) {
             if (!r.detail) {
                 allWithoutDetail++;
@@ -78,6 +85,16 @@ final class Selection {
             }
         } else {
             r.dropDetail();
+        }
+    }
+
+    // Into the top-N it belongs to: the warm-up one when kept apart, the steady one otherwise.
+    private void rank(RequestAcc r) {
+        PriorityQueue<RequestAcc> queue = worstWarmup != null && r.warmup() ? worstWarmup : worst;
+        queue.add(r);
+        int size = queue == worst ? options.top() : options.warmupShown();
+        if (queue.size() > size) {
+            queue.poll().dropDetail();
         }
     }
 
@@ -103,11 +120,15 @@ final class Selection {
         if (glob != null && !glob.matches(r.name == null ? "?" : r.name)) {
             return true;
         }
+        if (r.warmup() && options.warmup() == Warmup.exclude) {
+            return true;
+        }
         if (worst == null) {
             return all == null; // --top 0: none is shown
         }
-        return options.sort().finalAtEnd() && worst.size() >= options.top()
-                && order.compare(r, worst.peek()) > 0;
+        PriorityQueue<RequestAcc> queue = worstWarmup != null && r.warmup() ? worstWarmup : worst;
+        int size = queue == worst ? options.top() : options.warmupShown();
+        return options.sort().finalAtEnd() && queue.size() >= size && order.compare(r, queue.peek()) > 0;
     }
 
     // For events of a request that come after it was finished (FinishedRequests).
@@ -125,6 +146,13 @@ final class Selection {
                 return r;
             }
         }
+        if (worstWarmup != null) {
+            for (RequestAcc r : worstWarmup) {
+                if (r.id == id) {
+                    return r;
+                }
+            }
+        }
         return null;
     }
 
@@ -135,9 +163,27 @@ final class Selection {
 
     /** A held request's totals changed: the top-N's heap takes it out (its old place is stale) and back in. */
     void amended(RequestAcc r) {
-        if (worst != null && worst.remove(r)) {
-            worst.add(r);
+        // A late hopscope.AgentWork can make a steady request a warm-up one: it moves to that list.
+        if (worst != null && (worst.remove(r) || worstWarmup != null && worstWarmup.remove(r))) {
+            rank(r);
         }
+    }
+
+    /** Warm-up requests left out of every figure ({@code --warmup exclude}). */
+    long excludedWarmup() {
+        return excludedWarmup;
+    }
+
+    /** The worst warm-up requests in report order, when kept apart; empty otherwise. */
+    List<Request> warmupRequests() {
+        if (worstWarmup == null) {
+            return List.of();
+        }
+        List<RequestAcc> chosen = new ArrayList<>(worstWarmup);
+        chosen.sort(order);
+        List<Request> out = new ArrayList<>(chosen.size());
+        chosen.forEach(r -> out.add(r.toRequest(options.topSites())));
+        return out;
     }
 
     /** How many of the requests shown have totals but no event lists, and how many are shown. */

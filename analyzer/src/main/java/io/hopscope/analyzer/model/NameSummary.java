@@ -4,6 +4,9 @@ package io.hopscope.analyzer.model;
  * Figures over all requests of one name. Latencies come from an HdrHistogram (3 significant digits);
  * throughput is requests per second over the window from the first start to the last end. The
  * means of mounts, mount wait and pinned time are over all requests of the name, virtual threads or not.
+ * {@code warmupRequests} of the {@code count} are warm-up requests (see {@link Request#warmup()}),
+ * included in every figure unless the report excludes them; {@code agentWork} is the agent's own
+ * work on the name's requests, in none of the figures.
  */
 public record NameSummary(
         String name,
@@ -30,5 +33,21 @@ public record NameSummary(
         double meanMountWaitNanos,
         double meanPinnedNanos,
         double nonBlockingShare,
-        long errors) {
+        long errors,
+        long warmupRequests,
+        AgentWork agentWork) {
+
+    /** A summary without warm-up requests or agent work (tests, and the figures of older recordings). */
+    public NameSummary(String name, long count, double throughputPerSecond, long p50Nanos, long p90Nanos,
+                       long p99Nanos, long maxNanos, double meanNanos, double meanHops, int maxHops,
+                       double meanQueueDelayNanos, double meanWakeLatencyNanos, double meanHandoffHops,
+                       double meanWakeHops, double meanReturnHops, double meanReturnDelayNanos,
+                       double meanAllocatedBytes, double meanLockNanos, double meanBlockedNanos, double meanGcNanos,
+                       double meanMounts, double meanMountWaitNanos, double meanPinnedNanos, double nonBlockingShare,
+                       long errors) {
+        this(name, count, throughputPerSecond, p50Nanos, p90Nanos, p99Nanos, maxNanos, meanNanos, meanHops, maxHops,
+                meanQueueDelayNanos, meanWakeLatencyNanos, meanHandoffHops, meanWakeHops, meanReturnHops,
+                meanReturnDelayNanos, meanAllocatedBytes, meanLockNanos, meanBlockedNanos, meanGcNanos, meanMounts,
+                meanMountWaitNanos, meanPinnedNanos, nonBlockingShare, errors, 0, AgentWork.NONE);
+    }
 }

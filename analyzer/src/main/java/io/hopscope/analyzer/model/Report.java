@@ -5,7 +5,28 @@ import java.util.List;
 /**
  * The result of {@code report}: the recording's facts, one summary per request name, the selected
  * requests in report order. {@code requests} may be a read-only view that builds each record when it
- * is read: iterate it, do not keep it around.
+ * is read: iterate it, do not keep it around. With warm-up requests kept apart ({@link Warmup#apart}),
+ * {@code requests} are the steady ones and {@code warmupRequests} the worst warm-up ones; otherwise
+ * {@code warmupRequests} is empty. {@code warmup} says which was asked.
  */
-public record Report(RecordingInfo recording, List<NameSummary> summary, List<Request> requests) {
+public record Report(RecordingInfo recording, List<NameSummary> summary, List<Request> requests,
+                     List<Request> warmupRequests, Warmup warmup) {
+
+    public Report(RecordingInfo recording, List<NameSummary> summary, List<Request> requests) {
+        this(recording, summary, requests, List.of(), Warmup.include);
+    }
+
+    /** The agent's own work on every request summed, which no figure counts. */
+    public AgentWork agentWork() {
+        AgentWork sum = AgentWork.NONE;
+        for (NameSummary s : summary) {
+            sum = sum.plus(s.agentWork());
+        }
+        return sum;
+    }
+
+    /** Warm-up requests over all names. */
+    public long warmupRequestCount() {
+        return summary.stream().mapToLong(NameSummary::warmupRequests).sum();
+    }
 }

@@ -39,6 +39,9 @@ public final class JsonReport {
             g.writeNumberField("formatVersion", FORMAT_VERSION);
             g.writeFieldName("recording");
             MAPPER.writeTree(g, JsonRecords.recording(report.recording()));
+            g.writeStringField("warmup", report.warmup().name());
+            g.writeFieldName("agentWork");
+            MAPPER.writeTree(g, JsonRecords.agentWork(report.agentWork()));
             if (kernel != null) {
                 g.writeFieldName("kernel");
                 MAPPER.writeTree(g, KernelJson.info(kernel));
@@ -55,6 +58,15 @@ public final class JsonReport {
             g.writeEndArray();
             g.writeArrayFieldStart("requests");
             for (Request r : report.requests()) {
+                ObjectNode n = JsonRecords.request(r);
+                if (perRequest) {
+                    KernelJson.addRequest(n, kernel.request(r.id()));
+                }
+                MAPPER.writeTree(g, n);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("warmupRequests");
+            for (Request r : report.warmupRequests()) {
                 ObjectNode n = JsonRecords.request(r);
                 if (perRequest) {
                     KernelJson.addRequest(n, kernel.request(r.id()));
