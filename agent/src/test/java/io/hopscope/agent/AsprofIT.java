@@ -6,6 +6,7 @@ import io.hopscope.agent.testing.AgentRun;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,9 +29,10 @@ class AsprofIT {
         List<RecordedEvent> events = run.events();
         assertThat(events).as("the agent's events").anyMatch(e -> e.getEventType().getName().equals("hopscope.Request"));
         if (run.agentLines().stream().anyMatch(l -> l.contains("async-profiler could not start"))) {
-            // Allowed (another OS, perf events denied): one line, and the JDK recorded as usual.
+            // Allowed (another OS, perf events denied): one line, and the JDK recorded as usual. The
+            // samples this test is about were not taken, so it is a skip, not a pass.
             assertThat(run.agentLines()).singleElement().asString().endsWith("; recording without it");
-            return;
+            Assumptions.abort("async-profiler could not start here: " + run.agentLines().get(0));
         }
         assertThat(run.agentLines()).isEmpty();
         List<RecordedEvent> samples = events.stream()

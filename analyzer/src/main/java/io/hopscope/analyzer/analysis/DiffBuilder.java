@@ -50,6 +50,9 @@ public final class DiffBuilder {
             rows.add(new DiffRow(n, "allocated/request", "bytes", sa.meanAllocatedBytes(), sb.meanAllocatedBytes()));
             rows.add(new DiffRow(n, "lock/request", "ns", sa.meanLockNanos(), sb.meanLockNanos()));
             rows.add(new DiffRow(n, "non-blocking-thread share", "", sa.nonBlockingShare(), sb.nonBlockingShare()));
+            // What hopscope could not see: parked and monitor time no hop or wait explains.
+            rows.add(new DiffRow(n, "unexplained/request", "ns", sa.meanUnexplainedNanos(), sb.meanUnexplainedNanos()));
+            rows.add(new DiffRow(n, "explained share", "", sa.explainedShare(), sb.explainedShare()));
             if (sa.meanMounts() > 0 || sb.meanMounts() > 0 || sa.meanPinnedNanos() > 0 || sb.meanPinnedNanos() > 0) {
                 // Virtual threads on either side: what they did on their carriers.
                 rows.add(new DiffRow(n, "mounts/request", "", sa.meanMounts(), sb.meanMounts()));

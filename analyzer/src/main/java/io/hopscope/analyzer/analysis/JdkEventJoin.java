@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,8 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
 /**
- * Joins lock contention, virtual threads' pinning and allocation samples to the request whose segment they fall in. A JDK event
+ * Joins lock contention, monitor waits, virtual threads' pinning and allocation samples to the request whose segment they
+ * fall in (parks and monitor waits and enters also as the request's possible blind spots, {@link BlindSpots}). A JDK event
  * inside a segment comes before that segment in the file (it is committed earlier, on the same
  * thread), so each waits in a pending list and is joined at a flush point against the
  * {@link SegmentWindow}; one whose segment has not come {@link #PENDING_LAG} flush points later is dropped.
@@ -23,35 +25,43 @@ final class JdkEventJoin {
 
     /** A JDK event waiting for the segment it falls in (which the file gives later). */
     private record PendingJdk(int kind, long javaThreadId, long startNanos, long endNanos, long weightBytes,
-                              RecordedClass type, RecordedStackTrace stack, long flush) {
+                              RecordedClass type, RecordedStackTrace stack, ThreadRef waker, long flush) {
     }
 
     private static final int MONITOR = 0;
     private static final int PARK = 1;
     private static final int ALLOCATION = 2;
     private static final int PINNED = 3;
+    private static final int MONITOR_WAIT = 4;
 
     private final RecordingFacts facts;
+    private final JfrEvents jfr;
     private final SegmentWindow window;
     private List<PendingJdk> pending = new ArrayList<>();
     private long flushes;
     private long sampledAllocBytes;
     private long sampledAllocBytesInRequests;
 
-    JdkEventJoin(RecordingFacts facts, SegmentWindow window) {
+    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow window) {
         this.facts = facts;
+        this.jfr = jfr;
         this.window = window;
     }
 
     void onMonitorEnter(RecordedEvent e) {
-        lock(e, MONITOR, "monitorClass");
+        lock(e, MONITOR, "monitorClass", "previousOwner");
     }
 
     void onPark(RecordedEvent e) {
-        lock(e, PARK, "parkedClass");
+        lock(e, PARK, "parkedClass", null);
     }
 
-    private void lock(RecordedEvent e, int kind, String classField) {
+    /** Object.wait: not contention, but a wait hopscope may not explain (its notifier, when JFR saw one, woke it). */
+    void onMonitorWait(RecordedEvent e) {
+        lock(e, MONITOR_WAIT, "monitorClass", "notifier");
+    }
+
+    private void lock(RecordedEvent e, int kind, String classField, String wakerField) {
         long start = JfrEvents.startNanos(e);
         long end = JfrEvents.endNanos(e);
         facts.jdkEvent(start, end);
@@ -60,7 +70,8 @@ final class JdkEventJoin {
             return;
         }
         pending.add(new PendingJdk(kind, t.getJavaThreadId(), start, end, 0,
-                e.hasField(classField) ? e.getClass(classField) : null, e.getStackTrace(), flushes));
+                e.hasField(classField) ? e.getClass(classField) : null, e.getStackTrace(),
+                wakerField == null ? null : jfr.threadField(e, wakerField), flushes));
     }
 
     /** A virtual thread parked or blocked pinned to its carrier (JDK 21+; the event's thread is the virtual one). */
@@ -70,7 +81,7 @@ final class JdkEventJoin {
         facts.jdkEvent(start, end);
         RecordedThread t = e.getThread();
         if (t != null && end > start) {
-            pending.add(new PendingJdk(PINNED, t.getJavaThreadId(), start, end, 0, null, null, flushes));
+            pending.add(new PendingJdk(PINNED, t.getJavaThreadId(), start, end, 0, null, null, null, flushes));
         }
     }
 
@@ -83,7 +94,7 @@ final class JdkEventJoin {
         if (t != null) {
             // Stack and class are constant-pool objects, not part of the reused event: safe to keep.
             pending.add(new PendingJdk(ALLOCATION, t.getJavaThreadId(), start, start, weight,
-                    e.hasField("objectClass") ? e.getClass("objectClass") : null, e.getStackTrace(), flushes));
+                    e.hasField("objectClass") ? e.getClass("objectClass") : null, e.getStackTrace(), null, flushes));
         }
     }
 
@@ -133,7 +144,13 @@ final class JdkEventJoin {
             r.addPinned(overlap);
             return;
         }
-        r.addLock(p.kind() == MONITOR ? "monitor" : "park", p.type() == null ? "?" : p.type().getName(), overlap,
+        String blocker = p.type() == null ? null : p.type().getName();
+        r.blind().addParked(p.kind() == PARK ? BlindSpots.PARK : p.kind() == MONITOR ? BlindSpots.MONITOR_ENTER
+                : BlindSpots.MONITOR_WAIT, p.javaThreadId(), p.startNanos(), p.endNanos(), overlap, blocker, p.stack(), p.waker());
+        if (p.kind() == MONITOR_WAIT) {
+            return;
+        }
+        r.addLock(p.kind() == MONITOR ? "monitor" : "park", blocker == null ? "?" : blocker, overlap,
                 p.endNanos() - p.startNanos(), () -> JfrEvents.stack(p.stack(), 6));
     }
 

@@ -73,7 +73,7 @@ public final class RecordingAnalyzer {
         this.options = options;
         this.facts = new RecordingFacts(file);
         this.gc = new GcPauses(facts);
-        this.jdk = new JdkEventJoin(facts, window);
+        this.jdk = new JdkEventJoin(facts, jfr, window);
         this.budget = new DetailBudget(options.detailBytes());
         this.selection = new Selection(options, budget);
     }
@@ -150,6 +150,7 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.NON_BLOCKING_WAIT, facts::onAgentEvent);
         h.put(HopscopeContract.MONITOR_ENTER, jdk::onMonitorEnter);
         h.put(HopscopeContract.THREAD_PARK, jdk::onPark);
+        h.put(HopscopeContract.MONITOR_WAIT, jdk::onMonitorWait);
         h.put(HopscopeContract.ALLOCATION_SAMPLE, jdk::onAllocationSample);
         h.put(HopscopeContract.VIRTUAL_THREAD_PINNED, jdk::onPinned);
         h.put(HopscopeContract.GC_PHASE_PAUSE, gc::onPhasePause);

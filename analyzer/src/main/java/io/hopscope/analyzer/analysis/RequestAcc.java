@@ -13,6 +13,7 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.Wait;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,6 +121,8 @@ final class RequestAcc {
     private long[] exactVirtual;
     private int exactVirtualCount;
     List<GcPause> gcPauses;
+    // Its parks and monitor waits inside its segments and what explains them (null until it has either).
+    private BlindSpots blind;
     // The agent's own work on its threads (hopscope.AgentWork, and allocation samples in its package).
     long agentClasses;
     long agentTransformedClasses;
@@ -479,6 +482,25 @@ final class RequestAcc {
                 pinnedCount, pinnedNanos);
     }
 
+    BlindSpots blind() {
+        if (blind == null) {
+            blind = new BlindSpots();
+        }
+        return blind;
+    }
+
+    /** Settles its blind spots (when it is finished: every wait and hop of it has been read). */
+    void settleBlindSpots() {
+        if (blind != null) {
+            blind.finish();
+        }
+    }
+
+    /** Its unexplained parked and monitor time, settled (0 before). */
+    long unexplainedNanos() {
+        return blind == null ? 0 : blind.nanos;
+    }
+
     long endEpochNanos() {
         return startEpochNanos + durationNanos;
     }
@@ -526,7 +548,8 @@ final class RequestAcc {
                 lockCount == 0 ? LockContention.NONE
                         : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
                 List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),
-                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail, agentWork());
+                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
+                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork());
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

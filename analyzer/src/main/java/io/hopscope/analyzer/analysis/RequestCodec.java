@@ -13,6 +13,8 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
+import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -66,6 +68,7 @@ final class RequestCodec {
         list(o, r.gcPauses(), RequestCodec::gcPause);
         carriers(o, r.carriers());
         o.writeBoolean(r.detailKept());
+        unexplained(o, r.unexplained());
         agentWork(o, r.agentWork());
     }
 
@@ -121,14 +124,42 @@ final class RequestCodec {
         List<GcPause> pauses = list(i, RequestCodec::gcPause);
         Carriers carriers = carriers(i);
         boolean detailKept = i.readBoolean();
+        Unexplained unexplained = unexplained(i);
         AgentWork agentWork = agentWork(i);
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
                 hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
                 wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, carriers, detailKept,
-                agentWork);
+                unexplained, agentWork);
     }
 
     // One writer and one reader per nested record, each field in declaration order.
+
+    private static void unexplained(DataOutputStream o, Unexplained u) throws IOException {
+        o.writeLong(u.nanos());
+        o.writeLong(u.count());
+        list(o, u.top(), RequestCodec::unexplainedSite);
+    }
+
+    private static Unexplained unexplained(DataInputStream i) throws IOException {
+        long nanos = i.readLong();
+        long count = i.readLong();
+        List<UnexplainedSite> top = list(i, RequestCodec::unexplainedSite);
+        return count == 0 && top.isEmpty() ? Unexplained.NONE : new Unexplained(nanos, count, top);
+    }
+
+    private static void unexplainedSite(DataOutputStream o, UnexplainedSite u) throws IOException {
+        str(o, u.kind());
+        str(o, u.frame());
+        str(o, u.blocker());
+        o.writeLong(u.count());
+        o.writeLong(u.nanos());
+        thread(o, u.waker());
+        str(o, u.stack());
+    }
+
+    private static UnexplainedSite unexplainedSite(DataInputStream i) throws IOException {
+        return new UnexplainedSite(str(i), str(i), str(i), i.readLong(), i.readLong(), thread(i), str(i));
+    }
 
     private static void carriers(DataOutputStream o, Carriers c) throws IOException {
         o.writeInt(c.virtualThreads());

@@ -130,14 +130,22 @@ final class RequestEvents {
         String kind = intern(f.string(e, 1));
         long delay = f.longValue(e, 2, 0);
         long scheduled = f.longValue(e, 3, 0);
+        boolean wake = "wake".equals(kind);
+        ThreadRef to = null;
+        if (r.detail || wake) {
+            to = jfr.threadValue(f.value(e, 4));
+            to = to != null ? to : jfr.threadValue(f.value(e, 6));
+        }
         if (r.detail) {
-            ThreadRef to = jfr.threadValue(f.value(e, 4));
             ThreadRef from = jfr.threadValue(f.value(e, 5));
-            r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN,
-                    to != null ? to : jfr.threadValue(f.value(e, 6)), eventStart, delay, intern(f.string(e, 7)),
+            r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN, to, eventStart, delay, intern(f.string(e, 7)),
                     scheduled));
         } else {
             r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));
+        }
+        if (wake && to != null && !r.finished) {
+            // The woken thread was parked until here: that explains its park (BlindSpots).
+            r.blind().addWake(to.javaId(), eventStart - Math.max(0, delay), eventStart);
         }
         settleIfLate(r);
     }
@@ -149,12 +157,16 @@ final class RequestEvents {
             return;
         }
         boolean nonBlocking = f.booleanValue(e, 1);
+        ThreadRef waiter = jfr.threadValue(f.value(e, 3));
         if (r.detail) {
-            r.addWait(new Wait(intern(f.string(e, 2)), jfr.threadValue(f.value(e, 3)),
+            r.addWait(new Wait(intern(f.string(e, 2)), waiter,
                     jfr.threadValue(f.value(e, 4)), eventStart, eventEnd, f.longValue(e, 5, -1),
                     nonBlocking, intern(f.string(e, 6))));
         } else {
             r.addWait(new Wait(null, null, null, eventStart, eventEnd, -1, nonBlocking, null));
+        }
+        if (waiter != null && !r.finished) {
+            r.blind().addWait(waiter.javaId(), eventStart, eventEnd); // explains a park inside it (BlindSpots)
         }
         settleIfLate(r);
     }
@@ -281,6 +293,7 @@ final class RequestEvents {
         r.finished = true;
         live.remove(r.id);
         r.settleVirtualAllocation();
+        r.settleBlindSpots();
         finishedRequests.finished(r);
         allocInRequests += r.allocatedBytes - r.estimatedAllocatedBytes; // the exact part: what the header says
     }

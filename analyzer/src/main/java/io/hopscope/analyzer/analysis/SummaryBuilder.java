@@ -31,6 +31,9 @@ final class SummaryBuilder {
     private long sumPinned;
     private long nonBlocking;
     private long errors;
+    private long sumUnexplained;
+    private long sumUnexplainedClipped;
+    private long unexplainedRequests;
     private long warmup;
     private long agentClasses;
     private long agentTransformed;
@@ -79,6 +82,12 @@ final class SummaryBuilder {
         sumMounts += sign * (long) r.mounts;
         sumMountWait += sign * r.mountWaitNanos;
         sumPinned += sign * r.pinnedNanos;
+        long unexplained = r.unexplainedNanos();
+        sumUnexplained += sign * unexplained;
+        sumUnexplainedClipped += sign * Math.min(unexplained, Math.max(0, r.durationNanos));
+        if (unexplained > 0) {
+            unexplainedRequests += sign;
+        }
         if (r.nonBlocking) {
             nonBlocking += sign;
         }
@@ -105,7 +114,8 @@ final class SummaryBuilder {
                 sumHops / n, maxHops, sumQueueDelay / n, sumWakeLatency / n, sumHandoffs / n, sumWakes / n,
                 sumReturns / n, sumReturnDelay / n, sumAllocated / n,
                 sumLock / n, sumBlocked / n, sumGc / n, sumMounts / n, sumMountWait / n, sumPinned / n,
-                nonBlocking / n, errors, warmup,
+                nonBlocking / n, errors, sumUnexplained / n,
+                sumNanos > 0 ? 1 - sumUnexplainedClipped / (double) sumNanos : 1, unexplainedRequests, warmup,
                 agentClasses == 0 && agentNanos == 0 && agentBytes == 0 && agentSampledBytes == 0 ? AgentWork.NONE
                         : new AgentWork(agentClasses, agentTransformed, agentNanos, agentCpuNanos, agentBytes,
                                 agentSampledBytes));

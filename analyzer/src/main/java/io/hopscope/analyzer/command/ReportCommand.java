@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "report", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Per request: hops (handoffs, wakes), threads, time per thread, time blocked, queue delay,"
                 + " wake latency, self time per pipeline policy, exact allocated bytes, lock contention and GC"
-                + " pauses; and a summary per request name (count, throughput, p50/p90/p99/max, ...).",
+                + " pauses, and where hopscope was blind (parked or monitor time no hop or wait explains, and where);"
+                + " and a summary per request name (count, throughput, p50/p90/p99/max, share explained, ...).",
                 "Warnings (truncated recording, no hopscope events, agent errors) go to stderr.",
                 "",
                 "With --bpf: what the kernel saw of each request (off-CPU and run-queue time, context switches,"

@@ -4,6 +4,9 @@ package io.hopscope.analyzer.model;
  * Figures over all requests of one name. Latencies come from an HdrHistogram (3 significant digits);
  * throughput is requests per second over the window from the first start to the last end. The
  * means of mounts, mount wait and pinned time are over all requests of the name, virtual threads or not.
+ * {@code explainedShare} is the share of the requests' time that hopscope explains: 1 less their
+ * unexplained parked and monitor time ({@link Unexplained}, each request's at most its duration) over
+ * their total duration; {@code unexplainedRequests} how many requests had some.
  * {@code warmupRequests} of the {@code count} are warm-up requests (see {@link Request#warmup()}),
  * included in every figure unless the report excludes them; {@code agentWork} is the agent's own
  * work on the name's requests, in none of the figures.
@@ -34,6 +37,9 @@ public record NameSummary(
         double meanPinnedNanos,
         double nonBlockingShare,
         long errors,
+        double meanUnexplainedNanos,
+        double explainedShare,
+        long unexplainedRequests,
         long warmupRequests,
         AgentWork agentWork) {
 
@@ -44,10 +50,11 @@ public record NameSummary(
                        double meanWakeHops, double meanReturnHops, double meanReturnDelayNanos,
                        double meanAllocatedBytes, double meanLockNanos, double meanBlockedNanos, double meanGcNanos,
                        double meanMounts, double meanMountWaitNanos, double meanPinnedNanos, double nonBlockingShare,
-                       long errors) {
+                       long errors, double meanUnexplainedNanos, double explainedShare, long unexplainedRequests) {
         this(name, count, throughputPerSecond, p50Nanos, p90Nanos, p99Nanos, maxNanos, meanNanos, meanHops, maxHops,
                 meanQueueDelayNanos, meanWakeLatencyNanos, meanHandoffHops, meanWakeHops, meanReturnHops,
                 meanReturnDelayNanos, meanAllocatedBytes, meanLockNanos, meanBlockedNanos, meanGcNanos, meanMounts,
-                meanMountWaitNanos, meanPinnedNanos, nonBlockingShare, errors, 0, AgentWork.NONE);
+                meanMountWaitNanos, meanPinnedNanos, nonBlockingShare, errors, meanUnexplainedNanos, explainedShare,
+                unexplainedRequests, 0, AgentWork.NONE);
     }
 }

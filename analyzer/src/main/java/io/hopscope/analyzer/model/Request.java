@@ -12,6 +12,7 @@ import java.util.List;
  * {@code allocatedBytes} is exact but for {@code estimatedAllocatedBytes} of it: the allocation
  * samples of threads whose segments had no allocation counter (virtual threads on JDK 21-25).
  * {@code carriers} is what its virtual threads did on their carriers, {@link Carriers#NONE} when it had none.
+ * {@code unexplained} is its parked and monitor time that no wait or hop of it explains, {@link Unexplained#NONE} when none.
  * {@code agentWork} is the agent's own work on its threads, left out of every other figure; a request
  * during which its threads loaded classes is a warm-up request ({@link #warmup()}).
  */
@@ -49,6 +50,7 @@ public record Request(
         List<GcPause> gcPauses,
         Carriers carriers,
         boolean detailKept,
+        Unexplained unexplained,
         AgentWork agentWork) {
 
     /** A request without agent work (tests, and the figures of older recordings). */
@@ -59,12 +61,12 @@ public record Request(
                    long wakeLatencyNanos, int handoffHops, int wakeHops, int returnHops, long returnDelayNanos,
                    boolean blockedOnNonBlockingThread, List<PolicyTime> policies, LockContention lock,
                    List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, Carriers carriers,
-                   boolean detailKept) {
+                   boolean detailKept, Unexplained unexplained) {
         this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hops,
                 hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
                 queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
                 blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
-                AgentWork.NONE);
+                unexplained, AgentWork.NONE);
     }
 
     /** Whether its threads loaded classes while they worked on it (the agent saw each one). */

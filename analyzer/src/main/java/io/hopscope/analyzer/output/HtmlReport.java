@@ -106,6 +106,7 @@ public final class HtmlReport {
         o.put("mounts", s.meanMounts() > 0 ? String.format(java.util.Locale.ROOT, "%.1f", s.meanMounts()) : "");
         o.put("pinned", s.meanPinnedNanos() > 0 ? Units.nanos(s.meanPinnedNanos()) : "");
         o.put("errors", s.errors());
+        o.put("explained", TextReport.explained(s));
         return o;
     }
 
@@ -134,6 +135,7 @@ public final class HtmlReport {
         o.put("gc", Units.nanos(r.gcNanos()));
         o.put("carriers", r.carriers().any() ? TextReport.carriers(r.carriers()) : "");
         o.put("detail", r.detailKept());
+        TextReport.unexplained(r).forEach(o.putArray("unexplained")::add);
         // Lanes: one per thread, in the order the request reached them.
         Map<ThreadRef, ObjectNode> lanes = new LinkedHashMap<>();
         List<ThreadRef> order = new ArrayList<>();

@@ -17,6 +17,7 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.model.WakePair;
 import io.hopscope.analyzer.model.Waker;
@@ -115,6 +116,9 @@ final class JsonRecords {
         n.put("meanPinnedNanos", s.meanPinnedNanos());
         n.put("nonBlockingShare", s.nonBlockingShare());
         n.put("errors", s.errors());
+        n.put("meanUnexplainedNanos", s.meanUnexplainedNanos());
+        n.put("explainedShare", s.explainedShare());
+        n.put("unexplainedRequests", s.unexplainedRequests());
         n.put("warmupRequests", s.warmupRequests());
         n.set("agentWork", agentWork(s.agentWork()));
         return n;
@@ -160,6 +164,11 @@ final class JsonRecords {
         lock.put("count", r.lock().count());
         lock.put("nanos", r.lock().nanos());
         array(lock, "top", r.lock().top(), JsonRecords::lockSite);
+        ObjectNode unexplained = n.putObject("unexplained");
+        unexplained.put("nanos", r.unexplained().nanos());
+        unexplained.put("count", r.unexplained().count());
+        unexplained.put("explainedShare", r.unexplained().explainedShare(r.durationNanos()));
+        array(unexplained, "top", r.unexplained().top(), JsonRecords::unexplainedSite);
         array(n, "allocationSites", r.allocationSites(), JsonRecords::allocationSite);
         array(n, "policies", r.policies(), JsonRecords::policy);
         n.put("gcNanos", r.gcNanos());
@@ -218,6 +227,16 @@ final class JsonRecords {
         o.put("count", l.count());
         o.put("nanos", l.nanos());
         split(o, "stack", l.stack(), "\n");
+    }
+
+    static void unexplainedSite(ObjectNode o, UnexplainedSite u) {
+        o.put("kind", u.kind());
+        o.put("frame", u.frame());
+        o.put("blocker", u.blocker());
+        o.put("count", u.count());
+        o.put("nanos", u.nanos());
+        o.set("waker", thread(u.waker()));
+        split(o, "stack", u.stack(), "\n");
     }
 
     static void allocationSite(ObjectNode o, AllocationSite a) {

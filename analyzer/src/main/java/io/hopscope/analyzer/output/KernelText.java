@@ -15,6 +15,8 @@ import java.util.Locale;
 public final class KernelText {
 
     static final int PAIRS = 15;
+    // KernelView's place for a request's segments (the rest are the agent's wait kinds).
+    private static final String SEGMENT = "segment";
 
     private KernelText() {
     }
@@ -65,6 +67,7 @@ public final class KernelText {
         }
         KernelView v = k.request(r.id());
         out.println("  " + requestLine(v));
+        out.println("  " + unexplainedOffCpu(v));
         String atLeast = v.incomplete() ? ">= " : "";
         for (KernelView.Place p : v.during()) {
             out.printf(Locale.ROOT, "    in %-22s off-CPU %s%s, run queue %s%s, %s%d switch(es), %s%d futex wait(s)%n",
@@ -92,6 +95,26 @@ public final class KernelText {
                 v.incomplete() ? " (INCOMPLETE: overlaps lost eBPF records; lower bounds)" : "",
                 atLeast, Units.nanos(v.offCpuNanos()), atLeast, Units.nanos(v.runQueueNanos()), atLeast, v.contextSwitches(),
                 atLeast, v.futexWaits());
+    }
+
+    /**
+     * The kernel's side of the request's blind spots: its threads' off-CPU time inside its segments,
+     * which no wait of the agent's covers (a known wait is a place of its own), and who woke them there:
+     * "unexplained off-CPU: 50.12 ms in its segments, woken by blind-unparker -> blind-caller in segment (1)".
+     */
+    static String unexplainedOffCpu(KernelView v) {
+        long nanos = 0;
+        for (KernelView.Place p : v.during()) {
+            if (SEGMENT.equals(p.during())) {
+                nanos += p.offCpuNanos();
+            }
+        }
+        if (nanos == 0) {
+            return "unexplained off-CPU: none";
+        }
+        List<Waker> wakers = v.wakers().stream().filter(w -> SEGMENT.equals(w.during())).toList();
+        return "unexplained off-CPU: " + (v.incomplete() ? ">= " : "") + Units.nanos(nanos) + " in its segments, "
+                + (wakers.isEmpty() ? "waker not seen" : "woken by " + wakers(wakers, 3));
     }
 
     /** A name's request count, with how many of them overlap lost records when any do ({@code N/M}). */

@@ -15,6 +15,8 @@ import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
+import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.model.Warmup;
 import java.io.PrintWriter;
@@ -129,6 +131,7 @@ public final class TextReport {
         out.println("(hops: mean/max per request; queue, wake: mean queue delay and wake latency per request; "
                 + "nb: share of requests that blocked on a non-blocking thread)");
         for (NameSummary s : summary) {
+            out.println(explained(s));
             if (s.warmupRequests() > 0) {
                 out.printf(Locale.ROOT, "warm-up of %s: %d of the %d request(s) (their threads loaded classes),"
                         + " in the figures above%n", s.name(), s.warmupRequests(), s.count());
@@ -143,6 +146,51 @@ public final class TextReport {
                         s.name(), s.meanMounts(), Units.nanos(s.meanMountWaitNanos()), Units.nanos(s.meanPinnedNanos()));
             }
         }
+    }
+
+    /**
+     * "explained: NAME 98.5% of request time (unexplained 150.0 us/request, in 10 of 120 requests)": the
+     * share of its requests' time hopscope explains, and the parked and monitor time it could not.
+     */
+    static String explained(NameSummary s) {
+        return "explained: " + s.name() + " " + Units.percent(s.explainedShare()) + " of request time"
+                + (s.unexplainedRequests() == 0 ? "" : " (unexplained " + Units.nanos(s.meanUnexplainedNanos())
+                + "/request, in " + s.unexplainedRequests() + " of " + s.count() + " requests)");
+    }
+
+    /**
+     * "unexplained: 1.80 ms parked in com.example.Foo.await on ...ConditionObject, waker not seen": where a
+     * request's threads parked or waited on a monitor with no hop or wait of it to say why, the sites that
+     * took most first; "none" when the JDK's events show no such time.
+     */
+    static List<String> unexplained(Request r) {
+        Unexplained u = r.unexplained();
+        if (u.count() == 0) {
+            return List.of("unexplained: none (no park or monitor wait outside its hops and waits)");
+        }
+        String explains = "hopscope explains " + Units.percent(u.explainedShare(r.durationNanos())) + " of its time";
+        if (u.top().size() == 1 && u.top().get(0).nanos() == u.nanos()) {
+            return List.of("unexplained: " + site(u.top().get(0)) + " (" + explains + ")");
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add("unexplained: " + Units.nanos(u.nanos()) + " in " + u.count() + " park(s) and monitor wait(s), " + explains);
+        for (UnexplainedSite s : u.top()) {
+            lines.add("  " + site(s));
+        }
+        return lines;
+    }
+
+    private static String site(UnexplainedSite s) {
+        return Units.nanos(s.nanos()) + " " + s.doing() + ("?".equals(s.frame()) ? "" : " in " + s.frame())
+                + (s.blocker() == null ? "" : " on " + s.blocker()) + (s.count() > 1 ? " (" + s.count() + "x)" : "")
+                + ", " + waker(s);
+    }
+
+    private static String waker(UnexplainedSite s) {
+        if ("monitorEnter".equals(s.kind())) {
+            return s.waker() == null ? "holder not seen" : "held by " + s.waker().label();
+        }
+        return s.waker() == null ? "waker not seen" : "woken by " + s.waker().label();
     }
 
     /** " (1 handoff, 1 return)": the request's hops by kind, or nothing without hops. */
@@ -188,6 +236,7 @@ public final class TextReport {
                 r.hops(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
                 Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
                 r.returnHops() > 0 ? ", return delay " + Units.nanos(r.returnDelayNanos()) : "", Units.nanos(r.gcNanos()));
+        unexplained(r).forEach(line -> out.println("  " + line));
         if (r.detailKept() && !r.segments().isEmpty()) {
             writeLanes(r, out);
         }

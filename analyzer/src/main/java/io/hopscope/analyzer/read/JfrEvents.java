@@ -287,6 +287,31 @@ public final class JfrEvents {
         return frame(st.getFrames().get(0));
     }
 
+    /**
+     * Where a thread waited, as {@code Class.method}: the first frame outside the JDK (its {@code java.},
+     * {@code javax.}, {@code jdk.} and {@code sun.} packages: {@code LockSupport.park}, the
+     * {@code java.util.concurrent} synchronizers, {@code Object.wait}), else the top frame; "?" without a stack.
+     */
+    public static String firstApplicationFrame(RecordedStackTrace st) {
+        if (st == null || st.getFrames().isEmpty()) {
+            return "?";
+        }
+        RecordedFrame first = null;
+        for (RecordedFrame f : st.getFrames()) {
+            if (f.getMethod() == null || f.getMethod().getType() == null) {
+                continue;
+            }
+            if (first == null) {
+                first = f;
+            }
+            String type = f.getMethod().getType().getName();
+            if (!(type.startsWith("java.") || type.startsWith("javax.") || type.startsWith("jdk.") || type.startsWith("sun."))) {
+                return type + "." + f.getMethod().getName();
+            }
+        }
+        return first == null ? "?" : first.getMethod().getType().getName() + "." + first.getMethod().getName();
+    }
+
     public static String frame(RecordedFrame f) {
         if (f.getMethod() == null) {
             return "?";

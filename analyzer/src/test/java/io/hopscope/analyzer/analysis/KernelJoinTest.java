@@ -118,7 +118,10 @@ class KernelJoinTest {
                 .contains("kernel: off-CPU 25.00 ms, run queue 5.50 ms, 3 context switch(es), 1 futex wait(s)")
                 .contains("woken by kj-loop: kj-caller in Mono.block, 1x (1 futex wake(s)); 20.00 ms off-CPU before,"
                         + " run queue 2.00 ms after")
-                .contains("woken by swapper/0 [hardirq]: kj-caller in Mono.block, 1x (0 futex wake(s), ended 1 wait(s))");
+                .contains("woken by swapper/0 [hardirq]: kj-caller in Mono.block, 1x (0 futex wake(s), ended 1 wait(s))")
+                // The blind spots the kernel sees: off-CPU time in segments, outside the agent's waits.
+                .contains("unexplained off-CPU: 3.00 ms in its segments, waker not seen")
+                .contains("unexplained off-CPU: 4.00 ms in its segments, woken by kj-caller -> kj-loop in segment (1)");
     }
 
     @Test

@@ -64,6 +64,39 @@ class KnownPathReportTest {
         assertThat(report.recording().sampledAllocationBytesInRequests()).isPositive();
     }
 
+    /**
+     * Blind spots: A's bare park and B's monitor enter fall in their segments with no hop or wait to
+     * explain them; the caller's park in {@code CompletableFuture.get}, which the JVM records too (as
+     * long as B holds the request up), is its known wait's and is not shown.
+     */
+    @Test
+    void whatNoHopOrWaitExplainsIsShownAndTheKnownWaitIsNot() throws Exception {
+        long callerParks = jdk.jfr.consumer.RecordingFile.readAllEvents(recording).stream()
+                .filter(e -> e.getEventType().getName().equals("jdk.ThreadPark") && e.getThread() != null
+                        && "known-path-caller".equals(e.getThread().getJavaName()) && e.getDuration().toNanos() >= 25 * MS
+                        && e.getClass("parkedClass") != null && e.getClass("parkedClass").getName().contains("CompletableFuture"))
+                .count();
+        assertThat(callerParks).isGreaterThanOrEqualTo(report.requests().size());
+        for (Request r : report.requests()) {
+            assertThat(r.unexplained().top()).noneSatisfy(s -> assertThat(s.blocker()).contains("CompletableFuture"));
+            assertThat(r.unexplained().top()).anySatisfy(s -> {
+                assertThat(s.kind()).isEqualTo("park");
+                assertThat(s.blocker()).isEqualTo(KnownPathRecording.KnownParkBlocker.class.getName());
+                assertThat(s.frame()).startsWith(KnownPathRecording.class.getName() + ".");
+                assertThat(s.waker()).isNull();
+            }).anySatisfy(s -> {
+                assertThat(s.kind()).isEqualTo("monitorEnter");
+                assertThat(s.blocker()).isEqualTo(KnownPathRecording.KnownLock.class.getName());
+                assertThat(s.nanos()).isGreaterThanOrEqualTo(25 * MS);
+                assertThat(s.waker().name()).isEqualTo("known-path-holder");
+            });
+            assertThat(r.unexplained().nanos()).isEqualTo(r.unexplained().top().stream().mapToLong(s -> s.nanos()).sum());
+        }
+        NameSummary s = report.summary().get(0);
+        assertThat(s.unexplainedRequests()).isEqualTo(report.requests().size());
+        assertThat(s.explainedShare()).isBetween(0.0, 1.0);
+    }
+
     @Test
     void monitorContentionOnBIsAttributedToTheRequest() {
         for (Request r : report.requests()) {

@@ -14,6 +14,7 @@ import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.output.JsonReport;
 import java.io.ByteArrayInputStream;
@@ -108,12 +109,14 @@ class RequestFieldsTest {
         acc.addSegment(new Segment(VIRTUAL, "task", 1_300, 1_400, -1, -1));
         acc.addAllocationSample("a.B.c:2", "byte[]", 2_048, VIRTUAL.javaId());
         acc.addGcPause(new GcPause(1, "G1New", 1_250, 1_260), 10);
+        acc.blind().addParked(BlindSpots.PARK, LOOP.javaId(), 1_210, 1_290, 80, "java.lang.Object", null, null);
+        acc.settleBlindSpots();
         return acc.toRequest(5);
     }
 
     private static boolean isDefault(Object v) {
         return v == null || v.equals(0L) || v.equals(0) || v.equals(-1L) || v.equals(-1) || v.equals(Boolean.FALSE)
                 || v instanceof Collection<?> c && c.isEmpty() || v instanceof Map<?, ?> m && m.isEmpty()
-                || v == LockContention.NONE;
+                || v == LockContention.NONE || v == Unexplained.NONE;
     }
 }

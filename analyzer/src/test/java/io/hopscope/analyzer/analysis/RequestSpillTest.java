@@ -14,6 +14,8 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
+import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -97,7 +99,7 @@ class RequestSpillTest {
         if (!full) {
             return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, null, 1_000 + id, 50, 0,
                     List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(),
-                    LockContention.NONE, List.of(), 0, List.of(), Carriers.NONE, false);
+                    LockContention.NONE, List.of(), 0, List.of(), Carriers.NONE, false, Unexplained.NONE);
         }
         return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
                 "error", "java.io.IOException: reset", 503, CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id, 2,
@@ -115,6 +117,8 @@ class RequestSpillTest {
                 List.of(new AllocationSite("a.B.c:1", "byte[]", 2, 1 << 20)),
                 5_000, List.of(new GcPause(4, "G1New", 11, 12)),
                 new Carriers(2, 5, List.of("ForkJoinPool-1-worker-1", "ForkJoinPool-1-worker-2"), 90_000, 60_000,
-                        1_500_000, 1, 25_000_000), true);
+                        1_500_000, 1, 25_000_000), true,
+                new Unexplained(50_000_000, 2, List.of(new UnexplainedSite("monitorWait", "a.B.await", "a.Lock", 2,
+                        50_000_000, LOOP, "java.lang.Object.wait:-1\na.B.await:3"))));
     }
 }

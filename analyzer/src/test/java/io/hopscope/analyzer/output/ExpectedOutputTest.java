@@ -19,6 +19,8 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
+import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.testing.Paths;
 import java.io.PrintWriter;
@@ -61,11 +63,16 @@ class ExpectedOutputTest {
                 new LockContention(1, 2 * MS, List.of(new LockSite("monitor", "java.lang.Object", 1, 2 * MS,
                         "com.example.Cache.get:41\ncom.example.Handler.handle:17"))),
                 List.of(new AllocationSite("io.netty.buffer.PooledByteBufAllocator.newDirectBuffer:409", "byte[]", 2, 16_384)),
-                MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), Carriers.NONE, true);
+                MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), Carriers.NONE, true,
+                new Unexplained(1_800_000, 1, List.of(new UnexplainedSite("park", "com.example.Foo.await",
+                        "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", 1, 1_800_000, null,
+                        "jdk.internal.misc.Unsafe.park\njava.util.concurrent.locks.LockSupport.park:371\n"
+                                + "com.example.Foo.await:88"))));
         NameSummary s = new NameSummary("GET 127.0.0.1/blob", 120, 98.5 / scale, (long) (10 * MS * scale),
                 (long) (11 * MS * scale), (long) (12 * MS * scale), d, 10.2 * MS * scale, 2.0, 2, 310_000, 125_000,
                 1.0, 1.0 - 0.25 * (scale - 1), 0.25 * (scale - 1), 40_000 * (scale - 1),
-                24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0, 0, 0, 0.0, 0);
+                24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0, 0, 0, 0.0, 0, 0.15 * MS * scale,
+                1 - 0.15 / 10.2, 10);
         RecordingInfo info = new RecordingInfo(file, T0, T0 + 1_500 * MS, true, 1200, 340, "0.1.0", "jfr=" + file,
                 1_700_000_000_000_000_000L, 3, 4, 6 * MS, 23, 2_880_000, 4_000_000, 3_000_000, 0,
                 LateEvents.NONE, List.of());

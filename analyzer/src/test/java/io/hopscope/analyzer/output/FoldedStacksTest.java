@@ -8,6 +8,7 @@ import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Wait;
 import java.util.List;
@@ -49,6 +50,6 @@ class FoldedStacksTest {
                         new Segment(MAIN, "resume", t0 + workNanos + 300, t0 + workNanos + 350, 0, -1)),
                 List.of(new Wait("Future.get", MAIN, worker, t0 + 100, t0 + workNanos + 300, 50, false, "value")),
                 List.of(), 0, 0, workNanos + 200, 75, 50, 1, 1, 0, 0, false, List.of(), LockContention.NONE,
-                List.of(), 0, List.of(), Carriers.NONE, true);
+                List.of(), 0, List.of(), Carriers.NONE, true, Unexplained.NONE);
     }
 }

@@ -41,7 +41,8 @@ class VirtualDiffTest {
                 s.p99Nanos(), s.maxNanos(), s.meanNanos(), s.meanHops(), s.maxHops(), s.meanQueueDelayNanos(),
                 s.meanWakeLatencyNanos(), s.meanHandoffHops(), s.meanWakeHops(), s.meanReturnHops(),
                 s.meanReturnDelayNanos(), s.meanAllocatedBytes(), s.meanLockNanos(), s.meanBlockedNanos(),
-                s.meanGcNanos(), mounts, mountWaitNanos, pinnedNanos, s.nonBlockingShare(), s.errors());
+                s.meanGcNanos(), mounts, mountWaitNanos, pinnedNanos, s.nonBlockingShare(), s.errors(),
+                s.meanUnexplainedNanos(), s.explainedShare(), s.unexplainedRequests());
         return new Report(r.recording(), List.of(v), r.requests());
     }
 }

@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
                 + "baseline (median and min-max over rounds), CPU us per request added, p99 ratio, allocated bytes "
                 + "per request and the first window's throughput ratio beside the steady-state one; then the "
                 + "analyzer's cost (hopscope report against the bare jdk.jfr.consumer floor and jfr summary), the "
-                + "eBPF tracer's cost per off-CPU interval (root and bcc only), and issue #22's targets, each "
+                + "eBPF tracer's cost per off-CPU interval (root and bcc only), and its targets, each "
                 + "computed: met, or not met by how much.",
                 "",
                 "Each run is one JVM: its first window (from the first request, no warm-up), then the steady-state "

@@ -17,7 +17,7 @@ final class Report {
         for (String line : toolLines(r)) {
             b.append(line).append('\n');
         }
-        b.append("\ntargets (issue #22):\n");
+        b.append("\ntargets:\n");
         for (TargetCheck t : r.targets()) {
             b.append("  ").append(t.target()).append(" [").append(t.row()).append("]: ").append(t.valueText())
                     .append(", target ").append(t.limitText()).append(": ").append(t.status()).append('\n');
@@ -38,7 +38,7 @@ final class Report {
         for (String line : toolLines(r)) {
             b.append("- ").append(line).append('\n');
         }
-        b.append("\nTargets (issue #22), each computed from the figures above:\n\n");
+        b.append("\nTargets, each computed from the figures above:\n\n");
         List<List<String>> targets = new ArrayList<>();
         for (TargetCheck t : r.targets()) {
             targets.add(List.of(t.target(), t.row(), t.valueText(), t.limitText(), t.status()));
