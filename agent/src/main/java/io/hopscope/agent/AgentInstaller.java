@@ -33,8 +33,11 @@ import java.nio.file.Path;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -107,7 +110,7 @@ final class AgentInstaller {
                 .with(new AgentWorkMeter(false))
                 .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
         // Each instrumentation applied, with the loaders its library is looked for in (any: the JDK's).
-        Map<String, LibraryLoaders> applied = new LinkedHashMap<>();
+        Map<HopscopeInstrumentation, LibraryLoaders> applied = new LinkedHashMap<>();
         List<String> skippedLate = new ArrayList<>();
         ClassLoader agentLoader = AgentInstaller.class.getClassLoader();
         for (HopscopeInstrumentation each : all) {
@@ -119,10 +122,14 @@ final class AgentInstaller {
             // A library is looked for in the loader of each class to transform, wherever the
             // application loads it from; its helpers are defined there when its objects turn up.
             String required = each.requiredClass();
-            LibraryLoaders libraryLoaders = required == null ? null : new LibraryLoaders(required);
+            LibraryLoaders libraryLoaders = required == null ? null
+                    : new LibraryLoaders(required, each.requiredClassOfCopy(), each.libraryPackage());
             ElementMatcher<ClassLoader> loaders = libraryLoaders == null ? any() : libraryLoaders;
             if (libraryLoaders != null) {
                 libraryLoaders.matches(agentLoader); // found from the start when on the class path
+                for (String prefix : each.knownRelocations()) {
+                    libraryLoaders.sees(agentLoader, prefix);
+                }
             }
             if (each.addsFields()) {
                 fieldBuilder = each.extend(fieldBuilder, loaders);
@@ -134,7 +141,7 @@ final class AgentInstaller {
                 builder = each.extend(builder, loaders);
             }
             each.register(runtime, instrumentation);
-            applied.put(each.name(), libraryLoaders);
+            applied.put(each, libraryLoaders);
         }
         if (!skippedLate.isEmpty()) {
             System.setProperty(SKIPPED_PROPERTY, String.join(",", skippedLate));
@@ -170,7 +177,8 @@ final class AgentInstaller {
         fieldBuilder.installOn(instrumentation);
 
         // ClockSync every second (its own period) and at each chunk start and end: a JFR setting
-        // has one period, so the chunk-start (AgentInfo) and chunk-end (AgentError) hooks add one.
+        // has one period, so the AgentInfo (chunk start and end) and AgentError (chunk end) hooks
+        // add one. AgentInfo at the end too: it names the library copies found during the chunk.
         FlightRecorder.addPeriodicEvent(ClockSyncEvent.class, AgentInstaller::clockSync);
         FlightRecorder.addPeriodicEvent(AgentInfoEvent.class, () -> {
             clockSync();
@@ -218,7 +226,8 @@ final class AgentInstaller {
             }
         }
         if (debug) {
-            System.err.println("hopscope: agent " + VERSION + " installed: " + String.join(";", applied.keySet()));
+            System.err.println("hopscope: agent " + VERSION + " installed: "
+                    + String.join(";", applied.keySet().stream().map(HopscopeInstrumentation::name).toList()));
         }
     }
 
@@ -234,13 +243,17 @@ final class AgentInstaller {
 
     /**
      * The instrumentations applied whose classes exist: the JDK's, and those whose library has
-     * turned up in a class loader (the agent's, or any other since).
+     * turned up in a class loader (the agent's, or any other since), each relocated copy of a
+     * library by its own name ({@code netty@com.example.shaded.io.netty}).
      */
-    private static String instrumentationsFound(Map<String, LibraryLoaders> applied) {
-        List<String> found = new ArrayList<>();
-        applied.forEach((name, loaders) -> {
+    private static String instrumentationsFound(Map<HopscopeInstrumentation, LibraryLoaders> applied) {
+        Set<String> found = new LinkedHashSet<>();
+        applied.forEach((instrumentation, loaders) -> {
             if (loaders == null || loaders.found()) {
-                found.add(name);
+                found.add(instrumentation.name());
+            }
+            if (loaders != null) {
+                new TreeSet<>(loaders.copiesFound()).forEach(prefix -> found.add(instrumentation.copyName(prefix)));
             }
         });
         return String.join(";", found);

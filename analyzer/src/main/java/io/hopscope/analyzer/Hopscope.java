@@ -4,6 +4,7 @@ import io.hopscope.analyzer.command.AttachCommand;
 import io.hopscope.analyzer.command.CliProblem;
 import io.hopscope.analyzer.command.DemoCommand;
 import io.hopscope.analyzer.command.DiffCommand;
+import io.hopscope.analyzer.command.ExportCommand;
 import io.hopscope.analyzer.command.FlameCommand;
 import io.hopscope.analyzer.command.LiveCommand;
 import io.hopscope.analyzer.command.RecordCommand;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Command;
                 "",
                 "Example: hopscope report app.jfr"},
         subcommands = {ReportCommand.class, DiffCommand.class, TraceCommand.class, FlameCommand.class,
-                DemoCommand.class, AttachCommand.class, LiveCommand.class, RecordCommand.class})
+                DemoCommand.class, AttachCommand.class, LiveCommand.class, RecordCommand.class, ExportCommand.class})
 public final class Hopscope implements Runnable {
 
     /** Exit code for bad data (picocli already uses 2 for bad usage). */
@@ -77,6 +78,6 @@ public final class Hopscope implements Runnable {
     public void run() {
         // No subcommand is a usage error: say what there is, exit 2.
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "missing subcommand: report, diff, trace, flame, demo, attach, live or record");
+                "missing subcommand: report, diff, trace, flame, demo, attach, live, record or export");
     }
 }

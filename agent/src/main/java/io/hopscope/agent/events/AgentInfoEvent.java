@@ -14,7 +14,7 @@ import jdk.jfr.StackTrace;
 @Description("The hopscope agent's version, options and applied instrumentations.")
 @Category("hopscope")
 @StackTrace(false)
-@Period("beginChunk")
+@Period("everyChunk")
 public final class AgentInfoEvent extends Event {
 
     @Label("Version")

@@ -1,6 +1,7 @@
 package io.hopscope.agent.instrumentation;
 
 import java.lang.instrument.Instrumentation;
+import java.util.List;
 
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
@@ -21,6 +22,41 @@ public interface HopscopeInstrumentation {
      */
     String requiredClass();
 
+    /**
+     * The class a copy of the library relocated under another package (see
+     * {@link io.hopscope.agent.instrumentation.Relocation}) must have under its prefix: the
+     * required class, unless that is another library's, which the copy need not have relocated.
+     */
+    default String requiredClassOfCopy() {
+        return requiredClass();
+    }
+
+    /**
+     * The library's root package ({@code io.netty}): a relocated copy is named by where it went
+     * ({@code netty@com.example.shaded.io.netty}), and recognised by it in a class loader where
+     * none of the instrumentation's named classes has been loaded yet.
+     */
+    default String libraryPackage() {
+        String required = requiredClass();
+        int first = required.indexOf('.');
+        int second = required.indexOf('.', first + 1);
+        return second < 0 ? required.substring(0, Math.max(first, 0)) : required.substring(0, second);
+    }
+
+    /**
+     * Prefixes under which the library itself ships a copy of its own (reactor-netty's
+     * reactor-pool): looked for at install like the original, and named like it.
+     */
+    default List<String> knownRelocations() {
+        return List.of();
+    }
+
+    /** The name AgentInfo gives the copy under this prefix. */
+    default String copyName(String prefix) {
+        return prefix.isEmpty() || knownRelocations().contains(prefix) ? name()
+                : name() + "@" + prefix + libraryPackage();
+    }
+
     /** Whether the JDK has what a JDK instrumentation needs (a runtime image may leave a module out). */
     default boolean availableInJdk() {
         return true;
@@ -29,6 +65,8 @@ public interface HopscopeInstrumentation {
     /**
      * Adds this instrumentation's transformations; {@code libraryLoaders} matches the class loaders
      * that see {@link #requiredClass()} (any, for a JDK instrumentation), for every type rule of a library.
+     * A library's rules made with {@link LibraryLoaders#of}{@code (libraryLoaders).named(...)} or
+     * {@code .subTypesOf(...)} also match the library's relocated copies.
      */
     AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders);
 

@@ -10,7 +10,6 @@ import io.hopscope.agent.runtime.Requests;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.Set;
 
 /**
  * An instrumentation's helper that names its library's classes (a request describer extending
@@ -28,19 +27,22 @@ import java.util.Set;
  * the key types), found once per class and kept in a ClassValue: each helper is held by a class of
  * the copy of the library it serves, so nothing here keeps a class loader alive. A lookup is a
  * ClassValue read per call.
+ *
+ * <p>A relocated copy of the library (see {@link Relocation}) gets a helper of its own, its bytes
+ * rewritten to name that copy's classes: the key types match by the name after the copy's prefix.
  */
 public final class LibraryHelper<T> {
 
     private final String instrumentation;
     private final Class<T> kind;
     private final String helperClass;
-    private final Set<String> keyTypes;
+    private final String[] keyTypes;
 
     /** The helper for instances of a key type, by that type (null when it cannot be defined). */
     private final ClassValue<T> byKeyType = new ClassValue<>() {
         @Override
         protected T computeValue(Class<?> keyType) {
-            return define(keyType.getClassLoader());
+            return define(keyType.getClassLoader(), Relocation.prefixOf(keyType.getName(), keyTypes));
         }
     };
 
@@ -57,7 +59,7 @@ public final class LibraryHelper<T> {
         this.instrumentation = instrumentation;
         this.kind = kind;
         this.helperClass = helperClass;
-        this.keyTypes = Set.of(keyTypes);
+        this.keyTypes = keyTypes.clone();
     }
 
     /**
@@ -81,7 +83,7 @@ public final class LibraryHelper<T> {
 
     private Class<?> keyTypeOf(Class<?> type) {
         for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            if (keyTypes.contains(c.getName())) {
+            if (Relocation.prefixOf(c.getName(), keyTypes) != null) {
                 return c;
             }
             Class<?> key = keyInterfaceOf(c);
@@ -94,7 +96,7 @@ public final class LibraryHelper<T> {
 
     private Class<?> keyInterfaceOf(Class<?> type) {
         for (Class<?> i : type.getInterfaces()) {
-            if (keyTypes.contains(i.getName())) {
+            if (Relocation.prefixOf(i.getName(), keyTypes) != null) {
                 return i;
             }
             Class<?> key = keyInterfaceOf(i);
@@ -105,9 +107,9 @@ public final class LibraryHelper<T> {
         return null;
     }
 
-    private T define(ClassLoader library) {
+    private T define(ClassLoader library, String prefix) {
         try {
-            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass);
+            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass, prefix);
             Class<?> helper = Class.forName(helperClass, true, loader);
             return kind.cast(helper.getConstructor().newInstance());
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
@@ -132,12 +134,15 @@ public final class LibraryHelper<T> {
         private final ClassLoader library;
         private final ClassLoader agent;
         private final String helperClass;
+        private final String prefix;
 
-        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass) {
+        /** {@code prefix}: the library copy's, "" for the original (see Relocation). */
+        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass, String prefix) {
             super("hopscope-helper", null);
             this.library = library;
             this.agent = agent;
             this.helperClass = helperClass;
+            this.prefix = prefix;
         }
 
         @Override
@@ -167,7 +172,7 @@ public final class LibraryHelper<T> {
                 if (in == null) {
                     throw new ClassNotFoundException(name);
                 }
-                byte[] bytes = in.readAllBytes();
+                byte[] bytes = Relocation.remap(in.readAllBytes(), prefix, library);
                 return defineClass(name, bytes, 0, bytes.length, LibraryHelper.class.getProtectionDomain());
             } catch (IOException e) {
                 throw new ClassNotFoundException(name, e);

@@ -22,9 +22,12 @@ public final class Matchers {
      * their class files, for every class the application loads.
      */
     public static ElementMatcher.Junction<TypeDescription> implementationsOf(String interfaceName) {
+        return notJdk().and(not(isInterface())).and(failSafe(hasSuperType(named(interfaceName))));
+    }
+
+    /** Classes outside the JDK (and Kotlin's runtime): the name test before any super type test. */
+    public static ElementMatcher.Junction<TypeDescription> notJdk() {
         return not(nameStartsWith("java.").or(nameStartsWith("jdk.")).or(nameStartsWith("sun."))
-                .or(nameStartsWith("com.sun.")).or(nameStartsWith("kotlin.")))
-                .and(not(isInterface()))
-                .and(failSafe(hasSuperType(named(interfaceName))));
+                .or(nameStartsWith("com.sun.")).or(nameStartsWith("kotlin.")));
     }
 }

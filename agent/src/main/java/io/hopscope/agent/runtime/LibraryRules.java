@@ -12,13 +12,16 @@ import java.util.function.Predicate;
  *
  * <p>Rules are plain names and predicates, registered for every instrumentation whether or not its
  * library is visible to the agent's class loader (an application server's or a fat jar's libraries
- * are not), so that they hold wherever the library's objects turn up. Each table is an array
+ * are not), so that they hold wherever the library's objects turn up, in the library's relocated
+ * copies too (a class name that ends with the rule's, after a package prefix). Each table is an array
  * replaced on registration, read with one volatile load and no iterator: the housekeeping check runs
  * on every task submitted inside a request.
  */
 public final class LibraryRules {
 
     private volatile String[] housekeepingTaskPrefixes = new String[0];
+    /** The same, each after a dot: where a relocated copy's names have them. */
+    private volatile String[] relocatedHousekeepingTaskPrefixes = new String[0];
     private volatile String[] housekeepingThreadPrefixes = new String[0];
     private volatile String[] nonBlockingThreadTypes = new String[0];
     @SuppressWarnings("unchecked")
@@ -32,6 +35,7 @@ public final class LibraryRules {
      */
     public synchronized void addHousekeepingTask(String classNamePrefix) {
         housekeepingTaskPrefixes = append(housekeepingTaskPrefixes, classNamePrefix);
+        relocatedHousekeepingTaskPrefixes = append(relocatedHousekeepingTaskPrefixes, "." + classNamePrefix);
     }
 
     /**
@@ -67,6 +71,11 @@ public final class LibraryRules {
         String name = task.getClass().getName();
         for (String prefix : housekeepingTaskPrefixes) {
             if (name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        for (String prefix : relocatedHousekeepingTaskPrefixes) {
+            if (name.indexOf(prefix) > 0) {
                 return true;
             }
         }
@@ -119,9 +128,12 @@ public final class LibraryRules {
         return false;
     }
 
+    /** Whether the name is one of the names, or a relocated copy's (the name after a package prefix). */
     private static boolean contains(String[] names, String name) {
         for (String n : names) {
-            if (n.equals(name)) {
+            int prefixLength = name.length() - n.length();
+            if (prefixLength == 0 ? n.equals(name)
+                    : prefixLength > 0 && name.charAt(prefixLength - 1) == '.' && name.endsWith(n)) {
                 return true;
             }
         }

@@ -1,12 +1,15 @@
 package io.hopscope.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
 import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
+import io.hopscope.agent.testing.RelocatedSamples;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.lang.reflect.Constructor;
+import java.net.URLClassLoader;
 import okhttp3.internal.concurrent.TaskRunner;
 import org.junit.jupiter.api.Test;
 import reactor.core.scheduler.NonBlocking;
@@ -66,6 +69,18 @@ class LibraryRulesTest {
         assertThat(rules.isNonBlockingThread(new LoopThread())).isTrue();
         assertThat(rules.isNonBlockingThread(new SubLoopThread())).isTrue();
         assertThat(rules.isNonBlockingThread(new Thread())).isFalse();
+    }
+
+    @Test
+    void aRelocatedNettysEventLoopThreadsAreNonBlockingToo() throws Exception {
+        assumeThat(RelocatedSamples.built()).as("relocated samples jar at %s", RelocatedSamples.jar()).isTrue();
+        LibraryRules rules = installed();
+        try (URLClassLoader relocated = RelocatedSamples.loader()) {
+            Thread loopThread = (Thread) Class.forName(RelocatedSamples.NETTY + ".util.concurrent.FastThreadLocalThread",
+                    true, relocated).getConstructor().newInstance();
+            assertThat(rules.isNonBlockingThread(loopThread)).isTrue();
+            assertThat(new LibraryRules().isNonBlockingThread(loopThread)).isFalse();
+        }
     }
 
     @Test

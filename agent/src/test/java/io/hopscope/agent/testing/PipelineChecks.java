@@ -45,6 +45,16 @@ public final class PipelineChecks {
      * finding the response there), every policy a span.
      */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests) {
+        nettySyncOverAsync(requests, "io.netty", "reactor-http-");
+    }
+
+    /**
+     * The same on a copy of Netty relocated to {@code nettyPackage} (RelocatedPipelineIT), whose
+     * event loop threads' names start with {@code loopThread} (the shade plugin relocates Reactor
+     * Netty's "reactor" name prefix with its package).
+     */
+    public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread) {
+        String netty = nettyPackage + ".";
         assertThat(requests).isNotEmpty();
         int woken = 0;
         int viaExecutor = 0;
@@ -60,10 +70,10 @@ public final class PipelineChecks {
             // pending, through the pool's Borrower on the loop that released a connection (the
             // request then runs on inline there, with no execute()).
             assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
-                    .anyMatch(h -> Requests.threadName(h, "toThread").startsWith("reactor-http-")
-                            && (h.getString("via").startsWith("io.netty.")
+                    .anyMatch(h -> Requests.threadName(h, "toThread").startsWith(loopThread)
+                            && (h.getString("via").startsWith(netty)
                                     || h.getString("via").endsWith(".pool.AbstractPool$Borrower")));
-            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith("io.netty."))) {
+            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith(netty))) {
                 viaExecutor++;
             }
             // The way back is a hop whatever the timing: a wake when the caller parked in block(),
@@ -72,7 +82,7 @@ public final class PipelineChecks {
                     .filter(h -> h.getString("kind").equals("wake") || h.getString("kind").equals("return")).toList();
             assertThat(back).as("the way back of request %d", r.id).singleElement().satisfies(h -> {
                 assertThat(Requests.threadName(h, "toThread")).isEqualTo(caller);
-                assertThat(Requests.threadName(h, "fromThread")).startsWith("reactor-http-");
+                assertThat(Requests.threadName(h, "fromThread")).startsWith(loopThread);
                 assertThat(h.getString("kind")).isEqualTo(r.waits.isEmpty() ? "return" : "wake");
             });
             assertThat(r.hops.size()).as("hops of request %d", r.id).isGreaterThanOrEqualTo(2);

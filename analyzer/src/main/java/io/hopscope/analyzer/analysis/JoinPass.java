@@ -65,10 +65,7 @@ final class JoinPass {
 
     private void joined(RecordedEvent e, SegmentJoin join) {
         int slot = -1;
-        // Samples (jdk.ExecutionSample, jdk.NativeMethodSample, async-profiler's) name the thread they
-        // sampled in sampledThread; their event thread is empty.
-        RecordedThread thread = e.getThread() != null ? e.getThread()
-                : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
+        RecordedThread thread = StackSamples.thread(e);
         if (thread != null) {
             long start = JfrEvents.startNanos(e);
             slot = index.find(thread.getJavaThreadId(), start, start);

@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -139,6 +140,17 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("slowest requests of " + runs.get(1).label() + ":");
         TextReport.write(reports.get(1), "duration", out);
         out.println();
+        // The step into a fleet's backend: the Netty run's per-request profiles as pprof, and how to send them.
+        Path nettyJfr = folder.resolve(runs.get(1).label() + ".jfr").toAbsolutePath();
+        Path pprof = folder.resolve(runs.get(1).label() + ".pb.gz").toAbsolutePath();
+        CommandLine export = new CommandLine(new ExportCommand()).setOut(out).setErr(err);
+        if (export.execute(nettyJfr.toString(), "--format", "pprof", "-o", pprof.toString()) == 0) {
+            out.println("per-request profiles of " + runs.get(1).label() + " for a fleet's backend: " + pprof);
+            out.println("  go tool pprof -top -sample_index=queue_delay " + pprof + "   (also wake_latency, cpu, alloc_space, lock)");
+            out.println("  hopscope export " + nettyJfr + " --format otlp --otlp http://127.0.0.1:4318   (an OpenTelemetry"
+                    + " Collector; README, \"In production\")");
+            out.println();
+        }
         out.println("written to " + folder.toAbsolutePath() + "/ (recordings, reports as text and json, "
                 + String.join(", ", diffFiles) + ")");
         out.flush();

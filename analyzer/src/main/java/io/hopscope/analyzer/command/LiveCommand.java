@@ -1,5 +1,10 @@
 package io.hopscope.analyzer.command;
 
+import io.hopscope.analyzer.export.Headers;
+import io.hopscope.analyzer.export.LiveMetrics;
+import java.net.URI;
+import java.util.concurrent.atomic.AtomicLong;
+
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.VirtualMachine;
@@ -77,6 +82,19 @@ public final class LiveCommand implements Callable<Integer> {
             + " of this jar's repository or the working directory).")
     Path agentJar;
 
+    @Option(names = "--otlp", paramLabel = "URL",
+            description = "Also send the figures as OTLP metrics once an interval to this OTLP/HTTP endpoint, e.g."
+                    + " http://127.0.0.1:4318 (/v1/metrics added when the URL has no path); headers as for export.")
+    URI otlp;
+
+    @Option(names = "--headers-file", paramLabel = "FILE",
+            description = "Headers for --otlp (OTEL_EXPORTER_OTLP_HEADERS format), instead of that variable.")
+    Path headersFile;
+
+    @Option(names = "--service-name", paramLabel = "NAME", defaultValue = "${env:OTEL_SERVICE_NAME:-hopscope}",
+            description = "The metrics' service.name (default OTEL_SERVICE_NAME, else ${DEFAULT-VALUE}).")
+    String service;
+
     /** Counted down to stop: Ctrl-C, SIGTERM, the target's exit. */
     private final CountDownLatch stop = new CountDownLatch(1);
     /** Why it stopped: the first reason given. */
@@ -90,6 +108,15 @@ public final class LiveCommand implements Callable<Integer> {
         }
         long target = AttachTarget.parse(pid, "live");
         checkAgentOptions(agentOptions);
+        Headers headers = Headers.NONE;
+        if (otlp != null) {
+            if (!"http".equals(otlp.getScheme()) && !"https".equals(otlp.getScheme()) || otlp.getHost() == null) {
+                throw new ParameterException(spec.commandLine(), "--otlp must be an http:// or https:// URL with a host");
+            }
+            headers = ExportCommand.headers(headersFile, "OTEL_EXPORTER_OTLP_METRICS_HEADERS");
+        } else if (headersFile != null) {
+            throw new ParameterException(spec.commandLine(), "--headers-file is for --otlp");
+        }
         AttachTarget.check(target, "live");
         PrintWriter err = spec.commandLine().getErr();
         // From here on Ctrl-C stops cleanly; loading the agent cannot be cut short (it retransforms
@@ -114,7 +141,7 @@ public final class LiveCommand implements Callable<Integer> {
                 throw new CliProblem("live: cannot connect to the JMX agent of process " + target + " (" + e.getMessage() + ")");
             }
             try {
-                return watch(target, connector, err);
+                return watch(target, connector, err, headers);
             } finally {
                 try {
                     connector.close();
@@ -132,7 +159,7 @@ public final class LiveCommand implements Callable<Integer> {
         stop.countDown();
     }
 
-    private int watch(long target, JMXConnector connector, PrintWriter err) throws Exception {
+    private int watch(long target, JMXConnector connector, PrintWriter err, Headers headers) throws Exception {
         MBeanServerConnection connection = connector.getMBeanServerConnection();
         ThreadMXBean threads = ManagementFactory.newPlatformMXBeanProxy(connection,
                 ManagementFactory.THREAD_MXBEAN_NAME, ThreadMXBean.class);
@@ -151,6 +178,9 @@ public final class LiveCommand implements Callable<Integer> {
                     + "); it needs JDK 17 or newer");
         }
         AtomicInteger intervals = new AtomicInteger();
+        AtomicLong lastThreads = new AtomicLong();
+        AtomicReference<String> otlpProblem = new AtomicReference<>();
+        LiveMetrics metrics = otlp == null ? null : LiveMetrics.start(otlp, headers, service, lastThreads::get);
         ScheduledExecutorService printer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hopscope-live-printer");
             t.setDaemon(true);
@@ -158,6 +188,13 @@ public final class LiveCommand implements Callable<Integer> {
         });
         try {
             subscribe(stream, figures);
+            if (metrics != null) {
+                stream.onEvent(HopscopeContract.REQUEST_START, e -> metrics.started(e.getLong("requestId")));
+                stream.onEvent(HopscopeContract.HOP, e -> metrics.hop(e.getLong("requestId"), e.getString("kind"),
+                        e.getLong("delayNanos")));
+                stream.onEvent(HopscopeContract.REQUEST, e -> metrics.finished(e.getLong("requestId"),
+                        e.getString("name"), e.getDuration().toNanos()));
+            }
             stream.onClose(targetGone);
             stream.onError(e -> targetGone.run());
             // The stream's copy of the target's chunks is kept on this machine's disk: a minute is plenty.
@@ -173,6 +210,7 @@ public final class LiveCommand implements Callable<Integer> {
                     targetGone.run(); // the JMX call fails once the JVM is gone
                     return;
                 }
+                lastThreads.set(live);
                 LiveInterval interval = figures.take(System.currentTimeMillis(), live);
                 synchronized (out) {
                     if (json) {
@@ -183,6 +221,13 @@ public final class LiveCommand implements Callable<Integer> {
                     out.flush();
                 }
                 intervals.incrementAndGet();
+                if (metrics != null) {
+                    String problem = metrics.flush();
+                    // Once stopping, an export cut short by the stop is not the endpoint's refusal.
+                    if (problem != null && stop.getCount() != 0 && otlpProblem.compareAndSet(null, problem)) {
+                        stopBecause("the OTLP endpoint did not take the metrics");
+                    }
+                }
             }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
             err.println("live: watching process " + target + " every " + intervalSeconds + " s; Ctrl-C to end");
             err.flush();
@@ -195,6 +240,14 @@ public final class LiveCommand implements Callable<Integer> {
             } catch (RuntimeException e) {
                 // The target is gone, and its recording with it.
             }
+        }
+        if (metrics != null) {
+            metrics.close();
+        }
+        if (otlpProblem.get() != null) {
+            err.println("hopscope: " + otlpProblem.get());
+            err.flush();
+            return 2;
         }
         err.println("live: stopped, " + why.get() + ", after " + intervals.get() + " intervals");
         err.flush();

@@ -7,6 +7,7 @@ import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
 
 /** Turns the JDK events that flame graphs join (samples, allocation samples, monitor contention) into {@link StackSample}s. */
 public final class StackSamples {
@@ -17,7 +18,7 @@ public final class StackSamples {
     /**
      * The stack of a JDK event a flame graph joins, with what goes on top and its weight: the allocated
      * class and bytes for an allocation sample, the monitor's class and the time blocked for monitor
-     * contention, nothing and 1 for an execution sample.
+     * contention, the parked-on class and the time parked for a park, nothing and 1 for an execution sample.
      */
     public static StackSample of(RecordedEvent e) {
         List<String> frames = new ArrayList<>();
@@ -32,13 +33,25 @@ public final class StackSamples {
                 frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
             }
         }
+        RecordedThread thread = thread(e);
+        String threadName = thread == null ? null : thread.getJavaName();
         return switch (e.getEventType().getName()) {
             case HopscopeContract.ALLOCATION_SAMPLE -> new StackSample(frames, className(e, "objectClass") + "_[k]",
-                    e.hasField("weight") ? e.getLong("weight") : 0);
+                    e.hasField("weight") ? e.getLong("weight") : 0, threadName);
             case HopscopeContract.MONITOR_ENTER -> new StackSample(frames, className(e, "monitorClass") + "_[k]",
-                    e.getDuration().toNanos());
-            default -> new StackSample(frames, null, 1);
+                    e.getDuration().toNanos(), threadName);
+            case HopscopeContract.THREAD_PARK -> new StackSample(frames, className(e, "parkedClass") + "_[k]",
+                    e.getDuration().toNanos(), threadName);
+            default -> new StackSample(frames, null, 1, threadName);
         };
+    }
+
+    /**
+     * The thread an event is about: samples (jdk.ExecutionSample, jdk.NativeMethodSample,
+     * async-profiler's) name the thread they sampled in sampledThread, their event thread is empty.
+     */
+    public static RecordedThread thread(RecordedEvent e) {
+        return e.getThread() != null ? e.getThread() : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
     }
 
     private static String className(RecordedEvent e, String field) {

@@ -36,6 +36,10 @@ class DemoIT {
             assertThat(out.resolve(f)).isNotEmptyFile();
         }
         assertThat(r.out()).contains("okhttp-sync (A) against netty-sync-over-async (B)");
+        // The export step: the Netty run's profiles as pprof, and the line that says how to read and send them.
+        assertThat(r.out()).contains("per-request profiles of netty-sync-over-async for a fleet's backend: "
+                + out.resolve("netty-sync-over-async.pb.gz").toAbsolutePath()).contains("--format otlp --otlp");
+        assertThat(out.resolve("netty-sync-over-async.pb.gz")).isNotEmptyFile();
         if (JdkHomes.newest(DemoCommand.VIRTUAL_THREADS_FEATURE).isPresent()) {
             assertThat(r.err()).contains("--callers virtual").doesNotContain("skipping");
             assertThat(r.out()).contains("okhttp-sync (A) against okhttp-sync-virtual (B)")

@@ -1,6 +1,7 @@
 package io.hopscope.agent.instrumentation.azurecore;
 
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
@@ -9,6 +10,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -44,14 +46,20 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public String libraryPackage() {
+        return "com.azure.core";
+    }
+
+    @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        LibraryLoaders copies = LibraryLoaders.of(libraryLoaders);
         return builder
-                .type(named(PIPELINE), libraryLoaders)
+                .type(copies.named(PIPELINE))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(SendAdvice.class).on(named("send").and(takesArguments(1))
-                                .and(takesArgument(0, named("com.azure.core.http.HttpPipelineCallContext")))))
+                                .and(takesArgument(0, nameEndsWith("com.azure.core.http.HttpPipelineCallContext")))))
                         .visit(Advice.to(SendSyncAdvice.class).on(named("sendSync"))))
-                .type(Matchers.implementationsOf(POLICY), libraryLoaders)
+                .type(copies.subTypesOf(Matchers.notJdk(), POLICY))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ProcessAdvice.class).on(named("process").and(takesArguments(2))
                                 .and(not(isAbstract()))))

@@ -8,6 +8,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
+import io.hopscope.agent.instrumentation.Relocation;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.runtime.LibraryRules;
 import io.netty.channel.Channel;
@@ -24,6 +26,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * (DefaultChannelPipeline#fireChannelRead), so the response's decoding and delivery, and what they
  * allocate, are the request's. Kept in the channel's own attribute map: no shared table on the
  * loops' hot paths. A read after the request ended (an idle pooled connection) is in no request.
+ * Every rule also matches a copy of Netty relocated under another package (see LibraryLoaders).
  */
 public final class NettyInstrumentation implements HopscopeInstrumentation {
 
@@ -32,6 +35,10 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
      * the advice is inlined into Netty's classes, where javac's copy of it is all there is.
      */
     static final String REQUEST_ATTRIBUTE = "hopscope.request";
+
+    /** The read and write advice, rewritten for each relocated copy of Netty they are inlined into. */
+    private static final Relocation.AdviceForCopies WRITE = new Relocation.AdviceForCopies(WriteAdvice.class);
+    private static final Relocation.AdviceForCopies READ = new Relocation.AdviceForCopies(ReadAdvice.class);
 
     @Override
     public String name() {
@@ -46,7 +53,7 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
 
     /**
      * Netty's event loops run on FastThreadLocalThread (its DefaultThreadFactory's threads): a wait
-     * there stalls every connection of the loop.
+     * there stalls every connection of the loop (and on a relocated copy's: see LibraryRules).
      */
     @Override
     public void addRules(LibraryRules rules) {
@@ -55,17 +62,21 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
-        return builder.type(named("io.netty.util.concurrent.SingleThreadEventExecutor"), libraryLoaders)
+        LibraryLoaders copies = LibraryLoaders.of(libraryLoaders);
+        LibraryLoaders.CopyRule outboundBuffer = copies.named("io.netty.channel.ChannelOutboundBuffer");
+        LibraryLoaders.CopyRule pipeline = copies.named("io.netty.channel.DefaultChannelPipeline");
+        return builder.type(copies.named("io.netty.util.concurrent.SingleThreadEventExecutor"))
                 .transform((b, type, loader, module, domain) -> b.visit(
                         Advice.to(ExecutorsInstrumentation.RunnableAdvice.class)
                                 .on(namedOneOf("execute", "lazyExecute").and(takesArguments(Runnable.class)))))
-                // Both have had a "channel" field since Netty 4.0.
-                .type(named("io.netty.channel.ChannelOutboundBuffer"), libraryLoaders)
+                // Both have had a "channel" field since Netty 4.0. Their advice names Netty's
+                // Channel and AttributeKey: rewritten for each relocated copy.
+                .type(outboundBuffer)
                 .transform((b, type, loader, module, domain) -> b.visit(
-                        Advice.to(WriteAdvice.class).on(named("addMessage").and(takesArguments(3)))))
-                .type(named("io.netty.channel.DefaultChannelPipeline"), libraryLoaders)
+                        WRITE.forCopy(outboundBuffer.prefixOf(type), loader).on(named("addMessage").and(takesArguments(3)))))
+                .type(pipeline)
                 .transform((b, type, loader, module, domain) -> b.visit(
-                        Advice.to(ReadAdvice.class).on(named("fireChannelRead").and(takesArguments(1))
+                        READ.forCopy(pipeline.prefixOf(type), loader).on(named("fireChannelRead").and(takesArguments(1))
                                 .and(not(isBridge())))));
     }
 

@@ -1,5 +1,6 @@
 package io.hopscope.agent.instrumentation.okhttp;
 
+import static net.bytebuddy.matcher.ElementMatchers.nameContains;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -8,11 +9,13 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatcher;
 
@@ -44,15 +47,21 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public String libraryPackage() {
+        return "okhttp3";
+    }
+
+    @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        LibraryLoaders copies = LibraryLoaders.of(libraryLoaders);
+        ElementMatcher.Junction<TypeDescription> interceptors = internalInterceptors ? Matchers.notJdk()
+                : Matchers.notJdk().and(not(nameStartsWith("okhttp3.internal.").or(nameContains(".okhttp3.internal."))));
         return builder
-                .type(named("okhttp3.internal.connection.RealCall"), libraryLoaders)
+                .type(copies.named("okhttp3.internal.connection.RealCall"))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteAdvice.class).on(named("execute").and(takesArguments(0))))
                         .visit(Advice.to(EnqueueAdvice.class).on(named("enqueue").and(takesArguments(1)))))
-                .type(internalInterceptors ? Matchers.implementationsOf("okhttp3.Interceptor")
-                        : Matchers.implementationsOf("okhttp3.Interceptor").and(not(nameStartsWith("okhttp3.internal."))),
-                        libraryLoaders)
+                .type(copies.subTypesOf(interceptors, "okhttp3.Interceptor"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
                         .on(named("intercept").and(takesArguments(1)))));
     }

@@ -1,9 +1,8 @@
 package io.hopscope.agent.instrumentation.reactor;
 
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
+import static net.bytebuddy.matcher.ElementMatchers.nameContains;
 import static net.bytebuddy.matcher.ElementMatchers.nameEndsWith;
-import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 import static net.bytebuddy.matcher.ElementMatchers.not;
@@ -12,6 +11,7 @@ import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -38,18 +38,19 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        LibraryLoaders copies = LibraryLoaders.of(libraryLoaders);
         return builder
-                .type(named("reactor.core.publisher.Mono"), libraryLoaders)
+                .type(copies.named("reactor.core.publisher.Mono"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(JoinAdvice.class)
                         .on(namedOneOf("block", "blockOptional"))))
-                .type(named("reactor.core.publisher.BlockingSingleSubscriber"), libraryLoaders)
+                .type(copies.named("reactor.core.publisher.BlockingSingleSubscriber"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(WaitAdvice.class)
                         .on(named("blockingGet"))))
                 // Its signals, where the blocked-on result completes (BlockingMonoSubscriber,
                 // BlockingFirstSubscriber, BlockingLastSubscriber and onComplete in the base class).
                 // Matched by name first: a super type matcher alone resolves every class loaded.
-                .type(nameStartsWith("reactor.core.publisher.Blocking").and(nameEndsWith("Subscriber"))
-                        .and(hasSuperType(named("reactor.core.publisher.BlockingSingleSubscriber"))), libraryLoaders)
+                .type(copies.subTypesOf(nameContains("reactor.core.publisher.Blocking").and(nameEndsWith("Subscriber")),
+                        "reactor.core.publisher.BlockingSingleSubscriber"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(CompletionAdvice.class)
                         .on(namedOneOf("onNext", "onError", "onComplete").and(not(isAbstract())))));
     }
@@ -72,10 +73,13 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
         return thrown instanceof IllegalStateException && message != null && message.startsWith("Timeout on blocking");
     }
 
-    /** The operator that blocks, by its BlockingSingleSubscriber's class (matched by name: Reactor may be absent). */
+    /**
+     * The operator that blocks, by its BlockingSingleSubscriber's class (matched by name: Reactor
+     * may be absent, or relocated).
+     */
     static String waitKind(Object subscriber) {
         String name = subscriber == null ? "" : subscriber.getClass().getName();
-        if (!name.startsWith("reactor.core.publisher.")) {
+        if (!name.startsWith("reactor.core.publisher.") && !name.contains(".reactor.core.publisher.")) {
             return null;
         }
         if (name.endsWith("BlockingFirstSubscriber")) {

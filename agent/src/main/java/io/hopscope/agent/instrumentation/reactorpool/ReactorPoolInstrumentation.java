@@ -2,10 +2,11 @@ package io.hopscope.agent.instrumentation.reactorpool;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
-import static net.bytebuddy.matcher.ElementMatchers.namedOneOf;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
+import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.modifier.Visibility;
@@ -38,10 +39,29 @@ public final class ReactorPoolInstrumentation implements HopscopeInstrumentation
         return true;
     }
 
+    /**
+     * A relocated copy is reactor-pool's own package moved (reactor-netty's, or an SDK's copy of
+     * either): it must have AbstractPool there; Reactor itself may have stayed where it was.
+     */
+    @Override
+    public String requiredClassOfCopy() {
+        return "reactor.pool.AbstractPool";
+    }
+
+    @Override
+    public String libraryPackage() {
+        return "reactor.pool";
+    }
+
+    /** reactor-netty 1.0+ ships reactor-pool relocated there (reactor-netty-core). */
+    @Override
+    public List<String> knownRelocations() {
+        return List.of("reactor.netty.internal.shaded.");
+    }
+
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
-        return builder.type(namedOneOf("reactor.netty.internal.shaded.reactor.pool.AbstractPool$Borrower",
-                        "reactor.pool.AbstractPool$Borrower"), libraryLoaders)
+        return builder.type(LibraryLoaders.of(libraryLoaders).named("reactor.pool.AbstractPool$Borrower"))
                 .transform((b, type, loader, module, domain) -> b
                         .defineField(FIELD, Object.class, Visibility.PUBLIC)
                         .visit(Advice.to(CaptureAdvice.class).on(isConstructor()))

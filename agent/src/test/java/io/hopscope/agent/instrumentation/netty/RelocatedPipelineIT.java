@@ -1,0 +1,89 @@
+package io.hopscope.agent.instrumentation.netty;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
+
+import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.PipelineChecks;
+import io.hopscope.agent.testing.RelocatedSamples;
+import io.hopscope.agent.testing.Requests;
+import io.hopscope.agent.testing.SamplesJar;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The azure-core Netty pipeline on a copy of Netty and Reactor relocated the way an SDK shades
+ * them (the samples build's second jar: io.netty and reactor moved under com.example.shaded, with
+ * Reactor Netty, the reactor-pool it carries shaded, and azure-core rewritten to use them): the
+ * same hops as on the original, on this JDK and the second one. The request ends at the relocated
+ * Mono's terminal signal, through the Reactor helper defined (rewritten) for that copy.
+ */
+class RelocatedPipelineIT {
+
+    private static final int COUNT = 30;
+    private static final String NETTY = RelocatedSamples.NETTY;
+
+    static Path relocatedJar() {
+        return RelocatedSamples.jar();
+    }
+
+    @BeforeAll
+    static void relocatedSamplesAreBuilt() throws Exception {
+        assumeThat(Files.isRegularFile(relocatedJar())).as("relocated samples jar at %s", relocatedJar()).isTrue();
+        // What the test is about: no original Netty or Reactor Netty left beside the copy.
+        try (JarFile jar = new JarFile(relocatedJar().toFile())) {
+            assertThat(jar.getEntry("com/example/shaded/io/netty/util/concurrent/SingleThreadEventExecutor.class"))
+                    .isNotNull();
+            assertThat(jar.stream().map(e -> e.getName()))
+                    .noneMatch(n -> n.startsWith("io/netty/") || n.startsWith("reactor/"));
+        }
+    }
+
+    static List<String> jvms() {
+        return Handovers.jvms().toList();
+    }
+
+    @ParameterizedTest
+    @MethodSource("jvms")
+    void nettySyncOverAsyncRequestsHopToTheRelocatedEventLoopAndBack(String java) throws Exception {
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0", List.of("-jar", relocatedJar().toString(),
+                "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2",
+                "--count", Integer.toString(COUNT)));
+        Map<Long, Requests.Request> requests = run.cleanRequests(COUNT);
+        // Reactor Netty names its loops "reactor-http-": a string the shade plugin relocated too.
+        PipelineChecks.nettySyncOverAsync(requests.values(), NETTY, "com.example.shaded.reactor-http-");
+
+        List<RecordedEvent> infos = run.events().stream()
+                .filter(e -> e.getEventType().getName().equals("hopscope.AgentInfo")).toList();
+        // The last one, at the recording's end: by then every copy has had its classes loaded.
+        String[] instrumentations = infos.get(infos.size() - 1).getString("instrumentations").split(";");
+        assertThat(instrumentations).as("on %s", java)
+                .contains("netty@" + NETTY, "reactor@com.example.shaded.reactor.core",
+                        "reactor-pool@com.example.shaded.reactor.netty.internal.shaded.reactor.pool", "azure-core")
+                // Nothing of the originals': the jar has none.
+                .doesNotContain("netty", "reactor", "reactor-pool");
+    }
+
+    @Test
+    void theOriginalPipelineNamesNoCopy() throws Exception {
+        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class")).isTrue();
+        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(),
+                "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count", "4"));
+        run.cleanRequests(4);
+        List<RecordedEvent> infos = run.events().stream()
+                .filter(e -> e.getEventType().getName().equals("hopscope.AgentInfo")).toList();
+        String[] instrumentations = infos.get(infos.size() - 1).getString("instrumentations").split(";");
+        // reactor-netty's own copy of reactor-pool keeps the plain name.
+        assertThat(instrumentations).contains("netty", "reactor-pool", "reactor", "azure-core")
+                .noneMatch(name -> name.contains("@"));
+    }
+}

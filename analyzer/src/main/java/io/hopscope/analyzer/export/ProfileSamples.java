@@ -1,0 +1,136 @@
+package io.hopscope.analyzer.export;
+
+import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.OffCpuInterval;
+import io.hopscope.analyzer.model.OffCpuOverlap;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.StackSample;
+import io.hopscope.analyzer.model.ThreadRef;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * The per-request values export sends, added up by sample type, stack and attributes: what both the
+ * OTLP and the pprof writers read. A stack is root first; a hop's stack is made of two synthetic
+ * frames ({@code queue delay via VIA}, {@code to POOL}) since a hop has no Java stack of its own.
+ */
+public final class ProfileSamples {
+
+    private static final Pattern POOL_SUFFIX = Pattern.compile("[-_#. ]?\\d+$");
+
+    /** A stack, root first, and the attribute values (indexed by {@link Attribute#ordinal()}, null when absent). */
+    public record Key(List<String> framesRootFirst, List<String> attributes) {
+
+        public String attribute(Attribute a) {
+            return attributes.get(a.ordinal());
+        }
+    }
+
+    // Insertion order: the same recording gives the same file, byte for byte.
+    private final Map<SampleType, Map<Key, long[]>> values = new EnumMap<>(SampleType.class);
+
+    /** A JDK event joined to a request: its frames, then its leaf (the allocated or contended class) on top. */
+    public void addJoined(SampleType type, String requestName, StackSample sample) {
+        if (sample.weight() <= 0) {
+            return;
+        }
+        List<String> frames = new ArrayList<>(sample.framesRootFirst().size() + 1);
+        frames.addAll(sample.framesRootFirst());
+        if (sample.leaf() != null) {
+            // FoldedStacks' "_[k]" colours a flame graph's frame; a profile's frame is just the class.
+            frames.add(sample.leaf().endsWith("_[k]") ? sample.leaf().substring(0, sample.leaf().length() - 4) : sample.leaf());
+        }
+        add(type, frames, attributes(requestName, pool(sample.threadName(), false), null, null), sample.weight());
+    }
+
+    /** Every hop of the request (the report's detail) as its delay, with its kind and via. */
+    public void addHops(Request r) {
+        for (Hop h : r.hopList()) {
+            if (h.to() == ThreadRef.UNKNOWN || h.delayNanos() <= 0) {
+                continue;
+            }
+            String via = h.via() == null || h.via().isEmpty() ? "?" : h.via();
+            String pool = pool(h.to().name(), h.to().virtual());
+            add(SampleType.ofHop(h.kind()), List.of(h.delayName() + " via " + via, "to " + pool),
+                    attributes(r.name(), pool, h.kind(), via), h.delayNanos());
+        }
+    }
+
+    /**
+     * One off-CPU part of a request from the eBPF join, weighted by its nanoseconds times its interval's
+     * stack weight (offwake --stack-every), the wakee's user then kernel frames from the root; an
+     * interval whose stacks were not sampled (weight 0) is left out, as the offwake flame graph does.
+     */
+    public void addOffCpu(OffCpuOverlap o) {
+        int weight = o.interval().stackWeight();
+        if (weight == 0 || o.nanos() <= 0) {
+            return;
+        }
+        List<String> frames = new ArrayList<>();
+        OffCpuInterval.Frames stack = o.interval().stack();
+        rootFirst(frames, stack == null ? null : stack.user(), "[Missed User Stack]");
+        rootFirst(frames, stack == null ? null : stack.kernel(), "[Missed Kernel Stack]");
+        frames.add("segment".equals(o.during()) ? "off cpu" : "off cpu in wait " + o.during());
+        add(SampleType.off_cpu, frames, attributes(o.requestName(), pool(o.thread(), false), null, null),
+                o.nanos() * weight);
+    }
+
+    private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
+        if (innermostFirst == null) {
+            frames.add(missed);
+            return;
+        }
+        for (int k = innermostFirst.size() - 1; k >= 0; k--) {
+            frames.add(innermostFirst.get(k));
+        }
+    }
+
+    private void add(SampleType type, List<String> framesRootFirst, List<String> attributes, long value) {
+        values.computeIfAbsent(type, t -> new LinkedHashMap<>())
+                .computeIfAbsent(new Key(List.copyOf(framesRootFirst), attributes), k -> new long[1])[0] += value;
+    }
+
+    private static List<String> attributes(String requestName, String pool, String hopKind, String hopVia) {
+        String[] a = new String[Attribute.values().length];
+        a[Attribute.request_name.ordinal()] = requestName == null ? "?" : requestName;
+        a[Attribute.thread_pool.ordinal()] = pool;
+        a[Attribute.hop_kind.ordinal()] = hopKind;
+        a[Attribute.hop_via.ordinal()] = hopVia;
+        return Collections.unmodifiableList(Arrays.asList(a));
+    }
+
+    /**
+     * A thread's pool: its name without the trailing number, as the hops flame graph names it; a
+     * virtual thread's is {@code virtual PREFIX}. Null when the thread is not known.
+     */
+    static String pool(String threadName, boolean virtual) {
+        if (threadName == null) {
+            return null;
+        }
+        String prefix = POOL_SUFFIX.matcher(threadName).replaceFirst("");
+        if (virtual) {
+            return "virtual " + (prefix.isEmpty() ? "(unnamed)" : prefix);
+        }
+        return prefix.isEmpty() ? "(unnamed)" : prefix;
+    }
+
+    /** The sample types that got at least one value, in {@link SampleType} order. */
+    public List<SampleType> types() {
+        return List.copyOf(values.keySet());
+    }
+
+    /** The values of one type, by stack and attributes (empty for a type without any). */
+    public Map<Key, long[]> of(SampleType type) {
+        return values.getOrDefault(type, Map.of());
+    }
+
+    public boolean isEmpty() {
+        return values.isEmpty();
+    }
+}

@@ -1,0 +1,103 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.OtelCollector;
+import io.hopscope.analyzer.testing.Paths;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code hopscope live PID --otlp URL} against the open-loop sample (Netty sync-over-async: handoffs to
+ * the event loop and wakes back), with its metrics sent to a real OpenTelemetry Collector
+ * (scripts/otelcol.sh) whose file exporter the test reads; then an endpoint that refuses.
+ */
+class LiveOtlpIT {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void collectorReceivesTheLiveFiguresAsMetricsAndARefusedEndpointEndsLiveInOneLine() throws Exception {
+        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
+        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
+                "needs the samples, agent and analyzer jars (mvn package)");
+        try (OtelCollector collector = OtelCollector.start(dir)) {
+            Process target = new ProcessBuilder(LiveCommandIT.java(), "-jar", samples.toString(), "open-loop", "--mode",
+                    "sync-over-async", "--rps", "50", "--delay-ms", "5", "--duration", "120")
+                    .redirectErrorStream(true).start();
+            LiveCommandIT.Lines targetOut = new LiveCommandIT.Lines(target);
+            try {
+                targetOut.await(l -> l.startsWith("# open-loop"), 1, 60);
+                LiveCommandIT.Live live = new LiveCommandIT.Live(cli, dir.resolve("live.err"), Long.toString(target.pid()),
+                        LiveCommandIT.OPTIONS, "--json", "--otlp", collector.otlpUrl(), "--service-name", "open-loop");
+                // Each line is followed by that interval's export: three lines, at least two exports received.
+                live.out.await(l -> true, 3, 120);
+                List<String> received = collector.received("metrics", 2);
+                live.interrupt();
+                assertThat(live.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                assertThat(live.process.exitValue()).as("%s", Files.readString(dir.resolve("live.err"))).isZero();
+
+                Map<String, JsonNode> metrics = new HashMap<>();
+                Set<String> hopKinds = new HashSet<>();
+                long finished = 0;
+                for (String line : received) {
+                    JsonNode export = new ObjectMapper().readTree(line);
+                    for (JsonNode rm : export.path("resourceMetrics")) {
+                        assertThat(rm.path("resource").path("attributes").toString()).contains("open-loop");
+                        for (JsonNode m : rm.path("scopeMetrics").get(0).path("metrics")) {
+                            metrics.put(m.path("name").asText(), m);
+                            if (m.path("name").asText().equals("hopscope.hops")) {
+                                m.path("sum").path("dataPoints").forEach(p -> hopKinds.add(p.path("attributes").get(0)
+                                        .path("value").path("stringValue").asText()));
+                            }
+                            if (m.path("name").asText().equals("hopscope.request.duration")) {
+                                for (JsonNode p : m.path("histogram").path("dataPoints")) {
+                                    assertThat(p.path("attributes").toString()).contains(LiveCommandIT.REQUEST);
+                                    finished = Math.max(finished, p.path("count").asLong());
+                                }
+                            }
+                        }
+                    }
+                }
+                assertThat(metrics).as("%s", received).containsKeys("hopscope.request.duration", "hopscope.request.hops",
+                        "hopscope.request.queue_delay", "hopscope.request.wake_latency", "hopscope.requests",
+                        "hopscope.hops", "hopscope.requests.in_flight", "hopscope.process.threads");
+                assertThat(finished).isPositive();
+                assertThat(hopKinds).contains("handoff", "wake");
+                assertThat(metrics.get("hopscope.process.threads").path("gauge").path("dataPoints").get(0)
+                        .path("asInt").asLong()).isPositive();
+
+                // A closed port: the first interval's export fails, live says so in one line and exits 2.
+                int port;
+                try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                    port = s.getLocalPort();
+                }
+                LiveCommandIT.Live refused = new LiveCommandIT.Live(cli, dir.resolve("refused.err"),
+                        Long.toString(target.pid()), "--otlp", "http://127.0.0.1:" + port);
+                assertThat(refused.process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+                String err = Files.readString(dir.resolve("refused.err"));
+                assertThat(refused.process.exitValue()).as(err).isEqualTo(2);
+                assertThat(err).contains("hopscope: http://127.0.0.1:" + port + "/v1/metrics: metrics not sent")
+                        .doesNotContain("\tat ").doesNotContain("SEVERE");
+            } finally {
+                target.destroyForcibly();
+            }
+        }
+    }
+}

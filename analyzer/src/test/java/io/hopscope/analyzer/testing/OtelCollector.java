@@ -1,0 +1,135 @@
+package io.hopscope.analyzer.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real OpenTelemetry Collector on 127.0.0.1, built from its Go modules by scripts/otelcol.sh (cached
+ * under ~/.cache/hopscope): the OTLP/HTTP receiver, everything it receives written as OTLP JSON lines
+ * by the file exporter (one file per signal) and logged by the debug exporter, profiles enabled with
+ * {@code --feature-gates=+service.profilesSupport}. Skipped where Go is absent, except under CI=true.
+ */
+public final class OtelCollector implements AutoCloseable {
+
+    private final Process process;
+    private final Path dir;
+    private final int port;
+
+    private OtelCollector(Process process, Path dir, int port) {
+        this.process = process;
+        this.dir = dir;
+        this.port = port;
+    }
+
+    /** Builds the collector if needed (minutes the first time) and starts it with its files in {@code dir}. */
+    public static OtelCollector start(Path dir) throws Exception {
+        Path binary = build(dir);
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Path config = dir.resolve("otelcol.yaml");
+        Files.writeString(config, """
+                receivers:
+                  otlp:
+                    protocols:
+                      http:
+                        endpoint: 127.0.0.1:%d
+                exporters:
+                  debug:
+                    verbosity: basic
+                  file/profiles:
+                    path: %s
+                  file/metrics:
+                    path: %s
+                service:
+                  telemetry:
+                    metrics:
+                      level: none
+                  pipelines:
+                    profiles:
+                      receivers: [otlp]
+                      exporters: [file/profiles, debug]
+                    metrics:
+                      receivers: [otlp]
+                      exporters: [file/metrics, debug]
+                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl")));
+        Process p = new ProcessBuilder(binary.toString(), "--config=" + config, "--feature-gates=+service.profilesSupport")
+                .redirectErrorStream(true).redirectOutput(dir.resolve("otelcol.log").toFile()).start();
+        OtelCollector collector = new OtelCollector(p, dir, port);
+        // Up when its receiver's port accepts a connection; a collector that exits says why in its log.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+                return collector;
+            } catch (IOException notYet) {
+                if (!p.isAlive() || System.nanoTime() > deadline) {
+                    collector.close();
+                    throw new AssertionError("the collector did not start: " + collector.log());
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private static Path build(Path dir) throws Exception {
+        Path script = Paths.moduleDir().resolve("../scripts/otelcol.sh").normalize();
+        Process p = new ProcessBuilder("bash", script.toString()).redirectError(dir.resolve("otelcol-build.err").toFile())
+                .start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        int code = p.waitFor();
+        String err = Files.readString(dir.resolve("otelcol-build.err"));
+        if (code == 3) {
+            assertThat("true".equals(System.getenv("CI"))).as("CI=true needs go to build the collector: " + err).isFalse();
+            assumeTrue(false, "no Go to build the OpenTelemetry Collector (" + err.strip() + ")");
+        }
+        assertThat(code).as("scripts/otelcol.sh failed: " + err).isZero();
+        return Path.of(out);
+    }
+
+    public String otlpUrl() {
+        return "http://127.0.0.1:" + port;
+    }
+
+    /**
+     * The JSON lines the file exporter wrote for {@code signal} ({@code profiles}, {@code metrics}),
+     * waiting until there are at least {@code lines} of them: the exporter writes after the receiver
+     * has answered.
+     */
+    public List<String> received(String signal, int lines) throws Exception {
+        Path file = dir.resolve(signal + ".jsonl");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            // Whole lines only: the exporter may be halfway through writing the next one.
+            String text = Files.exists(file) ? Files.readString(file) : "";
+            List<String> got = text.substring(0, text.lastIndexOf('\n') + 1).lines().filter(l -> !l.isBlank()).toList();
+            if (got.size() >= lines || System.nanoTime() > deadline) {
+                return got;
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    public String log() throws IOException {
+        Path log = dir.resolve("otelcol.log");
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}
