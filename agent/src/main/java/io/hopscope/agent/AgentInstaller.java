@@ -29,12 +29,14 @@ import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
 import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
 import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
 import io.hopscope.agent.runtime.AgentErrors;
+import io.hopscope.agent.runtime.AgentWork;
 import io.hopscope.agent.runtime.FaultInjectingHooks;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.StringReader;
 import java.lang.instrument.Instrumentation;
 import java.nio.file.Path;
+import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,6 +51,7 @@ import jdk.jfr.Configuration;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.Recording;
 import net.bytebuddy.agent.builder.AgentBuilder;
+import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.dynamic.loading.ClassInjector;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.dynamic.DynamicType;
@@ -67,6 +70,8 @@ final class AgentInstaller {
      */
     static final String RECORDING_PROPERTY = "hopscope.agent.recording";
     static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
+    /** Set when the agent could not raise JFR's stack depth: what to do instead (see StackDepth). */
+    static final String SHALLOW_STACKS_PROPERTY = "hopscope.agent.shallowstacks";
 
     private AgentInstaller() {
     }
@@ -95,6 +100,7 @@ final class AgentInstaller {
                 .with(poolCache)
                 .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
                 .with(new ErrorListener(debug))
+                .with(new AgentWorkMeter(true))
                 // JDK modules (java.base, java.net.http) must read the bridge's module to call it.
                 .assureReadEdgeTo(instrumentation, Bridge.class)
                 .ignore(nameStartsWith("io.hopscope.agent.")
@@ -107,6 +113,7 @@ final class AgentInstaller {
                 .with(poolCache)
                 .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
                 .with(new ErrorListener(debug))
+                .with(new AgentWorkMeter(false))
                 .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
         // Each instrumentation applied, with the loaders its library is looked for in (any: the JDK's).
         Map<HopscopeInstrumentation, LibraryLoaders> applied = new LinkedHashMap<>();
@@ -170,6 +177,8 @@ final class AgentInstaller {
             }
         }
         Bridge.hooks = runtime;
+        // Initialised here, not first inside the transformer it measures (recursively, half-initialised).
+        AgentWork.end(AgentWork.begin(false));
         builder.installOn(instrumentation);
         fieldBuilder.installOn(instrumentation);
 
@@ -205,6 +214,11 @@ final class AgentInstaller {
         if (options.jfrPath != null) {
             try {
                 String jfc = RecordingSettings.jfc(options.lockStacks, options.spanThreshold);
+                String shallow = StackDepth.raise(instrumentation); // before the first recording
+                if (shallow != null) {
+                    System.err.println(shallow);
+                    System.setProperty(SHALLOW_STACKS_PROPERTY, shallow);
+                }
                 trainJit(debug);
                 if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
                         options.asprof, Path.of(options.jfrPath), jfc)) {
@@ -339,6 +353,46 @@ final class AgentInstaller {
         recording.start();
     }
 
+    /**
+     * Wraps a builder's class file transformer so that its work on an application thread in a
+     * request is measured apart from the request's ({@link AgentWork}). Of the two transformers,
+     * one counts each class loaded ({@code countsClass}), so that a class is counted once.
+     */
+    private static final class AgentWorkMeter implements AgentBuilder.TransformerDecorator,
+            ResettableClassFileTransformer.WithDelegation.Callback<Object> {
+        private final boolean countsClass;
+
+        AgentWorkMeter(boolean countsClass) {
+            this.countsClass = countsClass;
+        }
+
+        @Override
+        public ResettableClassFileTransformer decorate(ResettableClassFileTransformer transformer) {
+            return ResettableClassFileTransformer.WithDelegation.of(transformer, this);
+        }
+
+        @Override
+        public Object onBeforeTransform(JavaModule module, ClassLoader loader, String name, Class<?> redefined,
+                ProtectionDomain domain, byte[] bytes) {
+            try {
+                return AgentWork.begin(countsClass);
+            } catch (Throwable t) {
+                AgentErrors.report("agent-work", t);
+                return null;
+            }
+        }
+
+        @Override
+        public void onAfterTransform(Object token, JavaModule module, ClassLoader loader, String name,
+                Class<?> redefined, ProtectionDomain domain, byte[] bytes) {
+            try {
+                AgentWork.end(token);
+            } catch (Throwable t) {
+                AgentErrors.report("agent-work", t);
+            }
+        }
+    }
+
     /** Reports classes the agent failed to transform; with -Dhopscope.debug=true, also those it did. */
     private static final class ErrorListener extends AgentBuilder.Listener.Adapter {
         private final boolean debug;
@@ -356,6 +410,7 @@ final class AgentInstaller {
         @Override
         public void onTransformation(TypeDescription typeDescription, ClassLoader classLoader, JavaModule module,
                 boolean loaded, DynamicType dynamicType) {
+            AgentWork.transformed();
             if (debug) {
                 System.err.println("hopscope: instrumented " + typeDescription.getName());
             }

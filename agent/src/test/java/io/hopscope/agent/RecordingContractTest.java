@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.events.AgentErrorEvent;
 import io.hopscope.agent.events.AgentInfoEvent;
+import io.hopscope.agent.events.AgentWorkEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.events.HopEvent;
 import io.hopscope.agent.events.MountsEvent;
@@ -91,7 +92,7 @@ class RecordingContractTest {
     @Test
     void everyContractEventIsDefinedWithExactlyItsFields() throws Exception {
         Map<String, Map<String, String>> contract = contract();
-        assertThat(contract).hasSize(11);
+        assertThat(contract).hasSize(12);
         assertThat(agentEvents()).isEqualTo(contract);
     }
 
@@ -112,8 +113,8 @@ class RecordingContractTest {
     @Test
     void theEventClassesAreTheOnesTheAgentWrites() throws Exception {
         assertThat(eventClasses()).containsExactlyInAnyOrder(RequestEvent.class, RequestStartEvent.class, SegmentEvent.class, HopEvent.class,
-                SpanEvent.class, WaitEvent.class, NonBlockingWaitEvent.class, MountsEvent.class, AgentErrorEvent.class,
-                ClockSyncEvent.class, AgentInfoEvent.class);
+                SpanEvent.class, WaitEvent.class, NonBlockingWaitEvent.class, MountsEvent.class, AgentWorkEvent.class,
+                AgentErrorEvent.class, ClockSyncEvent.class, AgentInfoEvent.class);
     }
 
     @Test

@@ -10,7 +10,7 @@ import jdk.jfr.StackTrace;
 /** One invocation of a pipeline policy, interceptor or nested boundary. */
 @Name("hopscope.Span")
 @Label("Span")
-@Description("One invocation of a pipeline policy, interceptor or nested boundary.")
+@Description("One invocation of a pipeline policy, interceptor, HTTP client send or nested boundary.")
 @Category("hopscope")
 @StackTrace(false)
 public final class SpanEvent extends Event {
@@ -28,7 +28,7 @@ public final class SpanEvent extends Event {
     public long parentSpanId;
 
     @Label("Kind")
-    @Description("policy, interceptor or boundary.")
+    @Description("policy, interceptor, http (an azure-core HttpClient send) or boundary.")
     public String kind;
 
     @Label("Name")

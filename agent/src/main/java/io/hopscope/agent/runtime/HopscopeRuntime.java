@@ -272,5 +272,6 @@ public final class HopscopeRuntime implements Hooks {
         new WaitEvent().isEnabled();
         new NonBlockingWaitEvent().isEnabled();
         new MountsEvent().isEnabled();
+        new io.hopscope.agent.events.AgentWorkEvent().isEnabled();
     }
 }

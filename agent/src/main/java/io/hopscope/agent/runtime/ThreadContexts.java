@@ -66,6 +66,7 @@ final class ThreadContexts {
                 : allocatedBytes - s.segmentAllocatedBytesAtStart;
         e.cpuNanos = s.segmentCpuNanosAtStart < 0 ? -1 : meter.cpuNanos() - s.segmentCpuNanosAtStart;
         e.commit();
+        AgentWork.commitAfterSegment(s, e.requestId);
     }
 
     /** The thread stops working on its request here: its segment ends and it is in no request. */

@@ -32,6 +32,21 @@ final class ThreadState {
     long segmentAllocatedBytesAtStart;
     long segmentCpuNanosAtStart;
 
+    /**
+     * The agent's own work on this thread during the open segment (see AgentWork): classes offered
+     * and rewritten, wall time, CPU and bytes (-1: no counter); and the outermost transformation's
+     * depth and starting readings.
+     */
+    int agentClasses;
+    int agentTransformed;
+    long agentNanos;
+    long agentCpuNanos;
+    long agentBytes;
+    int agentWorkDepth;
+    long agentWorkStartNanos;
+    long agentWorkStartBytes;
+    long agentWorkStartCpuNanos;
+
     /** Depth of instrumented waits on this thread (a wait inside a wait is not a second wait). */
     int waitDepth;
     /** Last thread that unparked this one while it was registered as waiting, and when. */

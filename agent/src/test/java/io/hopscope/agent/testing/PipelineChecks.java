@@ -103,7 +103,10 @@ public final class PipelineChecks {
         assertThat(woken).as("requests woken back to their caller").isPositive();
     }
 
-    /** Every policy of the sample is a span, nested in pipeline order, each with its parent recorded. */
+    /**
+     * Every policy of the sample is a span, nested in pipeline order, each with its parent recorded;
+     * the HttpClient's send is one http span, the innermost policy's child.
+     */
     public static void assertPoliciesInPipelineOrder(Requests.Request r) {
         List<String> policies = r.spans.stream()
                 .filter(s -> s.getString("kind").equals("policy") && POLICIES.contains(s.getString("name")))
@@ -111,6 +114,12 @@ public final class PipelineChecks {
                 .map(s -> s.getString("name"))
                 .collect(Collectors.toList());
         assertThat(policies).as("policy spans of request %d", r.id).containsExactlyElementsOf(POLICIES);
+        // The HttpClient's send is a span of its own, under the innermost policy: its wait is not the policy's.
+        long innermost = r.spans.stream().filter(s -> s.getString("name").equals(POLICIES.get(POLICIES.size() - 1)))
+                .mapToLong(s -> s.getLong("spanId")).findFirst().orElse(-1);
+        assertThat(r.spans.stream().filter(s -> s.getString("kind").equals("http")))
+                .as("http spans of request %d", r.id)
+                .singleElement().satisfies(send -> assertThat(send.getLong("parentSpanId")).isEqualTo(innermost));
         Set<Long> spanIds = r.spans.stream().map(s -> s.getLong("spanId")).collect(Collectors.toSet());
         for (RecordedEvent span : r.spans) {
             long parent = span.getLong("parentSpanId");

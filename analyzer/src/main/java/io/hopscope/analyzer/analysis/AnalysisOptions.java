@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.model.RequestsKept;
+import io.hopscope.analyzer.model.Warmup;
 
 /**
  * What to select from a recording: {@code nameGlob} null means every name; {@code top} &lt; 0 means
@@ -9,19 +10,38 @@ import io.hopscope.analyzer.model.RequestsKept;
  * waits, spans) may hold at once besides their totals, in flight and selected together
  * ({@link DetailBudget}); {@code window} keeps only the requests that started in it, in the summary
  * as in the requests shown; {@code sample}, with {@code top} &gt; 0, keeps up to that many more of
- * the rest, every k-th by request id ({@link RequestsKept}).
+ * the rest, every k-th by request id ({@link RequestsKept}); {@code warmup} what to do with warm-up
+ * requests.
  */
 public record AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes,
-                              RequestWindow window, int sample) {
+                              RequestWindow window, int sample, Warmup warmup) {
 
     /** The worst requests kept by default where every request could be many (JSON, trace). */
     public static final int DEFAULT_WORST = 100;
     /** The sample of the rest kept with them by default. */
     public static final int DEFAULT_SAMPLE = 400;
 
-    /** Over the whole recording, no sample. */
+    private static final int WARMUP_SHOWN = 3;
+
+    /** Over the whole recording, no sample, warm-up requests apart ({@link Warmup#apart}). */
     public AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes) {
-        this(nameGlob, top, sort, topSites, detailBytes, RequestWindow.ALL, 0);
+        this(nameGlob, top, sort, topSites, detailBytes, RequestWindow.ALL, 0, Warmup.apart);
+    }
+
+    /** Warm-up requests apart ({@link Warmup#apart}): ranked on their own, counted in the figures. */
+    public AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes,
+                           RequestWindow window, int sample) {
+        this(nameGlob, top, sort, topSites, detailBytes, window, sample, Warmup.apart);
+    }
+
+    /** These options with warm-up requests treated as {@code w} says. */
+    public AnalysisOptions withWarmup(Warmup w) {
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, w);
+    }
+
+    /** How many warm-up requests the report lists apart, at most. */
+    public int warmupShown() {
+        return warmup == Warmup.apart && top > 0 ? Math.min(top, WARMUP_SHOWN) : 0;
     }
 
     /** Every request, every name, lists within the default budget. */
@@ -31,12 +51,12 @@ public record AnalysisOptions(String nameGlob, int top, SortField sort, int topS
 
     /** The same, restricted to the requests that started in {@code window}. */
     public AnalysisOptions within(RequestWindow window) {
-        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample);
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup);
     }
 
     /** The same, with up to {@code sample} more of the rest besides the worst {@code top}. */
     public AnalysisOptions sampling(int sample) {
-        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample);
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup);
     }
 
     /** The default budget for the event lists: a quarter of the heap the JVM may grow to. */

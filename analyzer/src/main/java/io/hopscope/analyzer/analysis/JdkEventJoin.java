@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordedThread;
 
@@ -127,9 +128,12 @@ final class JdkEventJoin {
 
     private void attribute(PendingJdk p, RequestAcc r) {
         if (p.kind() == ALLOCATION) {
-            sampledAllocBytesInRequests += p.weightBytes();
-            r.addAllocationSample(JfrEvents.topFrame(p.stack()), p.type() == null ? "?" : p.type().getName(),
-                    p.weightBytes(), p.javaThreadId());
+            String agentFrame = agentFrame(p.stack());
+            if (agentFrame == null) {
+                sampledAllocBytesInRequests += p.weightBytes();
+            }
+            r.addAllocationSample(agentFrame != null ? agentFrame : JfrEvents.topFrame(p.stack()),
+                    p.type() == null ? "?" : p.type().getName(), p.weightBytes(), p.javaThreadId());
             return;
         }
         long overlap = window.overlapNanos(p.javaThreadId(), p.startNanos(), p.endNanos(), r);
@@ -148,6 +152,23 @@ final class JdkEventJoin {
         }
         r.addLock(p.kind() == MONITOR ? "monitor" : "park", blocker == null ? "?" : blocker, overlap,
                 p.endNanos() - p.startNanos(), () -> JfrEvents.stack(p.stack(), 6));
+    }
+
+    /**
+     * The innermost frame of the agent's package (its shaded Byte Buddy included) on an allocation
+     * sample's stack, or null: such an allocation is the agent's, whichever JDK method made it.
+     */
+    static String agentFrame(RecordedStackTrace stack) {
+        if (stack == null) {
+            return null;
+        }
+        for (RecordedFrame f : stack.getFrames()) {
+            if (f.getMethod() != null && f.getMethod().getType() != null
+                    && f.getMethod().getType().getName().startsWith(RequestAcc.AGENT_PACKAGE)) {
+                return JfrEvents.frame(f);
+            }
+        }
+        return null;
     }
 
     long sampledAllocBytes() {

@@ -145,6 +145,7 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.SPAN, requests::onSpan);
         h.put(HopscopeContract.WAIT, requests::onWait);
         h.put(HopscopeContract.MOUNTS, requests::onMounts);
+        h.put(HopscopeContract.AGENT_WORK, requests::onAgentWork);
         h.put(HopscopeContract.REQUEST, this::onRequest);
         h.put(HopscopeContract.CLOCK_SYNC, facts::onAgentEvent);
         h.put(HopscopeContract.AGENT_INFO, facts::onAgentEvent);
@@ -246,8 +247,13 @@ public final class RecordingAnalyzer {
             facts.warn("no request started in the window (" + window.asked() + "): " + window.leftOutBefore()
                     + " started before it, " + window.leftOutAfter() + " after");
         }
+        if (selection.excludedWarmup() > 0) {
+            facts.warn(selection.excludedWarmup() + " warm-up request(s) (their threads loaded classes) are left out of"
+                    + " every figure (--warmup exclude)");
+        }
         RecordingInfo info = facts.build(gc, requests.allocInRequests, jdk, incomplete, late);
-        return new Report(info, summary, selection.requests(), window, selection.kept());
+        return new Report(info, summary, selection.requests(), window, selection.kept(), selection.warmupRequests(),
+                options.warmup());
     }
 
     /** Wall time of the pass (and of the extra joins' pass), and what was in flight, for the benchmark's figures. */

@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
@@ -122,6 +123,13 @@ final class RequestAcc {
     List<GcPause> gcPauses;
     // Its parks and monitor waits inside its segments and what explains them (null until it has either).
     private BlindSpots blind;
+    // The agent's own work on its threads (hopscope.AgentWork, and allocation samples in its package).
+    long agentClasses;
+    long agentTransformedClasses;
+    long agentNanos;
+    long agentCpuNanos = -1;
+    long agentAllocatedBytes;
+    long agentSampledBytes;
 
     static final class LockAcc {
         final String kind;
@@ -136,6 +144,12 @@ final class RequestAcc {
             this.className = className;
         }
     }
+
+    /**
+     * The agent's package (its shaded Byte Buddy too): an allocation sample whose stack passes through
+     * it is the agent's, given as this frame by the reader ({@link JdkEventJoin}).
+     */
+    static final String AGENT_PACKAGE = "io.hopscope.agent.";
 
     /** A request whose lists, if {@code detail}, are not bounded (for tests). */
     RequestAcc(long id, boolean detail) {
@@ -310,6 +324,35 @@ final class RequestAcc {
         return policyCount++;
     }
 
+    /**
+     * The agent worked on {@code thread} during one of its segments: the segment's counters left that
+     * out already; its time comes off the thread's time here.
+     */
+    void addAgentWork(ThreadRef thread, int classes, int transformed, long nanos, long cpuNanos, long bytes) {
+        agentClasses += classes;
+        agentTransformedClasses += transformed;
+        agentNanos += Math.max(0, nanos);
+        if (cpuNanos >= 0) {
+            agentCpuNanos = Math.max(0, agentCpuNanos) + cpuNanos;
+        }
+        agentAllocatedBytes += Math.max(0, bytes);
+        if (thread != null && nanos > 0) {
+            threadFigures[3 * threadIndex(thread) + 1] -= nanos;
+        }
+    }
+
+    /** Whether its threads loaded classes while they worked on it. */
+    boolean warmup() {
+        return agentClasses > 0;
+    }
+
+    AgentWork agentWork() {
+        return agentClasses == 0 && agentNanos == 0 && agentAllocatedBytes == 0 && agentSampledBytes == 0
+                ? AgentWork.NONE
+                : new AgentWork(agentClasses, agentTransformedClasses, agentNanos, agentCpuNanos, agentAllocatedBytes,
+                        agentSampledBytes);
+    }
+
     /** Adds a contention event clipped to the request ({@code nanos}); the longest one's stack is kept. */
     void addLock(String kind, String className, long nanos, long eventNanos, Supplier<String> stack) {
         lockCount++;
@@ -331,6 +374,10 @@ final class RequestAcc {
      * segments had no allocation counter, its weight is that thread's allocation, estimated.
      */
     void addAllocationSample(String frame, String objectClass, long weightBytes, long javaThreadId) {
+        if (frame.startsWith(AGENT_PACKAGE)) {
+            agentSampledBytes += weightBytes;
+            return;
+        }
         if (threadsWithoutCounter != 0) {
             for (int t = 0; t < Math.min(64, threadRefs.length) && threadRefs[t] != null; t++) {
                 if (threadRefs[t].javaId() == javaThreadId && (threadsWithoutCounter & 1L << t) != 0) {
@@ -502,7 +549,7 @@ final class RequestAcc {
                         : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
                 List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),
                 gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
-                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites));
+                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork());
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
@@ -68,6 +69,21 @@ final class RequestCodec {
         carriers(o, r.carriers());
         o.writeBoolean(r.detailKept());
         unexplained(o, r.unexplained());
+        agentWork(o, r.agentWork());
+    }
+
+    private static void agentWork(DataOutputStream o, AgentWork w) throws IOException {
+        o.writeLong(w.classes());
+        o.writeLong(w.transformedClasses());
+        o.writeLong(w.nanos());
+        o.writeLong(w.cpuNanos());
+        o.writeLong(w.allocatedBytes());
+        o.writeLong(w.sampledAllocationBytes());
+    }
+
+    private static AgentWork agentWork(DataInputStream i) throws IOException {
+        AgentWork w = new AgentWork(i.readLong(), i.readLong(), i.readLong(), i.readLong(), i.readLong(), i.readLong());
+        return w.equals(AgentWork.NONE) ? AgentWork.NONE : w;
     }
 
     static Request read(DataInputStream i) throws IOException {
@@ -109,10 +125,11 @@ final class RequestCodec {
         Carriers carriers = carriers(i);
         boolean detailKept = i.readBoolean();
         Unexplained unexplained = unexplained(i);
+        AgentWork agentWork = agentWork(i);
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
                 hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
                 wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, carriers, detailKept,
-                unexplained);
+                unexplained, agentWork);
     }
 
     // One writer and one reader per nested record, each field in declaration order.

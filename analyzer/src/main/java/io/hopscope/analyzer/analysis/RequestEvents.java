@@ -66,6 +66,8 @@ final class RequestEvents {
             "wakerThread", "wakeLatencyNanos", "outcome");
     private final EventFields mountsFields = new EventFields("requestId", "mounts", "mountWaitNanos",
             "maxMountWaitNanos", "mountedNanos", "carriers", "eventThread", "allocatedBytes");
+    private final EventFields agentWorkFields = new EventFields("requestId", "eventThread", "classes",
+            "transformedClasses", "nanos", "cpuNanos", "allocatedBytes");
     private final EventFields spanFields = new EventFields("requestId", "spanId", "parentSpanId", "kind", "name", "mode",
             "depth", "eventThread");
 
@@ -182,6 +184,17 @@ final class RequestEvents {
         if (thread != null && allocated >= 0) {
             r.addExactVirtualAllocation(thread.javaId(), allocated);
         }
+        settleIfLate(r);
+    }
+
+    void onAgentWork(RecordedEvent e) {
+        EventFields f = agentWorkFields;
+        RequestAcc r = requestOf(e, f);
+        if (r == null) {
+            return;
+        }
+        r.addAgentWork(jfr.threadValue(f.value(e, 1)), f.intValue(e, 2, 0), f.intValue(e, 3, 0),
+                f.longValue(e, 4, 0), f.longValue(e, 5, -1), f.longValue(e, 6, -1));
         settleIfLate(r);
     }
 

@@ -4,6 +4,7 @@ import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.model.RequestsKept;
+import io.hopscope.analyzer.model.Warmup;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -35,6 +36,9 @@ final class Selection {
     private final Map<String, SummaryBuilder> summaries = new LinkedHashMap<>();
     private final Comparator<RequestAcc> order;
     private final PriorityQueue<RequestAcc> worst;
+    // --warmup apart: the worst warm-up requests, on their own (null otherwise); --warmup exclude: how many were left out.
+    private final PriorityQueue<RequestAcc> worstWarmup;
+    private long excludedWarmup;
     private final List<RequestAcc> all;
     private RequestSpill spill;
     // With a sample: the requests the top-N let go whose id is a multiple of sampleEvery, by id. When
@@ -55,6 +59,7 @@ final class Selection {
         this.worst = options.top() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         this.all = options.top() < 0 ? new ArrayList<>() : null;
         this.sampled = worst != null && options.sample() > 0 ? new TreeMap<>() : null;
+        this.worstWarmup = options.warmupShown() > 0 ? new PriorityQueue<>(order.reversed()) : null;
         // Every request kept for the output holds its lists: once they fill the budget, they go to
         // the file, so that requests still in flight may keep theirs.
         budget.onFull(() -> {
@@ -85,13 +90,15 @@ final class Selection {
             r.dropDetail();
             return;
         }
+        if (r.warmup() && options.warmup() == Warmup.exclude) {
+            excludedWarmup++;
+            r.dropDetail();
+            return;
+        }
         summaries.computeIfAbsent(name, SummaryBuilder::new).add(r);
         selected++;
         if (worst != null) {
-            worst.add(r);
-            if (worst.size() > options.top()) {
-                letGo(worst.poll());
-            }
+            rank(r);
         } else if (all != null) {
             if (!r.detail) {
                 allWithoutDetail++;
@@ -106,6 +113,17 @@ final class Selection {
             }
         } else {
             r.dropDetail();
+        }
+    }
+
+    // Into the top-N it belongs to: the warm-up one when kept apart, the steady one otherwise; what
+    // falls out of it may still be one of the sample.
+    private void rank(RequestAcc r) {
+        boolean warm = worstWarmup != null && r.warmup();
+        PriorityQueue<RequestAcc> queue = warm ? worstWarmup : worst;
+        queue.add(r);
+        if (queue.size() > (warm ? options.warmupShown() : options.top())) {
+            letGo(queue.poll());
         }
     }
 
@@ -154,11 +172,16 @@ final class Selection {
         if (leftOut(r)) {
             return true;
         }
+        if (r.warmup() && options.warmup() == Warmup.exclude) {
+            return true;
+        }
         if (worst == null) {
             return all == null; // --top 0: none is shown
         }
-        return options.sort().finalAtEnd() && worst.size() >= options.top()
-                && order.compare(r, worst.peek()) > 0 && !mayBeSampled(r);
+        PriorityQueue<RequestAcc> queue = worstWarmup != null && r.warmup() ? worstWarmup : worst;
+        int size = queue == worst ? options.top() : options.warmupShown();
+        return options.sort().finalAtEnd() && queue.size() >= size && order.compare(r, queue.peek()) > 0
+                && !mayBeSampled(r);
     }
 
     /** Whether an ended request is outside what was asked for (another name, or started outside the window). */
@@ -191,6 +214,13 @@ final class Selection {
                 return r;
             }
         }
+        if (worstWarmup != null) {
+            for (RequestAcc r : worstWarmup) {
+                if (r.id == id) {
+                    return r;
+                }
+            }
+        }
         return sampled != null ? sampled.get(id) : null;
     }
 
@@ -201,9 +231,27 @@ final class Selection {
 
     /** A held request's totals changed: the top-N's heap takes it out (its old place is stale) and back in. */
     void amended(RequestAcc r) {
-        if (worst != null && worst.remove(r)) {
-            worst.add(r);
+        // A late hopscope.AgentWork can make a steady request a warm-up one: it moves to that list.
+        if (worst != null && (worst.remove(r) || worstWarmup != null && worstWarmup.remove(r))) {
+            rank(r);
         }
+    }
+
+    /** Warm-up requests left out of every figure ({@code --warmup exclude}). */
+    long excludedWarmup() {
+        return excludedWarmup;
+    }
+
+    /** The worst warm-up requests in report order, when kept apart; empty otherwise. */
+    List<Request> warmupRequests() {
+        if (worstWarmup == null) {
+            return List.of();
+        }
+        List<RequestAcc> chosen = new ArrayList<>(worstWarmup);
+        chosen.sort(order);
+        List<Request> out = new ArrayList<>(chosen.size());
+        chosen.forEach(r -> out.add(r.toRequest(options.topSites())));
+        return out;
     }
 
     /** How many of the requests shown have totals but no event lists, and how many are shown. */
@@ -226,8 +274,9 @@ final class Selection {
         }
         int worstHeld = worst != null ? worst.size() : 0;
         int sampleHeld = sampled != null ? sampled.size() : 0;
+        int warmupHeld = worstWarmup != null ? worstWarmup.size() : 0; // shown too, in their own list
         return new RequestsKept(false, worstHeld, options.sort().name(), sampled != null ? sampleEvery : 0, sampleHeld,
-                selected - worstHeld - sampleHeld);
+                selected - worstHeld - sampleHeld - warmupHeld);
     }
 
     /** The summary per name, most requests first. */

@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.NameSummary;
 import org.HdrHistogram.Histogram;
 
@@ -33,6 +34,13 @@ final class SummaryBuilder {
     private long sumUnexplained;
     private long sumUnexplainedClipped;
     private long unexplainedRequests;
+    private long warmup;
+    private long agentClasses;
+    private long agentTransformed;
+    private long agentNanos;
+    private long agentCpuNanos = -1;
+    private long agentBytes;
+    private long agentSampledBytes;
 
     SummaryBuilder(String name) {
         this.name = name;
@@ -83,6 +91,17 @@ final class SummaryBuilder {
         if (r.nonBlocking) {
             nonBlocking += sign;
         }
+        if (r.warmup()) {
+            warmup += sign;
+        }
+        agentClasses += sign * r.agentClasses;
+        agentTransformed += sign * r.agentTransformedClasses;
+        agentNanos += sign * r.agentNanos;
+        if (r.agentCpuNanos >= 0) {
+            agentCpuNanos = Math.max(0, agentCpuNanos) + sign * r.agentCpuNanos;
+        }
+        agentBytes += sign * r.agentAllocatedBytes;
+        agentSampledBytes += sign * r.agentSampledBytes;
     }
 
     NameSummary build() {
@@ -96,6 +115,9 @@ final class SummaryBuilder {
                 sumReturns / n, sumReturnDelay / n, sumAllocated / n,
                 sumLock / n, sumBlocked / n, sumGc / n, sumMounts / n, sumMountWait / n, sumPinned / n,
                 nonBlocking / n, errors, sumUnexplained / n,
-                sumNanos > 0 ? 1 - sumUnexplainedClipped / (double) sumNanos : 1, unexplainedRequests);
+                sumNanos > 0 ? 1 - sumUnexplainedClipped / (double) sumNanos : 1, unexplainedRequests, warmup,
+                agentClasses == 0 && agentNanos == 0 && agentBytes == 0 && agentSampledBytes == 0 ? AgentWork.NONE
+                        : new AgentWork(agentClasses, agentTransformed, agentNanos, agentCpuNanos, agentBytes,
+                                agentSampledBytes));
     }
 }

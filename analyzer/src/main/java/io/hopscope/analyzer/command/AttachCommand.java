@@ -121,6 +121,12 @@ public final class AttachCommand implements Callable<Integer> {
             out.println("attach: " + skipped + " cannot apply late (it adds a field): only classes loaded from now on"
                     + " get it, see docs/agent.md");
         }
+        String shallow = after.getProperty(AttachTarget.SHALLOW_STACKS_PROPERTY);
+        if (shallow != null) {
+            out.println("attach: stacks in this recording are cut at JFR's depth (64 frames by default): the JVM's"
+                    + " flag -XX:FlightRecorderOptions=stackdepth=2048 is read at start only, so restart PID " + id
+                    + " with it for whole stacks (" + shallow.replaceFirst("^hopscope: ", "") + ")");
+        }
         return 0;
     }
 

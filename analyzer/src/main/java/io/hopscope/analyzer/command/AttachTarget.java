@@ -19,6 +19,8 @@ final class AttachTarget {
     static final String STARTED_PROPERTY = "hopscope.agent.started";
     static final String RECORDING_PROPERTY = "hopscope.agent.recording";
     static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
+    /** What to do for whole stacks, set by an agent that could not raise JFR's stack depth. */
+    static final String SHALLOW_STACKS_PROPERTY = "hopscope.agent.shallowstacks";
 
     private AttachTarget() {
     }

@@ -80,6 +80,9 @@ public final class RecordCommand implements Callable<Integer> {
     private Path events;
     private boolean written;
 
+    /** JFR's stack depth for the recording: async-profiler's default, and JFR's maximum. */
+    static final String STACK_DEPTH_FLAG = "-XX:FlightRecorderOptions=stackdepth=2048";
+
     @Override
     public Integer call() throws Exception {
         if (!spec.commandLine().getParseResult().originalArgs().contains("--") || command.isEmpty()) {
@@ -113,6 +116,12 @@ public final class RecordCommand implements Callable<Integer> {
         List<String> cmd = new ArrayList<>(command);
         cmd.add(1, "-javaagent:" + jar + "=jfr=" + jfr + (agentOptions != null && !agentOptions.isBlank() ? "," + agentOptions : "")
                 + (asprof != null ? ",asprof=" + asprof : ""));
+        // JFR keeps 64 frames of a stack by default, which cuts every Reactor or azure-core stack. The
+        // agent raises it too; the flag is the documented way. Not when the command sets JFR's options
+        // itself: a second -XX:FlightRecorderOptions would replace the user's.
+        if (cmd.stream().noneMatch(a -> a.startsWith("-XX:FlightRecorderOptions"))) {
+            cmd.add(1, STACK_DEPTH_FLAG);
+        }
         try {
             child = new ProcessBuilder(cmd).inheritIO().start();
         } catch (IOException e) {

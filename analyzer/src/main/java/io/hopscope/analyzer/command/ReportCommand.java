@@ -6,6 +6,7 @@ import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Warmup;
 import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
@@ -69,6 +70,12 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Order of the worst requests: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     SortField sort;
 
+    @Option(names = "--warmup", defaultValue = "apart", paramLabel = "HOW",
+            description = "Warm-up requests (their threads loaded classes): apart ranks the worst among the others and"
+                    + " lists the worst 3 warm-up ones on their own, include ranks them all together, exclude leaves"
+                    + " them out of every figure (default ${DEFAULT-VALUE}).")
+    Warmup warmup;
+
     @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
             description = "Most memory for the shown requests' hop/segment/wait/span lists, with those still in flight"
                     + " (e.g. 64m; default a quarter of the heap). A request beyond it keeps exact totals and no"
@@ -102,7 +109,7 @@ public final class ReportCommand implements Callable<Integer> {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording)).sampling(sample));
+                        .within(window.resolve(recording)).sampling(sample).withWarmup(warmup));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {

@@ -7,6 +7,9 @@ package io.hopscope.analyzer.model;
  * {@code explainedShare} is the share of the requests' time that hopscope explains: 1 less their
  * unexplained parked and monitor time ({@link Unexplained}, each request's at most its duration) over
  * their total duration; {@code unexplainedRequests} how many requests had some.
+ * {@code warmupRequests} of the {@code count} are warm-up requests (see {@link Request#warmup()}),
+ * included in every figure unless the report excludes them; {@code agentWork} is the agent's own
+ * work on the name's requests, in none of the figures.
  */
 public record NameSummary(
         String name,
@@ -36,5 +39,22 @@ public record NameSummary(
         long errors,
         double meanUnexplainedNanos,
         double explainedShare,
-        long unexplainedRequests) {
+        long unexplainedRequests,
+        long warmupRequests,
+        AgentWork agentWork) {
+
+    /** A summary without warm-up requests or agent work (tests, and the figures of older recordings). */
+    public NameSummary(String name, long count, double throughputPerSecond, long p50Nanos, long p90Nanos,
+                       long p99Nanos, long maxNanos, double meanNanos, double meanHops, int maxHops,
+                       double meanQueueDelayNanos, double meanWakeLatencyNanos, double meanHandoffHops,
+                       double meanWakeHops, double meanReturnHops, double meanReturnDelayNanos,
+                       double meanAllocatedBytes, double meanLockNanos, double meanBlockedNanos, double meanGcNanos,
+                       double meanMounts, double meanMountWaitNanos, double meanPinnedNanos, double nonBlockingShare,
+                       long errors, double meanUnexplainedNanos, double explainedShare, long unexplainedRequests) {
+        this(name, count, throughputPerSecond, p50Nanos, p90Nanos, p99Nanos, maxNanos, meanNanos, meanHops, maxHops,
+                meanQueueDelayNanos, meanWakeLatencyNanos, meanHandoffHops, meanWakeHops, meanReturnHops,
+                meanReturnDelayNanos, meanAllocatedBytes, meanLockNanos, meanBlockedNanos, meanGcNanos, meanMounts,
+                meanMountWaitNanos, meanPinnedNanos, nonBlockingShare, errors, meanUnexplainedNanos, explainedShare,
+                unexplainedRequests, 0, AgentWork.NONE);
+    }
 }

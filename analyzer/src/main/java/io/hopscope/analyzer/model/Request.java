@@ -13,6 +13,8 @@ import java.util.List;
  * samples of threads whose segments had no allocation counter (virtual threads on JDK 21-25).
  * {@code carriers} is what its virtual threads did on their carriers, {@link Carriers#NONE} when it had none.
  * {@code unexplained} is its parked and monitor time that no wait or hop of it explains, {@link Unexplained#NONE} when none.
+ * {@code agentWork} is the agent's own work on its threads, left out of every other figure; a request
+ * during which its threads loaded classes is a warm-up request ({@link #warmup()}).
  */
 public record Request(
         long id,
@@ -48,7 +50,29 @@ public record Request(
         List<GcPause> gcPauses,
         Carriers carriers,
         boolean detailKept,
-        Unexplained unexplained) {
+        Unexplained unexplained,
+        AgentWork agentWork) {
+
+    /** A request without agent work (tests, and the figures of older recordings). */
+    public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
+                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hops, List<Hop> hopList,
+                   List<ThreadTime> threads, List<Segment> segments, List<Wait> waits, List<Span> spans,
+                   long allocatedBytes, long estimatedAllocatedBytes, long blockedNanos, long queueDelayNanos,
+                   long wakeLatencyNanos, int handoffHops, int wakeHops, int returnHops, long returnDelayNanos,
+                   boolean blockedOnNonBlockingThread, List<PolicyTime> policies, LockContention lock,
+                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, Carriers carriers,
+                   boolean detailKept, Unexplained unexplained) {
+        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hops,
+                hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
+                queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
+                blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
+                unexplained, AgentWork.NONE);
+    }
+
+    /** Whether its threads loaded classes while they worked on it (the agent saw each one). */
+    public boolean warmup() {
+        return agentWork.classes() > 0;
+    }
 
     public long endEpochNanos() {
         return startEpochNanos + durationNanos;

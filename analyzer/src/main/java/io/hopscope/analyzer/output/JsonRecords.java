@@ -2,6 +2,7 @@ package io.hopscope.analyzer.output;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
@@ -152,6 +153,19 @@ final class JsonRecords {
         n.put("meanUnexplainedNanos", s.meanUnexplainedNanos());
         n.put("explainedShare", s.explainedShare());
         n.put("unexplainedRequests", s.unexplainedRequests());
+        n.put("warmupRequests", s.warmupRequests());
+        n.set("agentWork", agentWork(s.agentWork()));
+        return n;
+    }
+
+    static ObjectNode agentWork(AgentWork w) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("classes", w.classes());
+        n.put("transformedClasses", w.transformedClasses());
+        n.put("nanos", w.nanos());
+        n.put("cpuNanos", w.cpuNanos());
+        n.put("allocatedBytes", w.allocatedBytes());
+        n.put("sampledAllocationBytes", w.sampledAllocationBytes());
         return n;
     }
 
@@ -207,6 +221,8 @@ final class JsonRecords {
         array(n, "waits", r.waits(), JsonRecords::wait);
         array(n, "spans", r.spans(), JsonRecords::span);
         n.put("detailKept", r.detailKept());
+        n.put("warmup", r.warmup());
+        n.set("agentWork", agentWork(r.agentWork()));
         return n;
     }
 

@@ -44,6 +44,9 @@ public final class JsonReport {
                 g.writeFieldName("window");
                 MAPPER.writeTree(g, JsonRecords.window(report.window()));
             }
+            g.writeStringField("warmup", report.warmup().name());
+            g.writeFieldName("agentWork");
+            MAPPER.writeTree(g, JsonRecords.agentWork(report.agentWork()));
             if (kernel != null) {
                 g.writeFieldName("kernel");
                 MAPPER.writeTree(g, KernelJson.info(kernel));
@@ -64,6 +67,15 @@ public final class JsonReport {
             }
             g.writeArrayFieldStart("requests");
             for (Request r : report.requests()) {
+                ObjectNode n = JsonRecords.request(r);
+                if (perRequest) {
+                    KernelJson.addRequest(n, kernel.request(r.id()));
+                }
+                MAPPER.writeTree(g, n);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("warmupRequests");
+            for (Request r : report.warmupRequests()) {
                 ObjectNode n = JsonRecords.request(r);
                 if (perRequest) {
                     KernelJson.addRequest(n, kernel.request(r.id()));

@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.output;
 
+import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LateEvents;
@@ -18,6 +19,7 @@ import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Warmup;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -50,17 +52,22 @@ public final class TextReport {
         if (!report.window().isAll()) {
             out.println(WindowText.line(report.window()));
         }
+        if (report.agentWork().any()) {
+            out.println("agent: " + agentWork(report.agentWork()) + " on the requests' threads, in no figure below");
+        }
         out.println();
         writeSummary(report.summary(), out);
         if (kernel != null) {
             out.println();
             KernelText.writeSummary(kernel, report.summary(), out);
         }
+        boolean apart = report.warmup() == Warmup.apart && report.warmupRequestCount() > 0;
         if (!report.requests().isEmpty()) {
             out.println();
             RequestsKept kept = report.kept();
             int worst = kept.sampled() > 0 ? kept.worst() : report.requests().size();
-            out.println("worst " + worst + " request(s) by " + sortedBy + ":");
+            out.println("worst " + worst + (apart ? " steady" : "") + " request(s) by " + sortedBy
+                    + (apart ? " (warm-up requests apart, below; --warmup include ranks them too):" : ":"));
             int rank = 1;
             for (Request r : report.requests()) {
                 if (rank == worst + 1) {
@@ -68,6 +75,19 @@ public final class TextReport {
                     out.println("a sample of the rest, " + KeptText.every(kept.sampleEvery()) + " request by id ("
                             + kept.sampled() + "):");
                 }
+                out.println();
+                writeRequest(rank++, r, out);
+                if (kernel != null) {
+                    KernelText.writeRequest(kernel, r, out);
+                }
+            }
+        }
+        if (!report.warmupRequests().isEmpty()) {
+            out.println();
+            out.println("worst " + report.warmupRequests().size() + " of " + report.warmupRequestCount()
+                    + " warm-up request(s) by " + sortedBy + " (their threads loaded classes):");
+            int rank = 1;
+            for (Request r : report.warmupRequests()) {
                 out.println();
                 writeRequest(rank++, r, out);
                 if (kernel != null) {
@@ -123,6 +143,13 @@ public final class TextReport {
                 + "nb: share of requests that blocked on a non-blocking thread)");
         for (NameSummary s : summary) {
             out.println(explained(s));
+            if (s.warmupRequests() > 0) {
+                out.printf(Locale.ROOT, "warm-up of %s: %d of the %d request(s) (their threads loaded classes),"
+                        + " in the figures above%n", s.name(), s.warmupRequests(), s.count());
+            }
+            if (s.agentWork().any()) {
+                out.printf(Locale.ROOT, "agent in %s: %s, not counted above%n", s.name(), agentWork(s.agentWork()));
+            }
         }
         for (NameSummary s : summary) {
             if (s.meanMounts() > 0 || s.meanPinnedNanos() > 0) {
@@ -195,10 +222,27 @@ public final class TextReport {
         }
     }
 
+    /** "13.1 MiB, 41 ms transforming 212 classes (3 rewritten)": the agent's own work. */
+    static String agentWork(AgentWork w) {
+        StringBuilder sb = new StringBuilder(Units.bytes(w.allocatedBytes())).append(", ")
+                .append(Units.nanos(w.nanos())).append(" transforming ").append(w.classes()).append(" class(es)");
+        if (w.transformedClasses() > 0) {
+            sb.append(" (").append(w.transformedClasses()).append(" rewritten)");
+        }
+        if (w.cpuNanos() >= 0) {
+            sb.append(", cpu ").append(Units.nanos(w.cpuNanos()));
+        }
+        if (w.sampledAllocationBytes() > 0) {
+            sb.append("; ").append(Units.bytes(w.sampledAllocationBytes()))
+                    .append(" of allocation samples in its package");
+        }
+        return sb.toString();
+    }
+
     static void writeRequest(int rank, Request r, PrintWriter out) {
-        out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%n", rank, r.id(), r.name(),
+        out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%s%n", rank, r.id(), r.name(),
                 r.outcome(), r.error() != null ? " (" + r.error() + ")" : "", Units.nanos(r.durationNanos()),
-                Units.epoch(r.startEpochNanos()));
+                Units.epoch(r.startEpochNanos()), r.warmup() ? "  warm-up" : "");
         out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); blocked %s, queue delay %s, wake latency %s%s, gc %s%n",
                 r.hops(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
                 Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
@@ -224,6 +268,13 @@ public final class TextReport {
                         + " (virtual threads have no allocation counter)")
                 + (r.allocationSites().isEmpty() ? "" : "; top sampled sites: " + r.allocationSites().stream()
                 .map(TextReport::site).collect(Collectors.joining(", "))));
+        if (r.agentWork().any()) {
+            out.println("  agent: " + agentWork(r.agentWork()) + ", not counted above");
+        }
+        if (r.warmup()) {
+            out.println("  warm-up: waited on " + r.agentWork().classes() + " class load(s), "
+                    + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gcNanos()));
+        }
         if (r.carriers().any()) {
             out.println("  " + carriers(r.carriers()));
         }

@@ -20,6 +20,7 @@ public final class HopscopeContract {
     public static final String WAIT = "hopscope.Wait";
     public static final String NON_BLOCKING_WAIT = "hopscope.NonBlockingWait";
     public static final String MOUNTS = "hopscope.Mounts";
+    public static final String AGENT_WORK = "hopscope.AgentWork";
     public static final String AGENT_ERROR = "hopscope.AgentError";
     public static final String CLOCK_SYNC = "hopscope.ClockSync";
     public static final String AGENT_INFO = "hopscope.AgentInfo";
@@ -77,6 +78,8 @@ public final class HopscopeContract {
         m.put(NON_BLOCKING_WAIT, fields("requestId", "long", "kind", "String"));
         m.put(MOUNTS, fields("requestId", "long", "mounts", "int", "carriers", "String", "mountWaitNanos", "long",
                 "maxMountWaitNanos", "long", "mountedNanos", "long", "allocatedBytes", "long"));
+        m.put(AGENT_WORK, fields("requestId", "long", "classes", "int", "transformedClasses", "int", "nanos", "long",
+                "cpuNanos", "long", "allocatedBytes", "long"));
         m.put(AGENT_ERROR, fields("instrumentation", "String", "message", "String", "count", "long"));
         m.put(CLOCK_SYNC, fields("monotonicNanos", "long"));
         m.put(AGENT_INFO, fields("version", "String", "options", "String", "pid", "long",

@@ -38,7 +38,7 @@ class RecordingContractTest {
             }
             table.put(row.group(1), fields);
         }
-        assertThat(table).hasSize(11);
+        assertThat(table).hasSize(12);
         assertThat(table).isEqualTo(HopscopeContract.EVENTS);
     }
 

@@ -22,12 +22,17 @@ import net.bytebuddy.matcher.ElementMatcher;
  * azure-core: HttpPipeline#send(HttpPipelineCallContext) (where every send overload ends up; its
  * Mono ends the request) and #sendSync are request boundaries; every HttpPipelinePolicy
  * implementation's process (async span, subscription to terminal signal) and processSync (sync
- * span) is a policy span.
+ * span) is a policy span. The HttpClient's send(HttpRequest, Context) and sendSync, what the
+ * innermost policy waits on (OkHttp, Netty, the JDK's client, or the interface's defaults), are
+ * {@code http} spans: without them an asynchronous policy's self time would hold the whole network
+ * and queue wait, its own work being none of it.
  */
 public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
 
     static final String PIPELINE = "com.azure.core.http.HttpPipeline";
     static final String POLICY = "com.azure.core.http.policy.HttpPipelinePolicy";
+    static final String HTTP_CLIENT = "com.azure.core.http.HttpClient";
+    static final String CONTEXT = "com.azure.core.util.Context";
 
     @Override
     public String name() {
@@ -59,6 +64,14 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
                         .visit(Advice.to(ProcessAdvice.class).on(named("process").and(takesArguments(2))
                                 .and(not(isAbstract()))))
                         .visit(Advice.to(ProcessSyncAdvice.class).on(named("processSync").and(takesArguments(2))
+                                .and(not(isAbstract())))))
+                // send(HttpRequest) only calls send(request, Context.NONE) in every client: the two-argument
+                // one is the span, from the interface's default where a client does not override it.
+                .type(named(HTTP_CLIENT).or(Matchers.implementationsOf(HTTP_CLIENT)), libraryLoaders)
+                .transform((b, type, loader, module, domain) -> b
+                        .visit(Advice.to(ClientSendAdvice.class).on(named("send").and(takesArguments(2))
+                                .and(takesArgument(1, named(CONTEXT))).and(not(isAbstract()))))
+                        .visit(Advice.to(ClientSendSyncAdvice.class).on(named("sendSync").and(takesArguments(2))
                                 .and(not(isAbstract())))));
     }
 
@@ -109,6 +122,37 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
                 @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
                 @Advice.Thrown Throwable thrown) {
             result = Bridge.spanExit(token, result, thrown);
+        }
+    }
+
+    /** HttpClient#send(HttpRequest, Context): the span runs from subscription to the response (or error). */
+    static final class ClientSendAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object client) {
+            return Bridge.spanEnter("http", client, true);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token,
+                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
+                @Advice.Thrown Throwable thrown) {
+            result = Bridge.spanExit(token, result, thrown);
+        }
+    }
+
+    /**
+     * HttpClient#sendSync(HttpRequest, Context). The interface's default blocks on send(): the client
+     * owns the sync span then, so the send inside opens none of its own.
+     */
+    static final class ClientSendSyncAdvice {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.This Object client) {
+            return Bridge.spanEnter("http", client, false);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
+            Bridge.spanExit(token, null, thrown);
         }
     }
 
