@@ -13,6 +13,7 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Warmup;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -56,6 +57,7 @@ public final class HtmlReport {
         data.put("length", Units.nanos(info.endEpochNanos() - info.startEpochNanos()));
         data.put("agent", info.agentVersion() == null ? "none" : info.agentVersion());
         data.put("window", report.window().isAll() ? "" : WindowText.line(report.window()));
+        data.put("agentWork", report.agentWork().any() ? TextReport.agentWork(report.agentWork()) : "");
         ArrayNode warnings = data.putArray("warnings");
         info.warnings().forEach(warnings::add);
         ArrayNode summary = data.putArray("summary");
@@ -73,6 +75,18 @@ public final class HtmlReport {
                 request.set("kernel", KernelHtml.request(kernel.request(r.id())));
             }
             requests.add(request);
+        }
+        // With --warmup apart the worst list above is the steady requests; the worst warm-up ones get
+        // a short part of their own (no timeline: what they waited on is the class loads, not hops).
+        data.put("warmupApart", report.warmup() == Warmup.apart && report.warmupRequestCount() > 0);
+        data.put("warmupCount", report.warmupRequestCount());
+        ArrayNode warmups = data.putArray("warmupRequests");
+        for (Request r : report.warmupRequests()) {
+            warmups.addObject().put("id", r.id()).put("name", r.name())
+                    .put("outcome", r.outcome() + (r.error() != null ? " (" + r.error() + ")" : ""))
+                    .put("duration", Units.nanos(r.durationNanos())).put("started", Units.epoch(r.startEpochNanos()))
+                    .put("hops", r.hops()).put("warmup", TextReport.warmup(r))
+                    .put("agentWork", TextReport.agentWork(r.agentWork()));
         }
         if (kernel != null) {
             data.set("kernel", KernelHtml.info(kernel, report.summary()));
@@ -108,6 +122,8 @@ public final class HtmlReport {
         o.put("pinned", s.meanPinnedNanos() > 0 ? Units.nanos(s.meanPinnedNanos()) : "");
         o.put("errors", s.errors());
         o.put("explained", TextReport.explained(s));
+        o.put("warmup", s.warmupRequests());
+        o.put("agentWork", s.agentWork().any() ? TextReport.agentWork(s.agentWork()) : "");
         return o;
     }
 
@@ -136,6 +152,8 @@ public final class HtmlReport {
         o.put("gc", Units.nanos(r.gcNanos()));
         o.put("carriers", r.carriers().any() ? TextReport.carriers(r.carriers()) : "");
         o.put("detail", r.detailKept());
+        o.put("agentWork", r.agentWork().any() ? TextReport.agentWork(r.agentWork()) : "");
+        o.put("warmup", r.warmup() ? TextReport.warmup(r) : "");
         TextReport.unexplained(r).forEach(o.putArray("unexplained")::add);
         // Lanes: one per thread, in the order the request reached them.
         Map<ThreadRef, ObjectNode> lanes = new LinkedHashMap<>();

@@ -239,6 +239,12 @@ public final class TextReport {
         return sb.toString();
     }
 
+    /** "warm-up: waited on 212 class load(s), 41 ms in the agent's transformer, gc 0 ns": what a warm-up request waited on. */
+    static String warmup(Request r) {
+        return "warm-up: waited on " + r.agentWork().classes() + " class load(s), "
+                + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gcNanos());
+    }
+
     static void writeRequest(int rank, Request r, PrintWriter out) {
         out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%s%n", rank, r.id(), r.name(),
                 r.outcome(), r.error() != null ? " (" + r.error() + ")" : "", Units.nanos(r.durationNanos()),
@@ -272,8 +278,7 @@ public final class TextReport {
             out.println("  agent: " + agentWork(r.agentWork()) + ", not counted above");
         }
         if (r.warmup()) {
-            out.println("  warm-up: waited on " + r.agentWork().classes() + " class load(s), "
-                    + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gcNanos()));
+            out.println("  " + warmup(r));
         }
         if (r.carriers().any()) {
             out.println("  " + carriers(r.carriers()));
