@@ -23,15 +23,19 @@ public record AnalysisOptions(String nameGlob, int top, SortField sort, int topS
 
     private static final int WARMUP_SHOWN = 3;
 
-    /** Over the whole recording, no sample, warm-up requests apart ({@link Warmup#apart}). */
+    /** Over the whole recording, no sample, warm-up requests ranked with the others ({@link Warmup#include}). */
     public AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes) {
-        this(nameGlob, top, sort, topSites, detailBytes, RequestWindow.ALL, 0, Warmup.apart);
+        this(nameGlob, top, sort, topSites, detailBytes, RequestWindow.ALL, 0, Warmup.include);
     }
 
-    /** Warm-up requests apart ({@link Warmup#apart}): ranked on their own, counted in the figures. */
+    /**
+     * Warm-up requests ranked with the others ({@link Warmup#include}), each marked: outputs that keep
+     * requests for a program to read (JSON, trace) hold them in one list; a worst list for a person
+     * asks for {@link Warmup#apart} ({@link #withWarmup}).
+     */
     public AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes,
                            RequestWindow window, int sample) {
-        this(nameGlob, top, sort, topSites, detailBytes, window, sample, Warmup.apart);
+        this(nameGlob, top, sort, topSites, detailBytes, window, sample, Warmup.include);
     }
 
     /** These options with warm-up requests treated as {@code w} says. */

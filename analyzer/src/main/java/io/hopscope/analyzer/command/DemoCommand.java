@@ -6,6 +6,7 @@ import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.model.Diff;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Warmup;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextDiff;
 import io.hopscope.analyzer.output.TextReport;
@@ -112,7 +113,7 @@ public final class DemoCommand implements Callable<Integer> {
             err.flush();
             runSample(run, samples, agent, jfr, folder.resolve(run.label() + ".log"));
             Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
-                    AnalysisOptions.defaultDetailBytes())).analyze();
+                    AnalysisOptions.defaultDetailBytes()).withWarmup(Warmup.apart)).analyze();
             report.recording().warnings().forEach(w -> err.println("warning: " + w));
             try (Writer w = Files.newBufferedWriter(folder.resolve(run.label() + "-report.txt"), StandardCharsets.UTF_8)) {
                 TextReport.write(report, "duration", new PrintWriter(w));

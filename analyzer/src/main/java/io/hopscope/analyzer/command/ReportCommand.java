@@ -70,10 +70,11 @@ public final class ReportCommand implements Callable<Integer> {
             description = "Order of the worst requests: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     SortField sort;
 
-    @Option(names = "--warmup", defaultValue = "apart", paramLabel = "HOW",
+    @Option(names = "--warmup", paramLabel = "HOW",
             description = "Warm-up requests (their threads loaded classes): apart ranks the worst among the others and"
                     + " lists the worst 3 warm-up ones on their own, include ranks them all together, exclude leaves"
-                    + " them out of every figure (default ${DEFAULT-VALUE}).")
+                    + " them out of every figure (default apart for text, include for json, where each request"
+                    + " says whether it is warm-up).")
     Warmup warmup;
 
     @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
@@ -109,7 +110,8 @@ public final class ReportCommand implements Callable<Integer> {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording)).sampling(sample).withWarmup(warmup));
+                        .within(window.resolve(recording)).sampling(sample)
+                        .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {

@@ -46,9 +46,16 @@ class LiveOtlpIT {
                 targetOut.await(l -> l.startsWith("# open-loop"), 1, 60);
                 LiveCommandIT.Live live = new LiveCommandIT.Live(cli, dir.resolve("live.err"), Long.toString(target.pid()),
                         LiveCommandIT.OPTIONS, "--json", "--otlp", collector.otlpUrl(), "--service-name", "open-loop");
-                // Each line is followed by that interval's export: three lines, at least two exports received.
+                // live prints a second once the stream has passed it and exports on a period of its own,
+                // so the first exports after attach may hold no finished request yet: wait (bounded) for
+                // the exports that hold finished requests and both hop kinds.
                 live.out.await(l -> true, 3, 120);
                 List<String> received = collector.received("metrics", 2);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (!holdsFinishedRequests(received) && System.nanoTime() < deadline) {
+                    Thread.sleep(500);
+                    received = collector.received("metrics", received.size() + 1);
+                }
                 live.interrupt();
                 assertThat(live.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(live.process.exitValue()).as("%s", Files.readString(dir.resolve("live.err"))).isZero();
@@ -99,5 +106,11 @@ class LiveOtlpIT {
                 target.destroyForcibly();
             }
         }
+    }
+
+    private static boolean holdsFinishedRequests(List<String> exports) {
+        String all = String.join("\n", exports);
+        return all.contains("\"hopscope.request.duration\"") && all.contains("\"stringValue\":\"handoff\"")
+                && all.contains("\"stringValue\":\"wake\"");
     }
 }

@@ -36,7 +36,7 @@ class WarmupIT {
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("app.log"))).isZero();
 
-        Cli json = Cli.run("report", jfr.toString(), "--format", "json", "--top", "5");
+        Cli json = Cli.run("report", jfr.toString(), "--format", "json", "--top", "5", "--sample", "0", "--warmup", "apart");
         assertThat(json.exitCode()).as(json.err()).isZero();
         JsonNode root = new ObjectMapper().readTree(json.out());
         assertThat(root.get("warmup").asText()).isEqualTo("apart");
