@@ -7,6 +7,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -20,8 +21,14 @@ import net.bytebuddy.matcher.ElementMatcher;
  * read the response. Its way there is Netty's: the caller's write (or a new connection's
  * registration) is a task on the event loop, which the netty instrumentation follows as a handoff.
  * A caller that waits in get() does so after the boundary has returned, outside the request.
+ * Every rule also matches a copy relocated under another package (see LibraryLoaders), the
+ * argument's type under the same prefix; such a copy usually carries a relocated Netty, which the
+ * netty instrumentation follows as its own copy.
  */
 public final class AsyncHttpClientInstrumentation implements HopscopeInstrumentation {
+
+    static final String CLIENT = "org.asynchttpclient.DefaultAsyncHttpClient";
+    static final String REQUEST = "org.asynchttpclient.Request";
 
     @Override
     public String name() {
@@ -31,16 +38,17 @@ public final class AsyncHttpClientInstrumentation implements HopscopeInstrumenta
     /** DefaultAsyncHttpClient#executeRequest(Request, AsyncHandler) returns a ListenableFuture with toCompletableFuture since 2.0. */
     @Override
     public String requiredClass() {
-        return "org.asynchttpclient.DefaultAsyncHttpClient";
+        return CLIENT;
     }
 
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        LibraryLoaders.CopyRule client = LibraryLoaders.of(libraryLoaders).named(CLIENT);
         return builder
-                .type(named("org.asynchttpclient.DefaultAsyncHttpClient"), libraryLoaders)
+                .type(client)
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteRequestAdvice.class).on(named("executeRequest").and(takesArguments(2))
-                                .and(takesArgument(0, named("org.asynchttpclient.Request"))))));
+                                .and(takesArgument(0, named(client.prefixOf(type) + REQUEST))))));
     }
 
     @Override

@@ -8,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -19,6 +20,7 @@ import net.bytebuddy.matcher.ElementMatcher;
  * with a ResponseHandler too, and the deprecated DefaultHttpClient's), is a request boundary. The
  * exchange runs on the caller's thread end to end, so a request has no hop; it ends when the
  * response's head is read: the body, read by the response handler or the caller after, is not in it.
+ * Every rule also matches a copy of HttpClient 4 relocated under another package (see LibraryLoaders).
  */
 public final class HttpClient4Instrumentation implements HopscopeInstrumentation {
 
@@ -35,10 +37,16 @@ public final class HttpClient4Instrumentation implements HopscopeInstrumentation
         return CLIENT;
     }
 
+    /** HttpClient 4's and its core's package (httpcore 4 is org.apache.http too). */
+    @Override
+    public String libraryPackage() {
+        return "org.apache.http";
+    }
+
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
-                .type(Matchers.implementationsOf(CLIENT), libraryLoaders)
+                .type(LibraryLoaders.of(libraryLoaders).subTypesOf(Matchers.notJdk(), CLIENT))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteAdvice.class).on(named("doExecute").and(takesArguments(3))
                                 .and(not(isAbstract())))));

@@ -8,6 +8,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -19,7 +20,8 @@ import net.bytebuddy.matcher.ElementMatcher;
  * overload ends up (those with a response handler too), is a request boundary. The exchange runs
  * on the caller's thread end to end (the connection pool hands over no task), so a request has no
  * hop; it ends when the response's head is read: the body, read by the response handler or the
- * caller after, is not in it (as with OkHttp's execute).
+ * caller after, is not in it (as with OkHttp's execute). Every rule also matches a copy of
+ * HttpClient 5 relocated under another package (see LibraryLoaders).
  */
 public final class HttpClient5Instrumentation implements HopscopeInstrumentation {
 
@@ -36,10 +38,16 @@ public final class HttpClient5Instrumentation implements HopscopeInstrumentation
         return CLIENT;
     }
 
+    /** HttpClient 5's own package: its core (org.apache.hc.core5) is usually relocated beside it. */
+    @Override
+    public String libraryPackage() {
+        return "org.apache.hc.client5";
+    }
+
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
-                .type(Matchers.implementationsOf(CLIENT), libraryLoaders)
+                .type(LibraryLoaders.of(libraryLoaders).subTypesOf(Matchers.notJdk(), CLIENT))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteAdvice.class).on(named("doExecute").and(takesArguments(3))
                                 .and(not(isAbstract())))));

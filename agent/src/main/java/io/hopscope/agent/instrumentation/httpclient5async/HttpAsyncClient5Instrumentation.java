@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
+import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -31,10 +32,16 @@ import net.bytebuddy.matcher.ElementMatcher;
  * callback on it are the request's. A new connection is made by the reactor itself (its connect
  * request queue), outside the request: the first exchange on it is queued by the dispatcher, not
  * the caller, and shows no hop.
+ *
+ * <p>Every rule also matches a copy relocated under another package (see LibraryLoaders): the
+ * reactor's classes under the prefix of the client's copy, so httpcore5 must have been relocated
+ * with the client (as a shaded HttpClient 5 is: it cannot run on another core).
  */
 public final class HttpAsyncClient5Instrumentation implements HopscopeInstrumentation {
 
     static final String CLIENT = "org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient";
+    static final String SESSION = "org.apache.hc.core5.reactor.IOSessionImpl";
+    static final String DATA_CHANNEL = "org.apache.hc.core5.reactor.InternalDataChannel";
 
     @Override
     public String name() {
@@ -50,20 +57,26 @@ public final class HttpAsyncClient5Instrumentation implements HopscopeInstrument
         return CLIENT;
     }
 
+    /** HttpClient 5's own package: its core (org.apache.hc.core5) is relocated beside it. */
+    @Override
+    public String libraryPackage() {
+        return "org.apache.hc.client5";
+    }
+
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
+        LibraryLoaders copies = LibraryLoaders.of(libraryLoaders);
         return builder
-                .type(Matchers.implementationsOf(CLIENT), libraryLoaders)
+                .type(copies.subTypesOf(Matchers.notJdk(), CLIENT))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecuteAdvice.class).on(named("doExecute").and(takesArguments(6))
                                 .and(not(isAbstract())))))
                 // httpcore5's reactor (5.0 to 5.4 at least): the session's command queue and the
                 // data channel (over that session, its ioSession field) whose events the dispatcher handles.
-                .type(named("org.apache.hc.core5.reactor.IOSessionImpl"), libraryLoaders)
+                .type(copies.named(SESSION))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(EnqueueAdvice.class).on(named("enqueue").and(takesArguments(2)))))
-                .type(named("org.apache.hc.core5.reactor.InternalDataChannel").and(declaresField(named("ioSession"))),
-                        libraryLoaders)
+                .type(copies.named(DATA_CHANNEL)).and(declaresField(named("ioSession")))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(IoEventAdvice.class).on(named("onIOEvent").and(takesArguments(1)))));
     }
