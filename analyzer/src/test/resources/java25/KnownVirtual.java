@@ -46,20 +46,40 @@ public class KnownVirtual {
 
     public static void main(String[] args) throws Exception {
         for (String scenario : args) {
-            if (scenario.equals("virtual-twice")) {
-                Thread.ofVirtual().name("vcaller-1").start(() -> {
-                    requestQuietly("on-caller");
-                    requestQuietly("on-caller");
-                }).join();
-            } else if (scenario.startsWith("virtual-")) {
-                Thread caller = Thread.ofVirtual().name("vcaller-1").start(() -> requestQuietly(scenario));
-                caller.join();
-            } else {
-                request(scenario);
+            // The workers' executor is made and closed outside the request: closing waits for its
+            // threads to end, a way back of its own whenever a worker has not ended yet, which would
+            // make the request's hops depend on timing.
+            try (ExecutorService w = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("vworker-", 1).factory())) {
+                workers = w;
+                run(scenario);
             }
             System.out.println("done " + scenario);
         }
     }
+
+    static volatile ExecutorService workers;
+
+    static void run(String scenario) throws Exception {
+        if (scenario.equals("virtual-twice")) {
+            Thread.ofVirtual().name("vcaller-1").start(() -> {
+                requestQuietly("on-caller");
+                requestQuietly("on-caller");
+            }).join();
+        } else if (scenario.startsWith("virtual-")) {
+            Thread caller = Thread.ofVirtual().name("vcaller-1").start(() -> requestQuietly(scenario));
+            caller.join();
+        } else {
+            request(scenario);
+        }
+        // Joined outside the request, for the same reason as the workers' executor is closed there.
+        Thread t = spawned;
+        if (t != null) {
+            t.join();
+            spawned = null;
+        }
+    }
+
+    static volatile Thread spawned;
 
     static void requestQuietly(String scenario) {
         try {
@@ -80,9 +100,8 @@ public class KnownVirtual {
                 CompletableFuture<Integer> result = new CompletableFuture<>();
                 Thread t = new Thread(() -> result.complete(work(() -> 0)), "spawned");
                 t.start();
-                int value = result.get();
-                t.join();
-                return value;
+                spawned = t;
+                return result.get();
             }
             case "on-caller":
                 return work(() -> 0);
@@ -92,10 +111,8 @@ public class KnownVirtual {
     }
 
     static int onVirtualWorker(java.util.function.IntSupplier pin) throws Exception {
-        try (ExecutorService workers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("vworker-", 1).factory())) {
-            Future<Integer> f = workers.submit(() -> work(pin));
-            return f.get();
-        }
+        Future<Integer> f = workers.submit(() -> work(pin));
+        return f.get();
     }
 
     static int work(java.util.function.IntSupplier pin) {

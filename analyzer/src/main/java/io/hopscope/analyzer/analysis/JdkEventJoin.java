@@ -155,20 +155,34 @@ final class JdkEventJoin {
     }
 
     /**
-     * The innermost frame of the agent's package (its shaded Byte Buddy included) on an allocation
-     * sample's stack, or null: such an allocation is the agent's, whichever JDK method made it.
+     * The frame of the agent's package (its shaded Byte Buddy included) that made an allocation
+     * sample's allocation, or null: walking from the top of the stack past the JDK's frames, the
+     * first other frame is the agent's. An application frame above it means the application
+     * allocated, in a task the agent's wrapper runs (every task handed over in a request runs under
+     * one), so the allocation is the request's.
      */
     static String agentFrame(RecordedStackTrace stack) {
         if (stack == null) {
             return null;
         }
         for (RecordedFrame f : stack.getFrames()) {
-            if (f.getMethod() != null && f.getMethod().getType() != null
-                    && f.getMethod().getType().getName().startsWith(RequestAcc.AGENT_PACKAGE)) {
+            if (f.getMethod() == null || f.getMethod().getType() == null) {
+                continue;
+            }
+            String type = f.getMethod().getType().getName();
+            if (type.startsWith(RequestAcc.AGENT_PACKAGE)) {
                 return JfrEvents.frame(f);
+            }
+            if (!isJdk(type)) {
+                return null;
             }
         }
         return null;
+    }
+
+    private static boolean isJdk(String type) {
+        return type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.")
+                || type.startsWith("com.sun.");
     }
 
     long sampledAllocBytes() {
