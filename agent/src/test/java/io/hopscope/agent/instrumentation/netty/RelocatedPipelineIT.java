@@ -11,6 +11,7 @@ import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.JarFile;
@@ -65,7 +66,7 @@ class RelocatedPipelineIT {
         List<RecordedEvent> infos = run.events().stream()
                 .filter(e -> e.getEventType().getName().equals("hopscope.AgentInfo")).toList();
         // The last one, at the recording's end: by then every copy has had its classes loaded.
-        String[] instrumentations = infos.get(infos.size() - 1).getString("instrumentations").split(";");
+        String[] instrumentations = latest(infos).getString("instrumentations").split(";");
         assertThat(instrumentations).as("on %s", java)
                 .contains("netty@" + NETTY, "reactor@com.example.shaded.reactor.core",
                         "reactor-pool@com.example.shaded.reactor.netty.internal.shaded.reactor.pool", "azure-core")
@@ -81,9 +82,15 @@ class RelocatedPipelineIT {
         run.cleanRequests(4);
         List<RecordedEvent> infos = run.events().stream()
                 .filter(e -> e.getEventType().getName().equals("hopscope.AgentInfo")).toList();
-        String[] instrumentations = infos.get(infos.size() - 1).getString("instrumentations").split(";");
+        String[] instrumentations = latest(infos).getString("instrumentations").split(";");
         // reactor-netty's own copy of reactor-pool keeps the plain name.
         assertThat(instrumentations).contains("netty", "reactor-pool", "reactor", "azure-core")
                 .noneMatch(name -> name.contains("@"));
+    }
+
+    // The chunk end's AgentInfo names the copies found during the chunk; a recording gives events in
+    // the order their buffers were written, not in time order, so it is the latest by time.
+    private static RecordedEvent latest(List<RecordedEvent> infos) {
+        return infos.stream().max(Comparator.comparing(RecordedEvent::getStartTime)).orElseThrow();
     }
 }
