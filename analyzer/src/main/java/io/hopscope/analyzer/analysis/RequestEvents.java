@@ -138,7 +138,8 @@ final class RequestEvents {
         }
         if (r.detail) {
             ThreadRef from = jfr.threadValue(f.value(e, 5));
-            r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN, to, eventStart, delay, intern(f.string(e, 7)),
+            r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN, to != null ? to : ThreadRef.UNKNOWN, eventStart,
+                    delay, intern(f.string(e, 7)),
                     scheduled));
         } else {
             r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));

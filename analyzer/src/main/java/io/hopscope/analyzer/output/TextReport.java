@@ -330,7 +330,9 @@ public final class TextReport {
             fill(lanes.computeIfAbsent(s.thread(), k -> blank()), s.startEpochNanos(), s.endEpochNanos(), start, span, '=');
         }
         for (Wait w : r.waits()) {
-            fill(lanes.computeIfAbsent(w.thread(), k -> blank()), w.startEpochNanos(), w.endEpochNanos(), start, span, '.');
+            if (w.thread() != null) { // a wait event without its thread has no lane to go on
+                fill(lanes.computeIfAbsent(w.thread(), k -> blank()), w.startEpochNanos(), w.endEpochNanos(), start, span, '.');
+            }
         }
         int n = 1;
         for (Hop h : r.hopList()) {

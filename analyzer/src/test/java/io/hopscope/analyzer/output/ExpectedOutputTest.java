@@ -44,7 +44,22 @@ class ExpectedOutputTest {
 
     static Report report(String file, double scale) {
         long d = (long) (12 * MS * scale);
-        Request r = new Request(7, "GET 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#send",
+        Request r = request(d, List.of(new Wait("Mono.block", CALLER, LOOP, T0 + 6 * MS, T0 + 5 * MS + d - MS, 120_000,
+                false, "value")));
+        NameSummary s = new NameSummary("GET 127.0.0.1/blob", 120, 98.5 / scale, (long) (10 * MS * scale),
+                (long) (11 * MS * scale), (long) (12 * MS * scale), d, 10.2 * MS * scale, 2.0, 2, 310_000, 125_000,
+                1.0, 1.0 - 0.25 * (scale - 1), 0.25 * (scale - 1), 40_000 * (scale - 1),
+                24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0, 0, 0, 0.0, 0, 0.15 * MS * scale,
+                1 - 0.15 / 10.2, 10);
+        RecordingInfo info = new RecordingInfo(file, T0, T0 + 1_500 * MS, true, 1200, 340, "0.1.0", "jfr=" + file,
+                1_700_000_000_000_000_000L, 3, 4, 6 * MS, 23, 2_880_000, 4_000_000, 3_000_000, 0,
+                LateEvents.NONE, List.of());
+        return new Report(info, List.of(s), List.of(r));
+    }
+
+    /** The one request of {@link #report}, {@code d} long, with these waits. */
+    static Request request(long d, List<Wait> waits) {
+        return new Request(7, "GET 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#send",
                 "http://127.0.0.1:8080/blob", "ok", null, 200, CALLER, T0 + 5 * MS, d, 2,
                 List.of(new Hop("handoff", CALLER, LOOP, T0 + 6 * MS, 300_000, "io.netty.channel.nio.NioEventLoop"),
                         new Hop("wake", LOOP, CALLER, T0 + 5 * MS + d - MS, 120_000, "reactor.core.publisher.BlockingSingleSubscriber")),
@@ -52,7 +67,7 @@ class ExpectedOutputTest {
                 List.of(new Segment(CALLER, "start", T0 + 5 * MS, T0 + 6 * MS, 4000, 900_000),
                         new Segment(LOOP, "task", T0 + 6 * MS, T0 + 10 * MS, 20_480, 3_000_000),
                         new Segment(CALLER, "resume", T0 + 5 * MS + d - MS, T0 + 5 * MS + d, 96, 800_000)),
-                List.of(new Wait("Mono.block", CALLER, LOOP, T0 + 6 * MS, T0 + 5 * MS + d - MS, 120_000, false, "value")),
+                waits,
                 List.of(new Span(1, 0, "policy", "com.azure.core.http.policy.RetryPolicy", "async", 0, CALLER,
                                 T0 + 5 * MS, T0 + 5 * MS + d - MS),
                         new Span(2, 1, "policy", "com.azure.core.http.policy.UserAgentPolicy", "async", 1, CALLER,
@@ -68,15 +83,6 @@ class ExpectedOutputTest {
                         "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", 1, 1_800_000, null,
                         "jdk.internal.misc.Unsafe.park\njava.util.concurrent.locks.LockSupport.park:371\n"
                                 + "com.example.Foo.await:88"))));
-        NameSummary s = new NameSummary("GET 127.0.0.1/blob", 120, 98.5 / scale, (long) (10 * MS * scale),
-                (long) (11 * MS * scale), (long) (12 * MS * scale), d, 10.2 * MS * scale, 2.0, 2, 310_000, 125_000,
-                1.0, 1.0 - 0.25 * (scale - 1), 0.25 * (scale - 1), 40_000 * (scale - 1),
-                24_000 * scale, 1.5 * MS, 9 * MS, 0.4 * MS, 0, 0, 0, 0.0, 0, 0.15 * MS * scale,
-                1 - 0.15 / 10.2, 10);
-        RecordingInfo info = new RecordingInfo(file, T0, T0 + 1_500 * MS, true, 1200, 340, "0.1.0", "jfr=" + file,
-                1_700_000_000_000_000_000L, 3, 4, 6 * MS, 23, 2_880_000, 4_000_000, 3_000_000, 0,
-                LateEvents.NONE, List.of());
-        return new Report(info, List.of(s), List.of(r));
     }
 
     @Test
