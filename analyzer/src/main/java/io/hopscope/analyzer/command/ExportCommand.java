@@ -191,6 +191,7 @@ public final class ExportCommand implements Callable<Integer> {
                 });
             }
         }
+        KernelJoin join = bpf != null ? new KernelJoin(recording).readPlacesIn(analyzer, bpf) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
             report = analyzer.analyze();
@@ -209,7 +210,7 @@ public final class ExportCommand implements Callable<Integer> {
                     + " budget and are not exported; raise --detail-memory");
         }
         if (bpf != null) {
-            KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+            KernelReport kernel = join.onOverlap(o -> {
                 if (names == null || names.matches(o.requestName())) {
                     samples.addOffCpu(o);
                 }

@@ -2,6 +2,7 @@ package io.hopscope.analyzer.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.testing.ContractEvents;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -10,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import jdk.jfr.Event;
+import jdk.jfr.EventType;
+import jdk.jfr.ValueDescriptor;
 import org.junit.jupiter.api.Test;
 
 /** The README's contract table and the analyzer's own {@link HopscopeContract} must say the same. */
@@ -40,6 +44,31 @@ class RecordingContractTest {
         }
         assertThat(table).hasSize(12);
         assertThat(table).isEqualTo(HopscopeContract.EVENTS);
+    }
+
+    /**
+     * The tests' copy of the agent's events ({@link ContractEvents}, which tests write recordings with) has
+     * exactly the contract's fields for each event it defines, as the agent's own test checks its classes.
+     */
+    @Test
+    void theTestsCopyOfTheEventsHasTheContractsFields() {
+        Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+        for (Class<?> c : ContractEvents.class.getDeclaredClasses()) {
+            if (!Event.class.isAssignableFrom(c)) {
+                continue;
+            }
+            EventType type = EventType.getEventType(c.asSubclass(Event.class));
+            Map<String, String> fields = new LinkedHashMap<>();
+            for (ValueDescriptor field : type.getFields()) {
+                if (!List.of("startTime", "duration", "eventThread", "stackTrace").contains(field.getName())) {
+                    String t = field.getTypeName();
+                    fields.put(field.getName(), t.substring(t.lastIndexOf('.') + 1));
+                }
+            }
+            copy.put(type.getName(), fields);
+        }
+        assertThat(copy).hasSizeGreaterThanOrEqualTo(8);
+        copy.forEach((event, fields) -> assertThat(fields).as(event).isEqualTo(HopscopeContract.EVENTS.get(event)));
     }
 
     @Test
