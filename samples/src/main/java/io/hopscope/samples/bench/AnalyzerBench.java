@@ -159,10 +159,22 @@ final class AnalyzerBench {
 
     /**
      * The tools on one recording, or why the row was not measured (the report's running out of heap among
-     * them): the report and the floor at each heap setting, and {@code jfr summary}.
+     * them): the report and the floor at each heap setting, and {@code jfr summary}; {@code export} against
+     * {@code report} on the demo's Netty recording, or null.
      */
     record Result(double recordingS, int runs, long recordingBytes, AtHeap bounded, AtHeap defaultHeap, Usage jfrSummary,
-                  double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap) {
+                  double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap, ExportBench.Result export) {
+
+        Result(double recordingS, int runs, long recordingBytes, AtHeap bounded, AtHeap defaultHeap, Usage jfrSummary,
+               double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap) {
+            this(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot, reportOutOfHeap,
+                    null);
+        }
+
+        Result withExport(ExportBench.Result e) {
+            return new Result(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot,
+                    reportOutOfHeap, e);
+        }
 
         /** Both settings, the bounded one first; empty when not measured. */
         List<AtHeap> heaps() {

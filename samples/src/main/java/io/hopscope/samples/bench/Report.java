@@ -124,6 +124,9 @@ final class Report {
                         h.floor().wallS(), h.floor().peakRssMb(), h.cpuOverFloor(), h.wallOverFloor(), runs(h)));
             }
         }
+        if (a.export() != null) {
+            lines.add(exportLine(a.export()));
+        }
         lines.add(tracerLine(r.tracer()));
         return lines;
     }
@@ -135,6 +138,21 @@ final class Report {
                     i < h.floors().size() ? h.floors().get(i).cpuS() : Double.NaN));
         }
         return String.join(", ", runs);
+    }
+
+    /** export against report on the demo's Netty recording, every round shown. */
+    static String exportLine(ExportBench.Result e) {
+        if (e.whyNot() != null) {
+            return "export: not measured: " + e.whyNot();
+        }
+        StringBuilder rounds = new StringBuilder();
+        for (ExportBench.Round round : e.rounds()) {
+            rounds.append(rounds.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.2f / %.2f / %.2f",
+                    round.report().cpuS(), round.otlp().cpuS(), round.pprof().cpuS()));
+        }
+        return String.format(Locale.ROOT, "export on the demo's Netty recording (%.1f MB), CPU s of report / export otlp /"
+                        + " export pprof by round: %s; medians %.2f / %.2f / %.2f; export / report %.2fx",
+                e.recordingBytes() / 1e6, rounds, e.report().cpuS(), e.otlp().cpuS(), e.pprof().cpuS(), e.exportOverReport());
     }
 
     /** The eBPF tracer beside its floor, every round shown. */
