@@ -183,6 +183,7 @@ public final class BenchCommand implements Callable<Integer> {
         AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, 0, null, null, null, Double.NaN,
                 skipped, false) : AnalyzerBench.run(tools, analyzerRecordingS, analyzerRuns);
         if (!tools0) {
+            analyzer = analyzer.withExport(ExportBench.run(tools, analyzerRuns));
             err.println("bench: analyzer row done");
             err.flush();
         }
