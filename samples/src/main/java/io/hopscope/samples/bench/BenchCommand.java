@@ -27,12 +27,12 @@ import picocli.CommandLine.Spec;
                 + "computed: met, or not met by how much.",
                 "",
                 "Each run is one JVM: its first window (from the first request, no warm-up), then the steady-state "
-                + "window after the warm-up. Defaults: first 10 s (the issue's cold window), then 5 s after 10 s of "
+                + "window after the warm-up. Defaults: first 10 s (the cold window: what the first requests pay), then 5 s after 10 s of "
                 + "warm-up, 2 rounds; none, hopscope and otel on every workload (the CPU target compares them on "
                 + "each), the other configurations on the first one (--every-workload: all). That is 19 runs of "
                 + "about 17 s a round, plus a 60 s recording for the analyzer and about a minute of switchcost.py: "
                 + "about 15 minutes on 2 cores, which is why the steady window is shorter and earlier than the "
-                + "issue's 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
+                + "published figures' 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
                 + "give a range; the ratio of one pair of runs moves 5-10%% on a shared VM.",
                 "--quick: none and hopscope on okhttp-sync-1k, 2 rounds, first 5 s and 5 s after 5 s, no analyzer or "
                 + "tracer row: about a minute. A configuration that cannot run here (no root, no OTel jar) is a row "
@@ -47,8 +47,8 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--configs", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
-            description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, otel, asprof-wall, "
-                    + "jfr-profile (default all; --quick: none,hopscope). Ratios need none.")
+            description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, hopscope-b, otel, "
+                    + "asprof-wall, jfr-profile (default all, hopscope-b only with --agent-b; --quick: none,hopscope). Ratios need none.")
     List<String> configNames;
 
     @Option(names = "--workloads", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
@@ -113,6 +113,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--agent", paramLabel = "JAR", description = "The hopscope agent (default agent/target/hopscope-agent.jar of this checkout).")
     Path agent;
 
+    @Option(names = "--agent-b", paramLabel = "JAR", description = "A second build of the agent, run as configuration hopscope-b "
+            + "interleaved with the first on every workload (e.g. the agent before a change against after it).")
+    Path agentB;
+
     @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's).")
     Path java;
 
@@ -142,7 +146,10 @@ public final class BenchCommand implements Callable<Integer> {
         checkMarkers(readme, "--readme", MarkdownSection.SUMMARY_NAME);
 
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
-        BenchTools tools = new BenchTools(agent, javaPath, workDir);
+        Options.check(spec, agentB == null || Files.isRegularFile(agentB), "--agent-b: " + agentB + " is not a file");
+        Options.check(spec, agentB != null || !configs.contains(Configuration.HOPSCOPE_B),
+                "--configs: hopscope-b runs the agent of --agent-b; give --agent-b JAR");
+        BenchTools tools = new BenchTools(agent, agentB, javaPath, workDir);
         PrintWriter err = spec.commandLine().getErr();
         Machine machine = Machine.before(javaPath);
         long start = System.nanoTime();
@@ -177,6 +184,7 @@ public final class BenchCommand implements Callable<Integer> {
         AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, 0, null, null, null, Double.NaN,
                 skipped, false) : AnalyzerBench.run(tools, analyzerRecordingS, analyzerRuns);
         if (!tools0) {
+            analyzer = analyzer.withExport(ExportBench.run(tools, analyzerRuns));
             err.println("bench: analyzer row done");
             err.flush();
         }
@@ -224,7 +232,11 @@ public final class BenchCommand implements Callable<Integer> {
     private List<Configuration> configs() {
         List<String> names = configNames != null ? configNames : quick ? List.of("none", "hopscope") : null;
         if (names == null) {
-            return List.of(Configuration.values());
+            List<Configuration> all = new ArrayList<>(List.of(Configuration.values()));
+            if (agentB == null) {
+                all.remove(Configuration.HOPSCOPE_B);
+            }
+            return all;
         }
         List<Configuration> configs = new ArrayList<>();
         for (String name : names) {
