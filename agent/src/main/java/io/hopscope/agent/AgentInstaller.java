@@ -11,6 +11,7 @@ import io.hopscope.agent.events.AgentInfoEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
+import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientInstrumentation;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
 import io.hopscope.agent.instrumentation.executors.AnyExecutorInstrumentation;
@@ -73,6 +74,19 @@ final class AgentInstaller {
     /** Set when the agent could not raise JFR's stack depth: what to do instead (see StackDepth). */
     static final String SHALLOW_STACKS_PROPERTY = "hopscope.agent.shallowstacks";
 
+    /** The JDK classes the instrumentations transform, loaded in premain (see install). */
+    static final List<String> PRELOADED_JDK_CLASSES = List.of("java.util.concurrent.CompletableFuture",
+            "java.util.concurrent.FutureTask", "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ForkJoinTask",
+            "java.util.concurrent.ScheduledThreadPoolExecutor",
+            "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask",
+            "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport",
+            "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
+            "java.util.concurrent.ForkJoinTask$AdaptedRunnable", "java.util.concurrent.ForkJoinTask$AdaptedRunnableAction",
+            "java.util.concurrent.ForkJoinTask$AdaptedCallable", "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleCallable",
+            "java.util.concurrent.ForkJoinTask$RunnableExecuteAction", "java.util.concurrent.DelayScheduler$ScheduledForkJoinTask",
+            "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleRunnable",
+            "java.util.concurrent.ForkJoinTask$CallableWithTimeout", "java.lang.VirtualThread");
+
     private AgentInstaller() {
     }
 
@@ -92,6 +106,10 @@ final class AgentInstaller {
             System.setProperty(ClassInjector.UsingUnsafe.SAFE_PROPERTY, "true");
         }
         TypePoolCache poolCache = new TypePoolCache();
+        // Name tests only, before the synthetic test (which reads the class file): the JDK's
+        // classes but those an instrumentation names are never parsed.
+        Set<String> jdkClasses = new TreeSet<>();
+        all.forEach(each -> jdkClasses.addAll(each.jdkClasses()));
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
@@ -107,14 +125,17 @@ final class AgentInstaller {
                         .or(nameStartsWith("net.bytebuddy."))
                         .or(nameStartsWith("jdk.internal.reflect."))
                         .or(nameStartsWith("sun.reflect."))
+                        .or(Matchers.jdkExcept(jdkClasses))
                         .or(isSynthetic()));
         // For instrumentations that add a field: classes not loaded yet only, so no retransformation.
+        // Its rules are name tests (a library's named classes): nothing else needs the class file.
         AgentBuilder fieldBuilder = new AgentBuilder.Default()
                 .with(poolCache)
                 .with(AgentBuilder.LocationStrategy.ForClassLoader.WEAK)
                 .with(new ErrorListener(debug))
                 .with(new AgentWorkMeter(false))
-                .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy.")).or(isSynthetic()));
+                .ignore(nameStartsWith("io.hopscope.agent.").or(nameStartsWith("net.bytebuddy."))
+                        .or(Matchers.jdkExcept(jdkClasses)));
         // Each instrumentation applied, with the loaders its library is looked for in (any: the JDK's).
         Map<HopscopeInstrumentation, LibraryLoaders> applied = new LinkedHashMap<>();
         List<String> skippedLate = new ArrayList<>();
@@ -158,17 +179,7 @@ final class AgentInstaller {
         // costs about 100 ms to transform on a cold JVM); and so that none of them is first loaded
         // while Byte Buddy transforms another (CompletableFuture's thread per task executor was, by
         // its class's initialisation), which it would then leave untransformed.
-        for (String jdkClass : List.of("java.util.concurrent.CompletableFuture", "java.util.concurrent.FutureTask",
-                "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ForkJoinTask",
-                "java.util.concurrent.ScheduledThreadPoolExecutor",
-                "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask",
-                "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport",
-                "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
-                "java.util.concurrent.ForkJoinTask$AdaptedRunnable", "java.util.concurrent.ForkJoinTask$AdaptedRunnableAction",
-                "java.util.concurrent.ForkJoinTask$AdaptedCallable", "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleCallable",
-                "java.util.concurrent.ForkJoinTask$RunnableExecuteAction", "java.util.concurrent.DelayScheduler$ScheduledForkJoinTask",
-                "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleRunnable",
-                "java.util.concurrent.ForkJoinTask$CallableWithTimeout", "java.lang.VirtualThread")) {
+        for (String jdkClass : PRELOADED_JDK_CLASSES) {
             try {
                 Class.forName(jdkClass, false, null);
             } catch (ClassNotFoundException e) {

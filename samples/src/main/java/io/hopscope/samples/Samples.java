@@ -2,6 +2,7 @@ package io.hopscope.samples;
 
 import io.hopscope.samples.bench.BenchCommand;
 import io.hopscope.samples.common.ResponseCheckException;
+import io.hopscope.samples.common.RunFigures;
 import io.hopscope.samples.jdkhttp.JdkHttpCommand;
 import io.hopscope.samples.knownpath.KnownPathCommand;
 import io.hopscope.samples.openloop.OpenLoopCommand;
@@ -27,6 +28,7 @@ public final class Samples implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
+        RunFigures.mainEntered();
         // Jetty and azure-core log through SLF4J; without a provider SLF4J prints three warning
         // lines on every start, which would spoil the one-line errors. Unless the user chose one.
         if (System.getProperty("slf4j.provider") == null) {

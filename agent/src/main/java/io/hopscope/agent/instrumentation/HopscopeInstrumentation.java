@@ -57,6 +57,15 @@ public interface HopscopeInstrumentation {
                 : name() + "@" + prefix + libraryPackage();
     }
 
+    /**
+     * The JDK classes this instrumentation's rules match: names, or package prefixes ending in a
+     * dot. Every other class of the JDK's packages is ignored by its name alone, before Byte Buddy
+     * reads its class file (see {@link Matchers#jdkExcept}). Empty for a library's instrumentation.
+     */
+    default List<String> jdkClasses() {
+        return List.of();
+    }
+
     /** Whether the JDK has what a JDK instrumentation needs (a runtime image may leave a module out). */
     default boolean availableInJdk() {
         return true;

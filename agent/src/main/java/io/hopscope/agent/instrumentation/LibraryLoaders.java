@@ -9,7 +9,6 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.description.type.TypeDefinition;
 import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
@@ -162,11 +161,7 @@ public final class LibraryLoaders implements ElementMatcher<ClassLoader> {
         return new CopyRule() {
             @Override
             public String prefixOf(TypeDescription type) {
-                try {
-                    return superTypePrefix(type, originalSuperType);
-                } catch (RuntimeException | LinkageError e) {
-                    return null; // a super type that cannot be resolved: not matched (failSafe's way)
-                }
+                return superTypePrefix(type, originalSuperType);
             }
 
             @Override
@@ -186,17 +181,11 @@ public final class LibraryLoaders implements ElementMatcher<ClassLoader> {
     }
 
     /** The prefix of the first super type (or the type itself) that is a copy of originalName, or null. */
-    private static String superTypePrefix(TypeDefinition type, String originalName) {
-        for (TypeDefinition t = type; t != null; t = t.getSuperClass()) {
-            String prefix = Relocation.prefixOf(t.asErasure().getName(), originalName);
+    private static String superTypePrefix(TypeDescription type, String originalName) {
+        for (String name : SuperTypeNames.of(type)) {
+            String prefix = Relocation.prefixOf(name, originalName);
             if (prefix != null) {
                 return prefix;
-            }
-            for (TypeDescription.Generic i : t.getInterfaces()) {
-                prefix = superTypePrefix(i, originalName);
-                if (prefix != null) {
-                    return prefix;
-                }
             }
         }
         return null;

@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
         description = {"Runs the pipeline workloads, each configuration in its own JVM, interleaved (none, hopscope, "
                 + "otel, ... then the next workload, then the next round), and prints the throughput ratio to the "
                 + "baseline (median and min-max over rounds), CPU us per request added, p99 ratio, allocated bytes "
-                + "per request and the first window's throughput ratio beside the steady-state one; then the "
+                + "per request, the first window's throughput ratio beside the steady-state one and the time (and CPU) "
+                + "from the JVM's start to the application's main, where an agent's premain and install go; then the "
                 + "analyzer's cost (hopscope report against the bare jdk.jfr.consumer floor and jfr summary), the "
                 + "eBPF tracer's cost per off-CPU interval (root and bcc only), and its targets, each "
                 + "computed: met, or not met by how much.",
@@ -302,7 +303,8 @@ public final class BenchCommand implements Callable<Integer> {
         if (r.error() != null) {
             return "failed: " + r.error();
         }
-        return String.format(Locale.ROOT, "%.0f ops/s, first window %.0f ops/s, %.1f us CPU/op", r.figure("ops_per_s"),
-                r.figures().getOrDefault("first_window_ops_per_s", -1.0), r.figure("cpu_us_per_op"));
+        return String.format(Locale.ROOT, "%.0f ops/s, first window %.0f ops/s, %.1f us CPU/op, main after %.0f ms (%.0f ms CPU)",
+                r.figure("ops_per_s"), r.figures().getOrDefault("first_window_ops_per_s", -1.0), r.figure("cpu_us_per_op"),
+                r.figures().getOrDefault("jvm_start_to_main_ms", -1.0), r.figures().getOrDefault("jvm_start_to_main_cpu_ms", -1.0));
     }
 }

@@ -78,7 +78,8 @@ final class JsonReport {
         Row.Summary s = r.summary(row);
         o.put("summary", map("throughput_ratio", spread(s.throughputRatio()), "first_window_ratio", spread(s.firstWindowRatio()),
                 "cpu_us_per_op_added", s.cpuAddedUsPerOp(), "latency_p99_ratio", s.p99Ratio(),
-                "allocated_bytes_per_op", s.allocatedBytesPerOp()));
+                "allocated_bytes_per_op", s.allocatedBytesPerOp(), "jvm_start_to_main_ms", spread(s.toMainMs()),
+                "jvm_start_to_main_cpu_ms", spread(s.toMainCpuMs())));
         List<Object> rounds = new ArrayList<>();
         for (int i = 0; i < row.rounds.size(); i++) {
             RunResult run = row.rounds.get(i);

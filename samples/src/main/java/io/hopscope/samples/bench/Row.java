@@ -50,12 +50,16 @@ final class Row {
         List<Double> cpuAdded = new ArrayList<>();
         List<Double> p99 = new ArrayList<>();
         List<Double> allocated = new ArrayList<>();
+        List<Double> toMain = new ArrayList<>();
+        List<Double> toMainCpu = new ArrayList<>();
         for (int i = 0; i < rounds.size(); i++) {
             RunResult run = rounds.get(i);
             if (!run.ok()) {
                 continue;
             }
             allocated.add(run.figure("allocated_bytes_per_op"));
+            toMain.add(known(run.figure("jvm_start_to_main_ms")));
+            toMainCpu.add(known(run.figure("jvm_start_to_main_cpu_ms")));
             RunResult base = baseline != null && i < baseline.rounds.size() ? baseline.rounds.get(i) : null;
             if (base == null || !base.ok()) {
                 continue;
@@ -66,11 +70,20 @@ final class Row {
             p99.add(Figures.ratio(run.figure("latency_p99_us"), base.figure("latency_p99_us")));
         }
         return new Summary(Spread.of(throughput), Spread.of(first), Spread.of(cpuAdded).median(),
-                Spread.of(p99).median(), Spread.of(allocated).median());
+                Spread.of(p99).median(), Spread.of(allocated).median(), Spread.of(toMain), Spread.of(toMainCpu));
     }
 
-    /** Medians over rounds (throughput and first window with their range): the table's cells. */
+    /** A figure the sample printed as -1 (unknown here) is left out, as one it did not print. */
+    private static Double known(Double figure) {
+        return figure == null || figure < 0 ? null : figure;
+    }
+
+    /**
+     * Medians over rounds (throughput and first window with their range): the table's cells. The
+     * time from the JVM's start to the application's main, wall and CPU, is the row's own, not a
+     * difference to the baseline: it is the JVM's start-up plus the agent's premain.
+     */
     record Summary(Spread throughputRatio, Spread firstWindowRatio, Double cpuAddedUsPerOp, Double p99Ratio,
-                   Double allocatedBytesPerOp) {
+                   Double allocatedBytesPerOp, Spread toMainMs, Spread toMainCpuMs) {
     }
 }

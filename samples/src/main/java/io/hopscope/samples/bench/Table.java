@@ -14,7 +14,7 @@ final class Table {
     static List<String> header(BenchResult result) {
         return List.of("workload", "config", "throughput x (min-max)",
                 "first " + RunLauncher.Windows.fmt(result.windows().firstS()) + " s x (min-max)", "CPU us/req added",
-                "p99 x", "alloc B/req", "note");
+                "p99 x", "alloc B/req", "to main ms (CPU)", "note");
     }
 
     /** One list of cells a row, workloads in order, configurations in order within each. */
@@ -28,7 +28,7 @@ final class Table {
                 }
                 String why = row.whyNoFigures();
                 if (why != null) {
-                    cells.add(List.of(w.label, c.label, "-", "-", "-", "-", "-", why));
+                    cells.add(List.of(w.label, c.label, "-", "-", "-", "-", "-", "-", why));
                     continue;
                 }
                 Row.Summary s = result.summary(row);
@@ -41,10 +41,20 @@ final class Table {
                         s.cpuAddedUsPerOp() == null ? "-" : String.format(Locale.ROOT, "%+.1f", s.cpuAddedUsPerOp()),
                         s.p99Ratio() == null ? "-" : String.format(Locale.ROOT, "%.2f", s.p99Ratio()),
                         s.allocatedBytesPerOp() == null ? "-" : String.format(Locale.ROOT, "%.0f", s.allocatedBytesPerOp()),
-                        note));
+                        toMain(s), note));
             }
         }
         return cells;
+    }
+
+    /** "412 (690)": the medians of the wall and CPU ms from the JVM's start to main; "-" when unknown. */
+    static String toMain(Row.Summary s) {
+        if (s.toMainMs().median() == null) {
+            return "-";
+        }
+        String wall = String.format(Locale.ROOT, "%.0f", s.toMainMs().median());
+        return s.toMainCpuMs().median() == null ? wall
+                : String.format(Locale.ROOT, "%s (%.0f)", wall, s.toMainCpuMs().median());
     }
 
     /** "0.985 (0.951-1.012)"; one round: "0.985". */

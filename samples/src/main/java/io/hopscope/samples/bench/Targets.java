@@ -49,6 +49,13 @@ final class Targets {
             }
             checks.add(TargetCheck.atLeast("agent first-window throughput ratio", w.label,
                     agent.firstWindowRatio().median(), FIRST_WINDOW_THROUGHPUT, "", agentWhy));
+            // Issue #31: the JVM's start to the application's main (premain and install), wall clock.
+            Double otelToMain = otelSummary == null ? null : otelSummary.toMainMs().median();
+            checks.add(otelToMain != null
+                    ? TargetCheck.atMost("agent JVM start to main <= OTel's", w.label, agent.toMainMs().median(),
+                            otelToMain, " ms", agentWhy)
+                    : TargetCheck.atMost("agent JVM start to main <= OTel's", w.label, null, Double.NaN, " ms",
+                            otel == null ? "otel not in --configs" : "otel: " + why(result, otel)));
         }
         for (Workload w : result.workloads()) {
             Row traced = result.row(w, Configuration.HOPSCOPE_OFFWAKE);

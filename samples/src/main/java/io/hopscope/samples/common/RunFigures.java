@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -24,6 +25,13 @@ import org.HdrHistogram.ConcurrentHistogram;
  * which one was used (the live-thread sum misses threads that ended inside the window).
  */
 public final class RunFigures {
+
+    /**
+     * When {@code main} began (wall clock, ms) and the process's CPU time by then (ns; -1 unknown):
+     * the JVM's own start and any java agent's premain, which run before it.
+     */
+    private static volatile long mainEnteredMillis = -1;
+    private static volatile long cpuAtMainNanos = -1;
 
     private final ConcurrentHistogram latencyNanos = new ConcurrentHistogram(3);
     private final AtomicLong ops = new AtomicLong();
@@ -50,6 +58,16 @@ public final class RunFigures {
     private long firstWindowNanos;
     private long firstWindowCpuNanos;
     private final Map<String, String> callerKinds = new ConcurrentSkipListMap<>(RunFigures::byNameThenNumber);
+
+    /**
+     * Called first thing in {@code main}: the time from the JVM's start to here is what an agent's
+     * premain and install add before the application runs. Loads no management classes (they
+     * would count themselves): the CPU comes from /proc, at the clock tick's 10 ms resolution.
+     */
+    public static void mainEntered() {
+        mainEnteredMillis = System.currentTimeMillis();
+        cpuAtMainNanos = ProcessHandle.current().info().totalCpuDuration().map(Duration::toNanos).orElse(-1L);
+    }
 
     /** Notes a caller thread as it starts: its name and whether it really is virtual are printed. */
     public void callerStarted(Thread caller) {
@@ -163,6 +181,11 @@ public final class RunFigures {
         callerKinds.forEach((name, kind) -> callers.append(callers.length() == 0 ? "" : ", ")
                 .append(name).append(" (").append(kind).append(')'));
         out.println("caller_threads: " + callers);
+        if (mainEnteredMillis >= 0) {
+            // The JVM's start as it records it (the beginning of its creation), on the same clock.
+            out.println("jvm_start_to_main_ms: " + (mainEnteredMillis - ManagementFactory.getRuntimeMXBean().getStartTime()));
+            out.printf("jvm_start_to_main_cpu_ms: %.0f%n", cpuAtMainNanos < 0 ? -1.0 : cpuAtMainNanos / 1e6);
+        }
         if (firstWindowOps >= 0) {
             double firstS = firstWindowNanos / 1e9;
             out.printf("first_window_s: %.3f%n", firstS);

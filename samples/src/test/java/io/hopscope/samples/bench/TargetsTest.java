@@ -24,8 +24,8 @@ class TargetsTest {
     void agentTargetsComeFromTheRowsFigures() {
         Row none = FiguresTest.row(Configuration.NONE, run(1000, 1000, 40, 2000, 9000));
         // Steady 0.96 of baseline: 0.01 short of 0.97; first window 0.92: met; 5 us added against OTel's 9.
-        Row agent = FiguresTest.row(Configuration.HOPSCOPE, run(960, 920, 45, 2100, 9600));
-        Row otel = FiguresTest.row(Configuration.OTEL, run(830, 600, 49, 2500, 12000));
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, withMain(run(960, 920, 45, 2100, 9600), 900, 1500));
+        Row otel = FiguresTest.row(Configuration.OTEL, withMain(run(830, 600, 49, 2500, 12000), 1400, 2600));
         BenchResult result = result(List.of(none, agent, otel),
                 new AnalyzerBench.Result(60, 1, 195_000_000,
                         new AnalyzerBench.AtHeap(AnalyzerBench.BOUNDED, List.of(new TimedProcess.Usage(20, 30, 400)),
@@ -49,6 +49,8 @@ class TargetsTest {
         assertThat(status).containsEntry("agent CPU added per request <= OTel's", "met")
                 .containsEntry("agent steady-state throughput ratio", "not met by 0.010")
                 .containsEntry("agent first-window throughput ratio", "met")
+                // Main after 900 ms under the agent, 1,400 under OTel's.
+                .containsEntry("agent JVM start to main <= OTel's", "met")
                 .containsEntry("analyzer report heap after GC, at most (within -Xmx256m)", "met")
                 // Above the floor of each round: 730, 500, 250; the median 500.
                 .containsEntry("eBPF tracer cost per off-CPU interval above the empty-program floor", "not met by 200.0 ns")
@@ -99,6 +101,7 @@ class TargetsTest {
         assertThat(result.targets().get(0).limitText()).isEqualTo("-");
         assertThat(status).containsEntry("agent CPU added per request <= OTel's", "not measured: otel not in --configs")
                 .containsEntry("agent steady-state throughput ratio", "met")
+                .containsEntry("agent JVM start to main <= OTel's", "not measured: otel not in --configs")
                 .containsEntry("analyzer report CPU over the bare jdk.jfr.consumer floor, same heap",
                         "not measured: skipped by --quick")
                 .containsEntry("eBPF tracer cost per off-CPU interval above the empty-program floor",
@@ -118,6 +121,28 @@ class TargetsTest {
                         "not met: hopscope report ran out of -Xmx256m; see report.log")
                 .containsEntry("analyzer report CPU over the bare jdk.jfr.consumer floor, same heap",
                         "not measured: hopscope report ran out of -Xmx256m; see report.log");
+    }
+
+    @Test
+    void theTimeToMainIsTheRowsOwnAndAMissingFigureIsLeftOut() {
+        // Round 1 printed no figure (a sample before the figure existed), round 2 an unknown CPU (-1).
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, run(960, 920, 45, 2100, 9600),
+                withMain(run(960, 920, 45, 2100, 9600), 700, -1), withMain(run(960, 920, 45, 2100, 9600), 900, 1500));
+
+        Row.Summary s = agent.summary(null);
+
+        assertThat(s.toMainMs().count()).isEqualTo(2);
+        assertThat(s.toMainMs().median()).isEqualTo(800.0);
+        assertThat(s.toMainCpuMs().count()).isEqualTo(1);
+        assertThat(Table.toMain(s)).isEqualTo("800 (1500)");
+        assertThat(Table.toMain(FiguresTest.row(Configuration.NONE, run(1, 1, 1, 1, 1)).summary(null))).isEqualTo("-");
+    }
+
+    private static RunLauncher.RunResult withMain(RunLauncher.RunResult run, double wallMs, double cpuMs) {
+        Map<String, Double> figures = new java.util.HashMap<>(run.figures());
+        figures.put("jvm_start_to_main_ms", wallMs);
+        figures.put("jvm_start_to_main_cpu_ms", cpuMs);
+        return RunLauncher.RunResult.of(figures);
     }
 
     private static Map<String, String> statusByTarget(List<TargetCheck> checks) {

@@ -1,7 +1,6 @@
 package io.hopscope.agent.instrumentation.executors;
 
 import static net.bytebuddy.matcher.ElementMatchers.declaresMethod;
-import static net.bytebuddy.matcher.ElementMatchers.hasSuperType;
 import static net.bytebuddy.matcher.ElementMatchers.isAbstract;
 import static net.bytebuddy.matcher.ElementMatchers.isInterface;
 import static net.bytebuddy.matcher.ElementMatchers.nameContains;
@@ -14,6 +13,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
+import io.hopscope.agent.instrumentation.Matchers;
 import java.util.Collection;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -77,7 +77,7 @@ public final class AnyExecutorInstrumentation implements HopscopeInstrumentation
                 .or(INVOKE).or(namedOneOf("schedule", "scheduleAtFixedRate", "scheduleWithFixedDelay"));
         return builder
                 .type(not(EXCLUDED).and(not(isInterface())).and(declaresMethod(handOver.and(not(isAbstract()))))
-                        .and(hasSuperType(named("java.util.concurrent.Executor"))))
+                        .and(Matchers.hasSuperTypeNamed("java.util.concurrent.Executor")))
                 .transform((b, type, loader, module, domain) -> b
                         .visit(Advice.to(ExecutorsInstrumentation.RunnableAdvice.class).on(RUNNABLE_EXECUTE))
                         .visit(Advice.to(SubmitRunnableAdvice.class).on(SUBMIT_RUNNABLE))

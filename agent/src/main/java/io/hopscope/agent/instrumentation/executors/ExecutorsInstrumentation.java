@@ -9,6 +9,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.LibraryRules;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -42,6 +43,11 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
     @Override
     public void addRules(LibraryRules rules) {
         rules.addHousekeepingTask("java.lang.VirtualThread");
+    }
+
+    @Override
+    public List<String> jdkClasses() {
+        return List.of("java.util.concurrent.");
     }
 
     @Override

@@ -11,6 +11,7 @@ import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.WaitAdvice;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ForkJoinTask;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -40,6 +41,11 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
     @Override
     public String requiredClass() {
         return null;
+    }
+
+    @Override
+    public List<String> jdkClasses() {
+        return List.of("java.util.concurrent.");
     }
 
     @Override

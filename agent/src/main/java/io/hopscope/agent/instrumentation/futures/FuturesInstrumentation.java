@@ -9,6 +9,7 @@ import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.WaitAdvice;
+import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -32,6 +33,11 @@ public final class FuturesInstrumentation implements HopscopeInstrumentation {
     @Override
     public String requiredClass() {
         return null;
+    }
+
+    @Override
+    public List<String> jdkClasses() {
+        return List.of("java.util.concurrent.");
     }
 
     @Override

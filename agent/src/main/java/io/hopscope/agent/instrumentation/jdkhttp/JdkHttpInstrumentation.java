@@ -64,6 +64,11 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public List<String> jdkClasses() {
+        return List.of("jdk.internal.net.http.");
+    }
+
+    @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder.type(named("jdk.internal.net.http.HttpClientImpl"))
                 .transform((b, type, loader, module, domain) -> b

@@ -56,6 +56,11 @@ public final class ParksInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public List<String> jdkClasses() {
+        return List.of("java.util.concurrent.locks.LockSupport", "java.lang.Thread");
+    }
+
+    @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
                 .type(named("java.util.concurrent.locks.LockSupport"))

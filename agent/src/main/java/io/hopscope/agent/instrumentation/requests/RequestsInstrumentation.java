@@ -43,6 +43,12 @@ public final class RequestsInstrumentation implements HopscopeInstrumentation {
         return null;
     }
 
+    /** A boundary may be a JDK class's method (the policies' implementations are never the JDK's). */
+    @Override
+    public List<String> jdkClasses() {
+        return requestMethods.stream().map(target -> target.substring(0, target.indexOf('#'))).toList();
+    }
+
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         AgentBuilder b = builder;

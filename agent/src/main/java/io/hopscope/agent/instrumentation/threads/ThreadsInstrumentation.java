@@ -10,6 +10,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import java.lang.instrument.Instrumentation;
+import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -55,6 +56,11 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
         if (targets != null) {
             runtime.readCurrentCarrier(targets.carrierOfCurrent());
         }
+    }
+
+    @Override
+    public List<String> jdkClasses() {
+        return List.of("java.lang.Thread", "java.lang.VirtualThread");
     }
 
     @Override
