@@ -272,7 +272,7 @@ public final class LiveCommand implements Callable<Integer> {
         stream.enable(HopscopeContract.HOP);
         stream.enable(HopscopeContract.SEGMENT);
         stream.enable(HopscopeContract.MOUNTS);
-        // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (README "agent").
+        // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (docs/agent.md, lockstacks=).
         stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
         stream.onEvent(HopscopeContract.REQUEST_START, e -> figures.started(e.getLong("requestId"),
