@@ -24,18 +24,20 @@ struct futex_t {
     u64 enter_ns;
     u64 stack_page;         // the thread's kernel stack (sp >> 14) in this call
     u32 op;
-    u32 blocked;            // an off-CPU interval inside this call was sent
+    u32 blocked;            // an off-CPU interval inside this call was sent without its end
     struct kval_t kstack[FUTEX_SLOTS];  // the thread's kernel stacks in futex waits and wakes
 };
 
 // Per-thread state, keyed by thread id, kept from a thread's first use to its exit and written in
-// place: its open off-CPU interval (off.off_ns 0 while it is on CPU) and its futex() call
+// place: its off-CPU interval (off.off_ns 0 while it is on CPU, but for an interval that ended
+// inside a futex() call and waits, on_ns set, for the call's end) and its futex() call
 // (fx.enter_ns 0 while it is in none). An array indexed by thread id when the kernel's pid_max is
 // small enough (THREAD_ARRAYS 1; a lookup the verifier inlines, where a hash lookup cost about
 // 50 ns and every interval made eight), else a hash of MAX_THREADS entries, whose entry a thread's
 // first switch out or futex call makes.
 struct thread_t {
-    struct event_t off;     // the record of its open interval, filled in as it goes, sent at switch in
+    struct event_t off;     // the record of its interval, filled in as it goes, sent at switch in
+                            // or, inside a futex() call, with the call's end at sys_exit_futex
     struct futex_t fx;
 };
 #if THREAD_ARRAYS
@@ -201,15 +203,28 @@ static __always_inline void batch_commit(struct batch_t *b, u64 from, u64 now) {
     b->count = 0;
 }
 
+// Sends o, a record of thread tid that describes times from o->off_ns to now: copied into this
+// CPU's batch, or counted lost.
+static __always_inline void batch_add(struct event_t *o, u32 tid, u64 now) {
+    struct batch_t *b = batch_get();
+    struct event_t *e = batch_slot(b);
+    if (e == 0) {
+        batch_lost(b, o->off_ns, now, 1);
+        if (b)
+            batch_lost_thread(b, tid);
+        return;
+    }
+    __builtin_memcpy(e, o, sizeof(*e));
+    batch_commit(b, o->off_ns, now);
+}
+
 // stack_page() and the reused stack walks: offwake_stacks.bpf.c.
 STACK_REUSE
 
 
 TRACEPOINT_PROBE(sched, sched_switch) {
-    if (!recording())
-        return 0;
-    // Every switch on the machine runs this: the clock is read only when a
-    // traced thread is involved.
+    // Every switch on the machine runs this: the target is tested first, and
+    // the control flag and the clock read only once a traced thread is involved.
     u64 now = 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     u32 prev = args->prev_pid;
@@ -218,7 +233,7 @@ TRACEPOINT_PROBE(sched, sched_switch) {
     // thread's last switch out (state X or Z) comes after sched_process_exit
     // forgot it, and it never comes back: not recorded.
     if ((pid_tgid >> 32) == TGID && prev != 0
-        && !(args->prev_state & (EXIT_DEAD | EXIT_ZOMBIE))) {
+        && !(args->prev_state & (EXIT_DEAD | EXIT_ZOMBIE)) && recording()) {
         now = bpf_ktime_get_ns();
         struct thread_t *t = thread_entry(prev);
         if (t == 0) {
@@ -226,6 +241,15 @@ TRACEPOINT_PROBE(sched, sched_switch) {
             goto incoming;
         }
         struct event_t *o = &t->off;
+        if (o->on_ns != 0) {
+            // Its last interval still waits for its futex call's end (see
+            // the switch in): it went off CPU again inside the call (a
+            // preemption, a spurious wakeup). Sent without the end, which
+            // sys_exit_futex then sends as a record of its own.
+            batch_add(o, prev, now);
+            if (t->fx.enter_ns == o->futex_enter_ns)
+                t->fx.blocked = 1;
+        }
         __builtin_memset(o, 0, sizeof(*o));
         o->off_ns = now;
         o->state = args->prev_state;
@@ -269,55 +293,55 @@ TRACEPOINT_PROBE(sched, sched_switch) {
 
 incoming:
     ;
-    // Only threads recorded above have an entry: that is the PID filter
-    // for the incoming side, whose tgid the tracepoint does not carry.
+    // Only threads recorded above have an open interval: that is the PID
+    // filter for the incoming side, whose tgid the tracepoint does not carry.
     u32 next = args->next_pid;
-    struct event_t *op = off_of(next);
-    if (op == 0 || op->off_ns == 0)
+    struct thread_t *t = threads.lookup(&next);
+    if (t == 0 || t->off.off_ns == 0 || t->off.on_ns != 0)
         return 0;
-    if (now == 0)
+    if (now == 0) {
+        // The outgoing side tested the flag when it set now.
+        if (!recording())
+            return 0;
         now = bpf_ktime_get_ns();
+    }
+    struct event_t *op = &t->off;
     if (now - op->off_ns < MIN_NS) {
         op->off_ns = 0;
         return 0;
     }
-    struct batch_t *b = batch_get();
-    struct event_t *e = batch_slot(b);
-    if (e == 0) {
-        batch_lost(b, op->off_ns, now, 1);
-        if (b)
-            batch_lost_thread(b, next);
-        op->off_ns = 0;
-        return 0;
-    }
-    __builtin_memcpy(e, op, sizeof(*e));
-    e->kind = KIND_INTERVAL;
-    e->on_ns = now;
-    e->tid = next;
-    e->tgid = TGID;
+    op->kind = KIND_INTERVAL;
+    op->on_ns = now;
+    op->tid = next;
+    op->tgid = TGID;
     // From the tracepoint's record itself (ctx memory, 8-byte aligned): two
     // loads, where bpf_probe_read_kernel() was a helper call per interval.
-    __builtin_memcpy(&e->comm, args->next_comm, sizeof(e->comm));
-    if (op->futex_enter_ns != 0) {
-        // Ask sys_exit_futex to report this call's end, so user space can
-        // give the interval the futex call's duration.
-        struct thread_t *t = container_of(op, struct thread_t, off);
-        if (t->fx.enter_ns == op->futex_enter_ns)
-            t->fx.blocked = 1;
+    __builtin_memcpy(&op->comm, args->next_comm, sizeof(op->comm));
+    if (op->futex_enter_ns != 0 && t->fx.enter_ns == op->futex_enter_ns) {
+        // Still inside the futex() call it slept in: the record waits here,
+        // on_ns set, for sys_exit_futex to add the call's end and send it.
+        // One record where the interval and the call's end were two: each
+        // was a batch slot filled and committed, and decoded in user space.
+        return 0;
     }
-    batch_commit(b, e->off_ns, now);
+    batch_add(op, next, now);
     op->off_ns = 0;
+    op->on_ns = 0;
     return 0;
+}
+
+// An interval is open from its switch out (off_ns set) to its switch in (on_ns set): only an open
+// one takes a waker and a wakeup.
+static __always_inline int interval_open(struct event_t *o) {
+    return o && o->off_ns != 0 && o->on_ns == 0;
 }
 
 // sched_waking runs in the waker's context (sched_wakeup may run on the
 // wakee's CPU after an IPI), so the waker is taken here.
 TRACEPOINT_PROBE(sched, sched_waking) {
-    if (!recording())
-        return 0;
     u32 tid = args->pid;
     struct event_t *o = off_of(tid);
-    if (o == 0 || o->off_ns == 0 || o->waking_ns != 0)
+    if (!interval_open(o) || o->waking_ns != 0 || !recording())
         return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     u32 waker = pid_tgid;
@@ -327,26 +351,38 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
     // A wakeup running on the waker's own kernel stack page is the waker's own
     // code; on another, an interrupt that landed on it (its wakeups are not the
-    // waker's, even inside futex()). The own page comes from the waker's futex
-    // entry (only threads of the traced process have one, with the page once
-    // the thread made a futex() call), else from task_struct: reading that
-    // every time cost more than the walks it saves.
+    // waker's, even inside futex()). The own page of a waker of the traced
+    // process comes from its futex entry (with the page once the thread made a
+    // futex() call), else from task_struct: reading that every time cost more
+    // than the walks it saves.
+    //
+    // Any other waker (a kernel thread, another process, the idle task an
+    // interrupt landed on) gets its own page from task_struct too: a wakeup on
+    // another page is an interrupt's, told with one read where its kernel
+    // stack walk cost 3-7 us (a network softirq's is 30-odd frames) at every
+    // such wake. The same page does not say task for it: x86-64 runs an
+    // interrupt that lands in user mode on the task's own stack (its kernel
+    // stack is empty then), and whether another process's thread was in user
+    // mode is not known here; it is walked below, as before. (One call of
+    // own_stack_page(): a second copy of its local would grow the BPF stack.)
     struct futex_t *fx = 0;     // the waker's futex() call, when this wakeup is its
-    if ((pid_tgid >> 32) == TGID) {
-        // Only here: a waker of another process (a kernel thread, an interrupt
-        // over the idle task) has no futex entry, and its page is not used.
-        u64 page = stack_page();
-        struct futex_t *wf = futex_of(waker);
-        u64 own = wf ? wf->stack_page : 0;
-        if (own == 0)
-            own = own_stack_page();
-        if (own != 0)
-            o->waker_ctx = own == page ? 1 : 2;
-        if (o->waker_ctx == 1 && wf && wf->enter_ns != 0) {
-            fx = wf;
-            o->waker_futex_uaddr = fx->uaddr;
-            o->waker_futex_op = fx->op;
-        }
+    struct futex_t *wf = 0;     // the waker's futex entry, for a waker of the traced process
+    int mine = (pid_tgid >> 32) == TGID;
+    u64 own = 0;
+    if (mine) {
+        wf = futex_of(waker);
+        own = wf ? wf->stack_page : 0;
+    }
+    if (own == 0)
+        own = own_stack_page();
+    if (own != 0 && own != stack_page())
+        o->waker_ctx = 2;
+    else if (own != 0 && mine)
+        o->waker_ctx = 1;
+    if (o->waker_ctx == 1 && wf && wf->enter_ns != 0) {
+        fx = wf;
+        o->waker_futex_uaddr = fx->uaddr;
+        o->waker_futex_op = fx->op;
     }
     if (o->stack_weight != 0
         && (ALL_WAKER_STACKS || (o->futex_enter_ns != 0 && futex_wait_cmd(o->futex_op)))) {
@@ -365,7 +401,8 @@ TRACEPOINT_PROBE(sched, sched_waking) {
         o->waker_kstack = NO_STACK;
         o->waker_ustack = NO_STACK;
     } else {
-        // A waker of another process, a kernel thread or the idle task: its
+        // A waker of another process on its own page, or any waker whose
+        // page is not known (no task_struct.stack offset from BTF): its
         // kernel stack is what tells an interrupt from a task, so it is
         // walked for sampled and unsampled intervals alike (the context is
         // part of every interval's record).
@@ -377,20 +414,16 @@ TRACEPOINT_PROBE(sched, sched_waking) {
 
 // sched_wakeup marks the thread runnable: the run-queue delay starts here.
 TRACEPOINT_PROBE(sched, sched_wakeup) {
-    if (!recording())
-        return 0;
     u32 tid = args->pid;
     struct event_t *o = off_of(tid);
-    if (o && o->off_ns != 0 && o->wakeup_ns == 0)
+    if (interval_open(o) && o->wakeup_ns == 0 && recording())
         o->wakeup_ns = bpf_ktime_get_ns();
     return 0;
 }
 
 TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
-    if (!recording())
-        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
-    if ((pid_tgid >> 32) != TGID)
+    if ((pid_tgid >> 32) != TGID || !recording())
         return 0;
     u32 tid = pid_tgid;
     // Written in place (see thread_entry()); enter_ns 0: in no call.
@@ -426,6 +459,7 @@ TRACEPOINT_PROBE(sched, sched_process_exit) {
     if (t) {
         __builtin_memset(&t->fx, 0, sizeof(t->fx));
         t->off.off_ns = 0;
+        t->off.on_ns = 0;
     }
 #else
     threads.delete(&tid);
@@ -433,23 +467,36 @@ TRACEPOINT_PROBE(sched, sched_process_exit) {
     return 0;
 }
 
+// Not gated by the control flag: it acts only on futex calls entered while recording, and once
+// recording stops it still sends the intervals that wait for their call's end (one a thread at
+// most), which would otherwise be left out.
 TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
-    if (!recording())
-        return 0;
     u64 pid_tgid = bpf_get_current_pid_tgid();
     if ((pid_tgid >> 32) != TGID)
         return 0;
     u32 tid = pid_tgid;
-    struct futex_t *fx = futex_of(tid);
-    if (fx == 0 || fx->enter_ns == 0)
+    struct thread_t *t = threads.lookup(&tid);
+    if (t == 0 || t->fx.enter_ns == 0)
         return 0;
+    struct futex_t *fx = &t->fx;
     // Both ends of a syscall run on the thread's own stack: a different page
     // here means the stack check in sched_waking cannot be trusted. Checked
     // at one call in 64 (by the entry clock's low bits), as the entry's check:
     // a helper call at every exit was a tenth of this program.
     if ((fx->enter_ns & 0xfc0) == 0 && fx->stack_page != stack_page())
         count(CNT_PAGE_CHANGED);
-    if (fx->blocked) {
+    struct event_t *o = &t->off;
+    if (o->on_ns != 0 && o->futex_enter_ns == fx->enter_ns) {
+        // Its last interval waits for this end (see the switch in): one record.
+        u64 now = bpf_ktime_get_ns();
+        o->futex_exit_ns = now;
+        o->futex_ret = args->ret;
+        batch_add(o, tid, now);
+        o->off_ns = 0;
+        o->on_ns = 0;
+    } else if (fx->blocked) {
+        // An interval of this call went without its end (it left the CPU
+        // again inside the call): the end as a record of its own.
         struct batch_t *b = batch_get();
         struct event_t *e = batch_slot(b);
         u64 now = bpf_ktime_get_ns();
@@ -462,10 +509,10 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
             e->kind = KIND_FUTEX_END;
             e->tid = tid;
             e->tgid = TGID;
-            e->off_ns = now;
             e->futex_uaddr = fx->uaddr;
             e->futex_op = fx->op;
             e->futex_enter_ns = fx->enter_ns;
+            e->futex_exit_ns = now;
             e->futex_ret = args->ret;
             batch_commit(b, now, now);
         }

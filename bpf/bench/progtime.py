@@ -49,12 +49,13 @@ static __always_inline void tend(int a) {
 MARKS = {
     "sched_switch": [("        now = bpf_ktime_get_ns();\n        struct ",
                       "        tmark();\n        now = bpf_ktime_get_ns();\n        struct "),
-                     ("    if (op == 0 || op->off_ns == 0)\n",
-                      "    if (op != 0 && op->off_ns != 0) tmark();\n    if (op == 0 || op->off_ns == 0)\n")],
+                     ("    if (t == 0 || t->off.off_ns == 0 || t->off.on_ns != 0)\n",
+                      "    if (t != 0 && t->off.off_ns != 0 && t->off.on_ns == 0) tmark();\n"
+                      "    if (t == 0 || t->off.off_ns == 0 || t->off.on_ns != 0)\n")],
     "sched_waking": [("    u64 pid_tgid = bpf_get_current_pid_tgid();\n",
                       "    u64 pid_tgid = bpf_get_current_pid_tgid();\n    tmark();\n")],
-    "sched_wakeup": [("    if (o && o->off_ns != 0 && o->wakeup_ns == 0)",
-                      "    if (o && o->off_ns != 0) tmark();\n    if (o && o->off_ns != 0 && o->wakeup_ns == 0)")],
+    "sched_wakeup": [("    if (interval_open(o) && o->wakeup_ns == 0",
+                      "    if (interval_open(o)) tmark();\n    if (interval_open(o) && o->wakeup_ns == 0")],
     "sys_enter_futex": [("    u32 tid = pid_tgid;\n", "    u32 tid = pid_tgid;\n    tmark();\n")],
     "sys_exit_futex": [("    u32 tid = pid_tgid;\n", "    u32 tid = pid_tgid;\n    tmark();\n")],
 }

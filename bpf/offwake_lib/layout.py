@@ -9,7 +9,7 @@ import ctypes as ct
 TASK_COMM_LEN = 16
 # Records a CPU gathers before it sends them to the ring buffer as one: a Python call per batch cost
 # about 4.6 us, 0.7% of a CPU at the pipeline sample's 60,000 intervals/s with 32 to a batch. 128
-# (19.5 KB) stays under the 32 KB a per-CPU map's value may take.
+# (20.6 KB) stays under the 32 KB a per-CPU map's value may take.
 BATCH = 128
 
 # Threads a lost run of records names (batch_t.lost_tids): more than this many distinct threads in one
@@ -17,8 +17,11 @@ BATCH = 128
 LOST_TIDS = 16
 
 # Record kinds (event_t.kind).
+# An interval inside a futex() call carries the call's end (futex_exit_ns) when it was the call's
+# last: one record instead of two for nearly every futex wait. An interval that went without it (the
+# thread left the CPU again inside the call) is followed by a KIND_FUTEX_END record.
 KIND_INTERVAL = 1    # one off-CPU interval of a traced thread
-KIND_FUTEX_END = 2   # the end of a futex() call that an interval slept in
+KIND_FUTEX_END = 2   # the end of a futex() call that an interval slept in, on its own
 
 # Counters, per CPU, summed at the end: (C name, what it counts). Indexes follow this order.
 COUNTERS = (
@@ -46,15 +49,16 @@ _COMM = "char[TASK_COMM_LEN]"
 # struct event_t, in order: (name, C type, comment). One off-CPU interval, or (KIND_FUTEX_END) the
 # end of a futex call that blocked.
 EVENT_FIELDS = (
-    ("off_ns", "u64", "switched out (KIND_FUTEX_END: futex exit time)"),
+    ("off_ns", "u64", "switched out"),
     ("on_ns", "u64", "switched back in"),
     ("waking_ns", "u64", "sched_waking of this thread, 0 if none seen"),
     ("wakeup_ns", "u64", "sched_wakeup of this thread, 0 if none seen"),
     ("state", "u64", "prev_state at the switch out (0 = preempted)"),
     ("futex_uaddr", "u64", "futex the thread slept in, if in futex()"),
     ("futex_enter_ns", "u64", "when that futex() call started, 0 if none"),
+    ("futex_exit_ns", "u64", "when it ended, if this record carries its end, else 0"),
     ("waker_futex_uaddr", "u64", "futex the waker was in when it woke us"),
-    ("futex_ret", "s64", "KIND_FUTEX_END: futex() return value"),
+    ("futex_ret", "s64", "futex() return value, with futex_exit_ns"),
     ("kind", "u32", "KIND_*"),
     ("tid", "u32", ""),
     ("tgid", "u32", ""),
@@ -66,7 +70,7 @@ EVENT_FIELDS = (
     ("waker_ustack", "s32", ""),
     ("futex_op", "u32", ""),
     ("waker_futex_op", "u32", ""),
-    # Two u16 in the place of one u32: the record stays 152 bytes (the ring buffer's size in records).
+    # Two u16 in the place of one u32: the record stays 160 bytes (the ring buffer's size in records).
     ("waker_ctx", "u16", "told from the stack it ran on: 1 task, 2 interrupt, 0 unknown"),
     ("stack_weight", "u16", "intervals its stacks stand for: STACK_EVERY sampled, 0 not, 1 none asked"),
     ("comm", _COMM, ""),

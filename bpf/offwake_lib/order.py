@@ -7,8 +7,10 @@ from .layout import KIND_FUTEX_END
 def in_arrival_order(events, window_ns=2000000000, max_waiting=200000):
     """(interval, futex_end) pairs in arrival order, from decoded events (dicts, see layout.Event).
 
-    An interval inside a futex call (KIND_INTERVAL) is paired with the record of that call's end
-    (KIND_FUTEX_END, sent once the thread runs again). An interval waits in a queue until its end
+    An interval inside a futex call (KIND_INTERVAL) is paired with that call's end: carried by the
+    call's last interval itself (futex_exit_ns, the usual case), or by a record of its own
+    (KIND_FUTEX_END) when the last interval went without it; either way it also ends the call's
+    earlier intervals. An interval waits in a queue until its end
     arrives, or until it is window_ns older than the newest event or max_waiting intervals wait
     behind it (then it goes without its end). Records reach user space in per-CPU batches, so an
     end can also arrive before its interval (the thread changed CPU between the two): ends are kept for the same window
@@ -32,12 +34,12 @@ def in_arrival_order(events, window_ns=2000000000, max_waiting=200000):
         return ends.get(key)
 
     for ev in events:
-        if ev["kind"] == KIND_FUTEX_END:
+        if ev["futex_exit_ns"]:
             key = (ev["tid"], ev["futex_enter_ns"])
-            ends[key] = (ev["off_ns"], ev["futex_ret"])
-            end_keys.append((ev["off_ns"], key))
-            newest = max(newest, ev["off_ns"])
-        else:
+            ends[key] = (ev["futex_exit_ns"], ev["futex_ret"])
+            end_keys.append((ev["futex_exit_ns"], key))
+            newest = max(newest, ev["futex_exit_ns"])
+        if ev["kind"] != KIND_FUTEX_END:
             key = (ev["tid"], ev["futex_enter_ns"]) if ev["futex_enter_ns"] else None
             if key is not None:
                 waiting[key] = waiting.get(key, 0) + 1

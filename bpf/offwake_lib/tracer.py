@@ -126,7 +126,7 @@ class Tracer:
             self.bpf = BPF(text=text, cflags=["-w"])
         except Exception as e:  # bcc raises plain Exception on compile/load errors
             raise ToolError("BPF unavailable: could not compile or load the program: %s" % e)
-        # Next to the outputs: the records of a long trace take 152 bytes each.
+        # Next to the outputs: the records of a long trace take 160 bytes each.
         output = args.events or args.folded
         self.spill_dir = os.path.dirname(os.path.abspath(output))
         self.spill = tempfile.TemporaryFile(prefix="offwake-", suffix=".records", dir=self.spill_dir)

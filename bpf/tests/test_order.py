@@ -60,14 +60,31 @@ def test_no_records_decode_to_nothing():
     assert list(tracer.events()) == []
 
 
-def interval(tid, on_ns, enter_ns=0):
+def interval(tid, on_ns, enter_ns=0, exit_ns=0, ret=0):
+    """An interval record; with exit_ns, one that carries its futex call's end (the call's last)."""
     return {"kind": 1, "tid": tid, "on_ns": on_ns, "off_ns": on_ns - 100, "futex_enter_ns": enter_ns,
-            "futex_ret": 0}
+            "futex_exit_ns": exit_ns, "futex_ret": ret}
 
 
 def futex_end(tid, enter_ns, exit_ns, ret=0):
-    return {"kind": 2, "tid": tid, "off_ns": exit_ns, "futex_enter_ns": enter_ns, "futex_ret": ret,
-            "on_ns": 0}
+    return {"kind": 2, "tid": tid, "off_ns": 0, "futex_enter_ns": enter_ns, "futex_exit_ns": exit_ns,
+            "futex_ret": ret, "on_ns": 0}
+
+
+def test_an_interval_that_carries_its_futex_end_is_complete_at_once():
+    events = [interval(1, 1000, enter_ns=500, exit_ns=1200, ret=-110), interval(2, 1100)]
+    out = list(order.in_arrival_order(events))
+    assert [(ev["tid"], end) for ev, end in out] == [(1, (1200, -110)), (2, None)]
+
+
+def test_a_calls_last_interval_gives_its_end_to_the_earlier_ones():
+    # The thread left the CPU twice inside one call: the first interval went without the end, the
+    # second carries it; both get it, in arrival order.
+    events = [interval(1, 1000, enter_ns=500), interval(2, 1100),
+              interval(1, 2000, enter_ns=500, exit_ns=2100)]
+    out = list(order.in_arrival_order(events))
+    assert [(ev["tid"], ev["on_ns"], end) for ev, end in out] == [
+        (1, 1000, (2100, 0)), (2, 1100, None), (1, 2000, (2100, 0))]
 
 
 def test_an_interval_waits_for_its_futex_end_and_keeps_its_place():

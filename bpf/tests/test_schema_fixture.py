@@ -48,9 +48,11 @@ def event(n, **fields):
     return ev
 
 
-def events():
+def events(folded=False):
     """Every futex command once as the wakee's call (its wait class) and once as the waker's call
-    on the wakee's futex (its wake class), then the other shapes of an interval."""
+    on the wakee's futex (its wake class), then the other shapes of an interval. The last interval's
+    futex call ends in a record of its own (KIND_FUTEX_END), or, folded, in the interval's record
+    (futex_exit_ns), as the program sends the end of a call's last interval."""
     evs = []
     uaddr = 0x7f0000001000
     for cmd in sorted(futex.COMMANDS):
@@ -72,9 +74,12 @@ def events():
                     waker_ctx=2, futex_uaddr=uaddr, futex_op=futex.NUMBERS["FUTEX_WAIT"],
                     futex_enter_ns=T0 + len(evs) * 10 * STEP - 100)
     evs.append(sampled)
+    if folded:
+        sampled.futex_exit_ns, sampled.futex_ret = sampled.on_ns + 2000, -110
+        return evs
     end = layout.Event()
     end.kind, end.tid, end.tgid = layout.KIND_FUTEX_END, WAKEE, PID
-    end.off_ns = sampled.on_ns + 2000
+    end.futex_exit_ns = sampled.on_ns + 2000
     end.futex_uaddr, end.futex_op = sampled.futex_uaddr, sampled.futex_op
     end.futex_enter_ns, end.futex_ret = sampled.futex_enter_ns, -110
     evs.append(end)
@@ -87,9 +92,9 @@ def stacks(stack_id, tgid, user):
     return list(FRAMES[stack_id]) if stack_id in FRAMES else None
 
 
-def fixture_text():
+def fixture_text(folded=False):
     """The fixture's lines, as offwake writes them: intervals, a loss record, the summary."""
-    evs = events()
+    evs = events(folded)
     with tempfile.TemporaryFile() as spill:
         tracer = Tracer(None)
         tracer.spill = spill
@@ -138,6 +143,10 @@ def check_or_write(path, text):
 
 def test_the_analyzers_fixture_is_what_offwake_writes():
     check_or_write(FIXTURE, fixture_text())
+
+
+def test_a_futex_end_in_the_intervals_record_writes_what_a_record_of_its_own_does():
+    assert fixture_text(folded=True) == fixture_text()
 
 
 def test_the_futex_classes_fixture_is_futex_py():
