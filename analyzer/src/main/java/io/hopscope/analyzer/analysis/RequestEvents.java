@@ -4,6 +4,7 @@ import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.TraceIds;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.read.EventFields;
 import io.hopscope.analyzer.read.JfrEvents;
@@ -57,7 +58,7 @@ final class RequestEvents {
     // Fields are read by position (EventFields), each once, and fields only the event lists need only
     // for requests that keep them. Field 0 of every layout is requestId (read by requestOf).
     private final EventFields requestFields = new EventFields("requestId", "name", "boundary", "url", "outcome",
-            "error", "statusCode", "startThread", "eventThread");
+            "error", "statusCode", "startThread", "eventThread", "traceId", "spanId");
     private final EventFields segmentFields = new EventFields("requestId", "eventThread", "kind", "allocatedBytes",
             "cpuNanos");
     private final EventFields hopFields = new EventFields("requestId", "kind", "delayNanos", "scheduledNanos",
@@ -92,6 +93,12 @@ final class RequestEvents {
         r.statusCode = f.intValue(e, 6, -1);
         r.startThread = jfr.threadValue(f.value(e, 7));
         r.endThread = jfr.threadValue(f.value(e, 8));
+        String traceId = f.string(e, 9);
+        if (TraceIds.isTraceId(traceId)) {
+            r.traceId = traceId;
+            String spanId = f.string(e, 10);
+            r.spanId = TraceIds.isSpanId(spanId) ? spanId : null;
+        }
         r.startEpochNanos = eventStart;
         r.durationNanos = eventEnd - eventStart;
         if (r.detail && selection.cannotBeShown(r)) {
