@@ -52,6 +52,8 @@ public final class OtelCollector implements AutoCloseable {
                     path: %s
                   file/metrics:
                     path: %s
+                  file/traces:
+                    path: %s
                 service:
                   telemetry:
                     metrics:
@@ -63,7 +65,11 @@ public final class OtelCollector implements AutoCloseable {
                     metrics:
                       receivers: [otlp]
                       exporters: [file/metrics, debug]
-                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl")));
+                    traces:
+                      receivers: [otlp]
+                      exporters: [file/traces]
+                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
+                dir.resolve("traces.jsonl")));
         Process p = new ProcessBuilder(binary.toString(), "--config=" + config, "--feature-gates=+service.profilesSupport")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("otelcol.log").toFile()).start();
         OtelCollector collector = new OtelCollector(p, dir, port);
@@ -102,7 +108,7 @@ public final class OtelCollector implements AutoCloseable {
     }
 
     /**
-     * The JSON lines the file exporter wrote for {@code signal} ({@code profiles}, {@code metrics}),
+     * The JSON lines the file exporter wrote for {@code signal} ({@code profiles}, {@code metrics}, {@code traces}),
      * waiting until there are at least {@code lines} of them: the exporter writes after the receiver
      * has answered.
      */
