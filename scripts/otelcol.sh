@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds an OpenTelemetry Collector for the ITs from its Go modules, with the Collector's own builder
-# (go.opentelemetry.io/collector/cmd/builder): the OTLP receiver, the file and debug exporters, nothing
-# else. Cached under ~/.cache/hopscope/otelcol-VERSION: a second run prints the binary's path at once.
+# (go.opentelemetry.io/collector/cmd/builder): the OTLP receiver, the file, debug and Prometheus
+# exporters, nothing else. Cached under ~/.cache/hopscope/otelcol-VERSION-HASH, HASH the components'
+# list: a second run prints the binary's path at once, a changed list builds a new collector.
 # 0.161.0: the contrib file exporter's newest release whose test modules the Go module proxy serves
 # (0.165.0's needs a module version the proxy refuses, and the builder resolves test imports too).
 #
@@ -14,7 +15,14 @@
 set -euo pipefail
 
 VERSION=0.161.0
-CACHE="${HOPSCOPE_CACHE:-$HOME/.cache/hopscope}/otelcol-$VERSION"
+COMPONENTS="receivers:
+  - gomod: go.opentelemetry.io/collector/receiver/otlpreceiver v$VERSION
+exporters:
+  - gomod: go.opentelemetry.io/collector/exporter/debugexporter v$VERSION
+  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter v$VERSION
+  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter v$VERSION"
+HASH=$(printf '%s' "$COMPONENTS" | sha256sum | cut -c1-12)
+CACHE="${HOPSCOPE_CACHE:-$HOME/.cache/hopscope}/otelcol-$VERSION-$HASH"
 BIN="$CACHE/otelcol-hopscope"
 
 if [ -x "$BIN" ]; then
@@ -32,11 +40,7 @@ dist:
   name: otelcol-hopscope
   description: OpenTelemetry Collector for hopscope's integration tests
   output_path: $CACHE/build
-receivers:
-  - gomod: go.opentelemetry.io/collector/receiver/otlpreceiver v$VERSION
-exporters:
-  - gomod: go.opentelemetry.io/collector/exporter/debugexporter v$VERSION
-  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter v$VERSION
+$COMPONENTS
 YAML
 # The builder's own default providers (env, file, yaml...) stay: the tests give a config file.
 start=$(date +%s)

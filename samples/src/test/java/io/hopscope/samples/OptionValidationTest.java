@@ -41,6 +41,8 @@ class OptionValidationTest {
         "bench --rounds 0                      | --rounds must be >= 1, got 0",
         "bench --configs none,otell            | --configs: unknown configuration 'otell'; choose from none, hopscope,",
         "bench --configs none,none             | --configs: 'none' given twice",
+        "bench --configs none,hopscope-b       | --configs: hopscope-b runs the agent of --agent-b; give --agent-b JAR",
+        "bench --agent-b /no/such/agent.jar    | --agent-b: /no/such/agent.jar is not a file",
         "bench --workloads okhttp              | --workloads: unknown workload 'okhttp'; choose from okhttp-sync-1k,",
         "bench --first-window 20 --warmup 10   | --warmup must be >= --first-window (20.0), got 10.0",
         "bench --duration 0                    | --duration must be > 0, got 0.0",

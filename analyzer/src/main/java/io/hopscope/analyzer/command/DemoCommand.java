@@ -141,21 +141,38 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("slowest requests of " + runs.get(1).label() + ":");
         TextReport.write(reports.get(1), "duration", out);
         out.println();
-        // The step into a fleet's backend: the Netty run's per-request profiles as pprof, and how to send them.
-        Path nettyJfr = folder.resolve(runs.get(1).label() + ".jfr").toAbsolutePath();
-        Path pprof = folder.resolve(runs.get(1).label() + ".pb.gz").toAbsolutePath();
-        CommandLine export = new CommandLine(new ExportCommand()).setOut(out).setErr(err);
-        if (export.execute(nettyJfr.toString(), "--format", "pprof", "-o", pprof.toString()) == 0) {
-            out.println("per-request profiles of " + runs.get(1).label() + " for a fleet's backend: " + pprof);
-            out.println("  go tool pprof -top -sample_index=queue_delay " + pprof + "   (also wake_latency, cpu, alloc_space, lock)");
-            out.println("  hopscope export " + nettyJfr + " --format otlp --otlp http://127.0.0.1:4318   (an OpenTelemetry"
-                    + " Collector; README, \"In production\")");
-            out.println();
-        }
+        exportStep(folder, runs.get(1).label(), out, err);
         out.println("written to " + folder.toAbsolutePath() + "/ (recordings, reports as text and json, "
                 + String.join(", ", diffFiles) + ")");
         out.flush();
         return 0;
+    }
+
+    /**
+     * The step into a fleet's backend: the Netty run's per-request profiles as pprof and as an OTLP
+     * profiles request (through {@link ExportCommand}, as a user runs it), and where to look in them.
+     */
+    private static void exportStep(Path folder, String label, PrintWriter out, PrintWriter err) {
+        Path jfr = folder.resolve(label + ".jfr").toAbsolutePath();
+        Path pprof = folder.resolve(label + ".pb.gz").toAbsolutePath();
+        Path otlp = folder.resolve(label + ".otlp.pb").toAbsolutePath();
+        if (new CommandLine(new ExportCommand()).setOut(out).setErr(err)
+                .execute(jfr.toString(), "--format", "pprof", "-o", pprof.toString()) != 0
+                || new CommandLine(new ExportCommand()).setOut(out).setErr(err)
+                .execute(jfr.toString(), "--format", "otlp", "-o", otlp.toString()) != 0) {
+            return;
+        }
+        out.println("per-request profiles of " + label + " for a fleet's backend: " + pprof);
+        out.println("  go tool pprof -top -sample_index=queue_delay " + pprof);
+        out.println("    each hop's delay by where it went: 'queue delay via EXECUTOR' then 'to POOL' (the event loop);");
+        out.println("    -sample_index=wake_latency is the way back to the caller, also cpu, alloc_space, lock, park;");
+        out.println("    -tagfocus=request_name=NAME keeps one request name, -http=127.0.0.1:8080 draws flame graphs");
+        out.println("  and as OTLP profiles (ExportProfilesServiceRequest, protobuf): " + otlp);
+        out.println("    curl -H 'Content-Type: application/x-protobuf' --data-binary @" + otlp
+                + " http://127.0.0.1:4318/v1development/profiles");
+        out.println("    or hopscope export " + jfr + " --format otlp --otlp http://127.0.0.1:4318   (an OpenTelemetry"
+                + " Collector; README, \"In production\")");
+        out.println();
     }
 
     private void runSample(Run run, Path samples, Path agent, Path jfr, Path log) throws Exception {

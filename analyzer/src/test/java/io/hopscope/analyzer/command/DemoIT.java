@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,10 +38,17 @@ class DemoIT {
             assertThat(out.resolve(f)).isNotEmptyFile();
         }
         assertThat(r.out()).contains("okhttp-sync (A) against netty-sync-over-async (B)");
-        // The export step: the Netty run's profiles as pprof, and the line that says how to read and send them.
+        // The export step: the Netty run's profiles as pprof and OTLP, and the lines that say how to read and send them.
         assertThat(r.out()).contains("per-request profiles of netty-sync-over-async for a fleet's backend: "
-                + out.resolve("netty-sync-over-async.pb.gz").toAbsolutePath()).contains("--format otlp --otlp");
+                + out.resolve("netty-sync-over-async.pb.gz").toAbsolutePath())
+                .contains("go tool pprof -top -sample_index=queue_delay").contains("--format otlp --otlp")
+                .contains("--data-binary @" + out.resolve("netty-sync-over-async.otlp.pb").toAbsolutePath());
         assertThat(out.resolve("netty-sync-over-async.pb.gz")).isNotEmptyFile();
+        ExportProfilesServiceRequest otlp = ExportProfilesServiceRequest.parseFrom(
+                Files.readAllBytes(out.resolve("netty-sync-over-async.otlp.pb")));
+        List<String> strings = otlp.getDictionary().getStringTableList();
+        assertThat(otlp.getResourceProfiles(0).getScopeProfiles(0).getProfilesList())
+                .extracting(p -> strings.get(p.getSampleType().getTypeStrindex())).contains("queue_delay", "wake_latency");
         if (JdkHomes.newest(DemoCommand.VIRTUAL_THREADS_FEATURE).isPresent()) {
             assertThat(r.err()).contains("--callers virtual").doesNotContain("skipping");
             assertThat(r.out()).contains("okhttp-sync (A) against okhttp-sync-virtual (B)")

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.OtelCollector;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.PrometheusSample;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -24,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code hopscope live PID --otlp URL} against the open-loop sample (Netty sync-over-async: handoffs to
  * the event loop and wakes back), with its metrics sent to a real OpenTelemetry Collector
- * (scripts/otelcol.sh) whose file exporter the test reads; then an endpoint that refuses.
+ * (scripts/otelcol.sh) whose file exporter the test reads and whose Prometheus exporter it scrapes, as
+ * a Prometheus server would; then an endpoint that refuses.
  */
 class LiveOtlpIT {
 
@@ -90,6 +92,7 @@ class LiveOtlpIT {
                 assertThat(hopKinds).contains("handoff", "wake");
                 assertThat(metrics.get("hopscope.process.threads").path("gauge").path("dataPoints").get(0)
                         .path("asInt").asLong()).isPositive();
+                prometheusServesTheLastExport(collector);
 
                 // A closed port: the first interval's export fails, live says so in one line and exits 2.
                 int port;
@@ -107,6 +110,78 @@ class LiveOtlpIT {
                 target.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * What a Prometheus server scraping the collector gets: the figures of live's last export (at its stop,
+     * once its stream was closed), by the names Prometheus gives them (dots to underscores, the unit and
+     * {@code _total} as suffixes), service.name as the job. The file exporter wrote the same export as
+     * its last line, perhaps a moment after the scrape: waited for, bounded.
+     */
+    private void prometheusServesTheLastExport(OtelCollector collector) throws Exception {
+        List<PrometheusSample> scraped = collector.scrape();
+        Map<String, Double> served = new HashMap<>();
+        for (PrometheusSample s : scraped) {
+            if (s.name().startsWith("hopscope_")) {
+                assertThat(s.labels()).as("%s", s).containsEntry("job", "open-loop");
+                String key = s.labels().getOrDefault("hopscope_request_name", s.labels().getOrDefault("hopscope_hop_kind", ""));
+                served.put(s.name() + "|" + key, s.value());
+            }
+        }
+        assertThat(served).as("%s", scraped).containsKeys("hopscope_request_duration_seconds_count|" + LiveCommandIT.REQUEST,
+                "hopscope_request_duration_seconds_sum|" + LiveCommandIT.REQUEST, "hopscope_requests_total|" + LiveCommandIT.REQUEST,
+                "hopscope_request_hops_count|" + LiveCommandIT.REQUEST, "hopscope_hops_total|handoff", "hopscope_hops_total|wake",
+                "hopscope_process_threads|", "hopscope_requests_in_flight|");
+        assertThat(served.get("hopscope_requests_total|" + LiveCommandIT.REQUEST)).isPositive();
+        assertThat(served.get("hopscope_process_threads|")).isPositive();
+
+        Map<String, Double> exported;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        List<String> lines = collector.received("metrics", 1);
+        while (true) {
+            exported = lastExport(lines.get(lines.size() - 1));
+            if (exported.equals(expectedKeys(served, exported)) || System.nanoTime() > deadline) {
+                break;
+            }
+            Thread.sleep(200);
+            lines = collector.received("metrics", lines.size() + 1);
+        }
+        assertThat(exported).as(lines.get(lines.size() - 1)).isNotEmpty();
+        assertThat(served).as("Prometheus' scrape against the file exporter's last line").containsAllEntriesOf(exported);
+    }
+
+    // Only the figures both carry: the scrape has buckets and the SDK's own scope besides.
+    private static Map<String, Double> expectedKeys(Map<String, Double> served, Map<String, Double> exported) {
+        Map<String, Double> both = new HashMap<>();
+        exported.keySet().forEach(k -> both.put(k, served.get(k)));
+        return both;
+    }
+
+    /** One export line's hopscope figures, keyed as {@link #prometheusServesTheLastExport} keys the scrape. */
+    private static Map<String, Double> lastExport(String line) throws Exception {
+        Map<String, Double> figures = new HashMap<>();
+        for (JsonNode rm : new ObjectMapper().readTree(line).path("resourceMetrics")) {
+            for (JsonNode m : hopscopeMetrics(rm)) {
+                String name = m.path("name").asText();
+                if (name.equals("hopscope.requests")) {
+                    m.path("sum").path("dataPoints").forEach(p -> figures.put("hopscope_requests_total|" + attribute(p),
+                            p.path("asInt").asDouble()));
+                } else if (name.equals("hopscope.hops")) {
+                    m.path("sum").path("dataPoints").forEach(p -> figures.put("hopscope_hops_total|" + attribute(p),
+                            p.path("asInt").asDouble()));
+                } else if (name.equals("hopscope.request.duration")) {
+                    m.path("histogram").path("dataPoints").forEach(p -> {
+                        figures.put("hopscope_request_duration_seconds_count|" + attribute(p), p.path("count").asDouble());
+                        figures.put("hopscope_request_duration_seconds_sum|" + attribute(p), p.path("sum").asDouble());
+                    });
+                }
+            }
+        }
+        return figures;
+    }
+
+    private static String attribute(JsonNode dataPoint) {
+        return dataPoint.path("attributes").get(0).path("value").path("stringValue").asText();
     }
 
     private static boolean holdsFinishedRequests(List<String> exports) {

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real OpenTelemetry Collector on 127.0.0.1, built from its Go modules by scripts/otelcol.sh (cached
  * under ~/.cache/hopscope): the OTLP/HTTP receiver, everything it receives written as OTLP JSON lines
- * by the file exporter (one file per signal) and logged by the debug exporter, profiles enabled with
+ * by the file exporter (one file per signal) and logged by the debug exporter, the metrics also served
+ * by the Prometheus exporter for scraping, profiles enabled with
  * {@code --feature-gates=+service.profilesSupport}. Skipped where Go is absent, except under CI=true.
  */
 public final class OtelCollector implements AutoCloseable {
@@ -24,20 +29,20 @@ public final class OtelCollector implements AutoCloseable {
     private final Process process;
     private final Path dir;
     private final int port;
+    private final int prometheusPort;
 
-    private OtelCollector(Process process, Path dir, int port) {
+    private OtelCollector(Process process, Path dir, int port, int prometheusPort) {
         this.process = process;
         this.dir = dir;
         this.port = port;
+        this.prometheusPort = prometheusPort;
     }
 
     /** Builds the collector if needed (minutes the first time) and starts it with its files in {@code dir}. */
     public static OtelCollector start(Path dir) throws Exception {
         Path binary = build(dir);
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = freePort();
+        int prometheusPort = freePort();
         Path config = dir.resolve("otelcol.yaml");
         Files.writeString(config, """
                 receivers:
@@ -54,6 +59,8 @@ public final class OtelCollector implements AutoCloseable {
                     path: %s
                   file/traces:
                     path: %s
+                  prometheus:
+                    endpoint: 127.0.0.1:%d
                 service:
                   telemetry:
                     metrics:
@@ -64,19 +71,21 @@ public final class OtelCollector implements AutoCloseable {
                       exporters: [file/profiles, debug]
                     metrics:
                       receivers: [otlp]
-                      exporters: [file/metrics, debug]
+                      exporters: [file/metrics, prometheus, debug]
                     traces:
                       receivers: [otlp]
                       exporters: [file/traces]
                 """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
-                dir.resolve("traces.jsonl")));
+                dir.resolve("traces.jsonl"), prometheusPort));
         Process p = new ProcessBuilder(binary.toString(), "--config=" + config, "--feature-gates=+service.profilesSupport")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("otelcol.log").toFile()).start();
-        OtelCollector collector = new OtelCollector(p, dir, port);
-        // Up when its receiver's port accepts a connection; a collector that exits says why in its log.
+        OtelCollector collector = new OtelCollector(p, dir, port, prometheusPort);
+        // Up when its receiver's and its Prometheus endpoint's ports accept a connection; a collector
+        // that exits says why in its log.
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+                 Socket t = new Socket(InetAddress.getLoopbackAddress(), prometheusPort)) {
                 return collector;
             } catch (IOException notYet) {
                 if (!p.isAlive() || System.nanoTime() > deadline) {
@@ -85,6 +94,13 @@ public final class OtelCollector implements AutoCloseable {
                 }
                 Thread.sleep(100);
             }
+        }
+    }
+
+    // A port the OS had free a moment ago, for the collector to bind.
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
         }
     }
 
@@ -105,6 +121,18 @@ public final class OtelCollector implements AutoCloseable {
 
     public String otlpUrl() {
         return "http://127.0.0.1:" + port;
+    }
+
+    /**
+     * What the Prometheus exporter serves now, in Prometheus' text format: one {@link PrometheusSample}
+     * a line that is not a comment.
+     */
+    public List<PrometheusSample> scrape() throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + prometheusPort + "/metrics")).header("Accept", "text/plain").build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body().lines().filter(l -> !l.isBlank() && !l.startsWith("#")).map(PrometheusSample::parse).toList();
     }
 
     /**

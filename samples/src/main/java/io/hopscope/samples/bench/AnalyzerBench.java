@@ -121,9 +121,22 @@ final class AnalyzerBench {
         return max * 1024 * 1024 / 1e6;
     }
 
-    /** The three tools on one recording, or why the row was not measured (the report's running out of heap among them). */
+    /**
+     * The three tools on one recording, or why the row was not measured (the report's running out of heap
+     * among them); {@code export} against {@code report} on the demo's Netty recording, or null.
+     */
     record Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, double reportLiveHeapMb,
-                  String whyNot, boolean reportOutOfHeap) {
+                  String whyNot, boolean reportOutOfHeap, ExportBench.Result export) {
+
+        Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary,
+               double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap) {
+            this(recordingS, runs, recordingBytes, report, floor, jfrSummary, reportLiveHeapMb, whyNot, reportOutOfHeap, null);
+        }
+
+        Result withExport(ExportBench.Result e) {
+            return new Result(recordingS, runs, recordingBytes, report, floor, jfrSummary, reportLiveHeapMb, whyNot,
+                    reportOutOfHeap, e);
+        }
 
         /** report's CPU over the bare floor's. */
         Double cpuOverFloor() {

@@ -46,8 +46,8 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--configs", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
-            description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, otel, asprof-wall, "
-                    + "jfr-profile (default all; --quick: none,hopscope). Ratios need none.")
+            description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, hopscope-b, otel, "
+                    + "asprof-wall, jfr-profile (default all, hopscope-b only with --agent-b; --quick: none,hopscope). Ratios need none.")
     List<String> configNames;
 
     @Option(names = "--workloads", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
@@ -112,6 +112,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--agent", paramLabel = "JAR", description = "The hopscope agent (default agent/target/hopscope-agent.jar of this checkout).")
     Path agent;
 
+    @Option(names = "--agent-b", paramLabel = "JAR", description = "A second build of the agent, run as configuration hopscope-b "
+            + "interleaved with the first on every workload (e.g. the agent before a change against after it).")
+    Path agentB;
+
     @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's).")
     Path java;
 
@@ -141,7 +145,10 @@ public final class BenchCommand implements Callable<Integer> {
         checkMarkers(readme, "--readme", MarkdownSection.SUMMARY_NAME);
 
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
-        BenchTools tools = new BenchTools(agent, javaPath, workDir);
+        Options.check(spec, agentB == null || Files.isRegularFile(agentB), "--agent-b: " + agentB + " is not a file");
+        Options.check(spec, agentB != null || !configs.contains(Configuration.HOPSCOPE_B),
+                "--configs: hopscope-b runs the agent of --agent-b; give --agent-b JAR");
+        BenchTools tools = new BenchTools(agent, agentB, javaPath, workDir);
         PrintWriter err = spec.commandLine().getErr();
         Machine machine = Machine.before(javaPath);
         long start = System.nanoTime();
@@ -176,6 +183,7 @@ public final class BenchCommand implements Callable<Integer> {
         AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, 0, null, null, null, Double.NaN,
                 skipped, false) : AnalyzerBench.run(tools, analyzerRecordingS, analyzerRuns);
         if (!tools0) {
+            analyzer = analyzer.withExport(ExportBench.run(tools, analyzerRuns));
             err.println("bench: analyzer row done");
             err.flush();
         }
@@ -223,7 +231,11 @@ public final class BenchCommand implements Callable<Integer> {
     private List<Configuration> configs() {
         List<String> names = configNames != null ? configNames : quick ? List.of("none", "hopscope") : null;
         if (names == null) {
-            return List.of(Configuration.values());
+            List<Configuration> all = new ArrayList<>(List.of(Configuration.values()));
+            if (agentB == null) {
+                all.remove(Configuration.HOPSCOPE_B);
+            }
+            return all;
         }
         List<Configuration> configs = new ArrayList<>();
         for (String name : names) {

@@ -26,15 +26,18 @@ final class BenchTools {
     final Path root;
     final Path samplesTarget;
     final Path agentJar;
+    /** The second build of {@code hopscope-b}, or null. */
+    final Path agentJarB;
     final Path java;
     final Path work;
     private Path asprofLibrary;
     private String offwakeWhyNot;
 
-    BenchTools(Path agentJar, Path java, Path work) {
+    BenchTools(Path agentJar, Path agentJarB, Path java, Path work) {
         this.samplesTarget = samplesTarget();
         this.root = samplesTarget.getParent().getParent();
         this.agentJar = agentJar != null ? agentJar : root.resolve("agent/target/hopscope-agent.jar");
+        this.agentJarB = agentJarB;
         this.java = java;
         this.work = work;
     }
@@ -84,6 +87,13 @@ final class BenchTools {
                     throw new Unavailable(offwakeWhyNot());
                 }
                 options.add("-javaagent:" + agentJar + "=jfr=" + jfr);
+                break;
+            case HOPSCOPE_B:
+                if (agentJarB == null) {
+                    throw new Unavailable("hopscope-b runs the agent given by --agent-b, and none was given");
+                }
+                requireFile(agentJarB, "the --agent-b agent", "give the jar of another build");
+                options.add("-javaagent:" + agentJarB + "=jfr=" + jfr);
                 break;
             case HOPSCOPE_ASPROF:
                 requireFile(agentJar, "the hopscope agent", "build it with 'make build'");

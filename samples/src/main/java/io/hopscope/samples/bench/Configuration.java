@@ -9,6 +9,8 @@ enum Configuration {
     HOPSCOPE("hopscope", true, "hopscope agent, JFR output"),
     HOPSCOPE_ASPROF("hopscope+asprof", false, "hopscope agent with asprof=cpu"),
     HOPSCOPE_OFFWAKE("hopscope+offwake", false, "hopscope agent, bpf/offwake.py tracing the JVM beside it"),
+    /** Only with --agent-b: another build of the agent, run interleaved with the first to compare builds. */
+    HOPSCOPE_B("hopscope-b", true, "the hopscope agent of --agent-b (another build), JFR output"),
     OTEL("otel", true, "OpenTelemetry java agent, all exporters none"),
     ASPROF_WALL("asprof-wall", false, "async-profiler alone, wall clock, JFR output"),
     JFR_PROFILE("jfr-profile", false, "JFR alone, the JDK's profile settings");

@@ -41,6 +41,14 @@ final class JsonReport {
                         "report", usage(a.report()), "floor", usage(a.floor()), "jfr_summary", usage(a.jfrSummary()),
                         "runs", a.runs(), "report_heap_limit_mb", AnalyzerBench.HEAP_MB,
                         "report_live_heap_mb", a.reportLiveHeapMb(), "report_cpu_over_floor", a.cpuOverFloor()));
+        ExportBench.Result e = a.export();
+        if (e != null) {
+            root.put("export", e.whyNot() != null ? map("not_measured", e.whyNot())
+                    : map("recording_bytes", e.recordingBytes(), "report", usage(e.report()), "otlp", usage(e.otlp()),
+                            "pprof", usage(e.pprof()), "export_cpu_over_report", e.exportOverReport(),
+                            "rounds", e.rounds().stream().map(x -> (Object) map("report", usage(x.report()),
+                                    "otlp", usage(x.otlp()), "pprof", usage(x.pprof()))).toList()));
+        }
         TracerBench.Result t = r.tracer();
         root.put("tracer", t.whyNot() != null ? map("not_measured", t.whyNot())
                 : map("cost_ns_per_interval", t.costNsPerInterval(), "floor_ns_per_interval", t.floorNsPerInterval(),

@@ -118,8 +118,26 @@ final class Report {
                     a.report().peakRssMb(), a.reportLiveHeapMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
                     a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb(), a.cpuOverFloor()));
         }
+        if (a.export() != null) {
+            lines.add(exportLine(a.export()));
+        }
         lines.add(tracerLine(r.tracer()));
         return lines;
+    }
+
+    /** export against report on the demo's Netty recording, every round shown. */
+    static String exportLine(ExportBench.Result e) {
+        if (e.whyNot() != null) {
+            return "export: not measured: " + e.whyNot();
+        }
+        StringBuilder rounds = new StringBuilder();
+        for (ExportBench.Round round : e.rounds()) {
+            rounds.append(rounds.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.2f / %.2f / %.2f",
+                    round.report().cpuS(), round.otlp().cpuS(), round.pprof().cpuS()));
+        }
+        return String.format(Locale.ROOT, "export on the demo's Netty recording (%.1f MB), CPU s of report / export otlp /"
+                        + " export pprof by round: %s; medians %.2f / %.2f / %.2f; export / report %.2fx",
+                e.recordingBytes() / 1e6, rounds, e.report().cpuS(), e.otlp().cpuS(), e.pprof().cpuS(), e.exportOverReport());
     }
 
     /** The eBPF tracer beside its floor, every round shown. */

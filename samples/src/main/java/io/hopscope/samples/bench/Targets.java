@@ -13,6 +13,8 @@ final class Targets {
     static final double FIRST_WINDOW_THROUGHPUT = 0.90;
     static final double TRACED_THROUGHPUT = 0.95;
     static final double ANALYZER_CPU_OVER_FLOOR = 1.5;
+    /** export's CPU on the demo's Netty recording, at most report's on it (issue 32). */
+    static final double EXPORT_CPU_OVER_REPORT = 1.0;
     // Issue #34: offwake's cost above the empty-program floor of the same round (it was 1,000 ns in all).
     static final double TRACER_NS_ABOVE_FLOOR = 300;
 
@@ -61,6 +63,11 @@ final class Targets {
                 ? TargetCheck.missed(heapTarget, "analyzer", AnalyzerBench.HEAP_MB, " MB", analyzer.whyNot())
                 : TargetCheck.atMost(heapTarget, "analyzer", analyzer.whyNot() == null ? analyzer.reportLiveHeapMb() : null,
                         AnalyzerBench.HEAP_MB, " MB", analyzer.whyNot()));
+        if (analyzer.export() != null) {
+            ExportBench.Result export = analyzer.export();
+            checks.add(TargetCheck.atMost("export CPU over report's on the demo's Netty recording", "analyzer",
+                    export.exportOverReport(), EXPORT_CPU_OVER_REPORT, "x", export.whyNot()));
+        }
         checks.addAll(tracer(result.tracer()));
         return checks;
     }

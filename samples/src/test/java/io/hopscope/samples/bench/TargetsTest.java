@@ -45,6 +45,34 @@ class TargetsTest {
     }
 
     @Test
+    void exportTargetComparesTheDearerExportsMedianWithTheReportsAndTheLineShowsEveryRound() {
+        Row none = FiguresTest.row(Configuration.NONE, run(1000, 1000, 40, 2000, 9000));
+        ExportBench.Result export = new ExportBench.Result(2_100_000, List.of(
+                new ExportBench.Round(usage(1.5), usage(2.0), usage(1.9)),
+                new ExportBench.Round(usage(1.4), usage(1.6), usage(1.8)),
+                new ExportBench.Round(usage(1.6), usage(1.7), usage(2.1))), null);
+        BenchResult result = result(List.of(none),
+                new AnalyzerBench.Result(60, 3, 195_000_000, usage(30), usage(12), usage(3), 180.5, null, false)
+                        .withExport(export), TracerBench.Result.notMeasured("skipped"));
+
+        // Medians: report 1.5, otlp 1.7, pprof 1.9: the dearer export over the report, 1.9 / 1.5.
+        assertThat(statusByTarget(result.targets()))
+                .containsEntry("export CPU over report's on the demo's Netty recording", "not met by 0.267x");
+        assertThat(Report.toolLines(result)).contains("export on the demo's Netty recording (2.1 MB), CPU s of report /"
+                + " export otlp / export pprof by round: 1.50 / 2.00 / 1.90, 1.40 / 1.60 / 1.80, 1.60 / 1.70 / 2.10;"
+                + " medians 1.50 / 1.70 / 1.90; export / report 1.27x");
+        assertThat(JsonReport.write(result)).contains("\"export_cpu_over_report\"");
+
+        ExportBench.Result failed = new ExportBench.Result(0, List.of(), "recording the demo's Netty run failed");
+        assertThat(Report.exportLine(failed)).isEqualTo("export: not measured: recording the demo's Netty run failed");
+        assertThat(failed.exportOverReport()).isNull();
+    }
+
+    private static TimedProcess.Usage usage(double cpuS) {
+        return new TimedProcess.Usage(cpuS, cpuS, 100);
+    }
+
+    @Test
     void targetsWithoutTheirFiguresSayWhy() {
         Row none = FiguresTest.row(Configuration.NONE, run(1000, 1000, 40, 2000, 9000));
         Row agent = FiguresTest.row(Configuration.HOPSCOPE, run(990, 950, 45, 2100, 9600));
