@@ -16,8 +16,10 @@ setup:
 
 # The integration tests also run on a second JDK (21+: virtual threads): the newest found, or under
 # CI one that scripts/second-jdk.sh installs; without one they skip, except under CI=true.
+# TEST_PROFILES=-Pslow-tests adds the slow ones (the bench IT): .ci/run does, once.
+TEST_PROFILES ?=
 test: setup
-	HOPSCOPE_JDK2="$$(bash scripts/second-jdk.sh $(if $(CI),--install,) || true)" $(MVN) verify
+	HOPSCOPE_JDK2="$$(bash scripts/second-jdk.sh $(if $(CI),--install,) || true)" $(MVN) verify $(TEST_PROFILES)
 	$(PYTHON) -m pytest -q bpf/tests
 
 clean:

@@ -1,5 +1,5 @@
 // offwake's BPF program: off-CPU intervals of one process with their wakers, run-queue delays
-// and futex calls, from tracepoints only. offwake.py fills in the UPPERCASE words (options and
+// and futex calls, from tracepoints only. offwake_lib/program.py fills in the UPPERCASE words (options and
 // kernel facts), RECORD_LAYOUT (the records sent to user space, struct event_t and struct
 // batch_t, with the record kinds KIND_* and counters CNT_*: all defined once, in
 // offwake_lib/layout.py), FUTEX_COMMANDS (which futex commands wait and wake, defined once in

@@ -1,5 +1,5 @@
 // offwake's stack walks and their reuse: which kernel stack a program runs on, and the stack
-// ids a thread's ways of sleeping and waking reuse instead of walking again. Pasted by offwake.py
+// ids a thread's ways of sleeping and waking reuse instead of walking again. Pasted by offwake_lib/program.py
 // into offwake.bpf.c where it says STACK_REUSE, after the maps these use.
 
 // Which kernel stack the program runs on: BPF programs run on the stack of the

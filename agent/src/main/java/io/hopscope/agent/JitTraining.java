@@ -16,15 +16,13 @@ import jdk.jfr.StackTrace;
  * request, so that a timestamp growing one byte longer does not deoptimize the agent's hot paths.
  *
  * <p>JFR writes each long as 1 to 9 bytes, seven bits a byte, in {@code EventWriter}'s Java code,
- * which C2 inlines into every method that commits an event: {@code SpanEvent.commit},
- * {@code Requests.boundaryExit} (about 60 KB of machine code each). Branches the profile has
- * never seen taken become traps, and an event's start time (nanoseconds since the JVM started) first
- * needs six bytes at 2^35 ns, 34.4 s into the run: every such method then deoptimizes at once and
- * C2 spends over a second recompiling them (measured on the pipeline sample: 1.6 s of C2 time
- * between seconds 30 and 35, 0.07 s without the agent; throughput dips by a quarter for a second or
- * two). The next lengths come at 73 minutes and 6.5 days. Committing a few thousand events whose
- * fields take every length, here in premain, puts counts on every branch of the writer's shared
- * profile: C2 then compiles them in.
+ * which C2 inlines into every method that commits an event ({@code SpanEvent.commit},
+ * {@code Requests.boundaryExit}). Branches the profile has never seen taken become traps, and an
+ * event's start time (nanoseconds since the JVM started) first needs six bytes at 2^35 ns, 34.4 s
+ * into the run: every such method then deoptimizes at once and C2 recompiles them all (what that
+ * cost, measured: docs/performance.md, "JIT training"). The next lengths come at 73 minutes and 6.5
+ * days. Committing a few thousand events whose fields take every length, here in premain, puts
+ * counts on every branch of the writer's shared profile: C2 then compiles them in.
  *
  * <p>The events go to a short in-memory recording of their own, before hopscope's recording
  * starts; the event type is unregistered afterwards, so no recording ever lists it. When another

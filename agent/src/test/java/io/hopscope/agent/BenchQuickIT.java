@@ -10,14 +10,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The samples' {@code bench --quick} (issue #22) on the built jars, the way the lead runs it: one
- * JVM without and one with this agent, two rounds, JSON and the markdown section written. Here and
- * not in the samples module because the reactor builds the samples first: only here is the agent
- * jar of this build there to run.
+ * The samples' {@code bench --quick} on the built jars, the way the lead runs it: one JVM without
+ * and one with this agent, two rounds, JSON and the markdown section written. Here and not in the
+ * samples module because the reactor builds the samples first: only here is the agent jar of this
+ * build there to run. A whole benchmark (about three minutes): tagged slow, it runs once, in the
+ * slow-tests profile that .ci/run turns on, not in every {@code mvn verify}.
  */
+@Tag("slow")
 class BenchQuickIT {
 
     private static final long TIMEOUT_S = 170;

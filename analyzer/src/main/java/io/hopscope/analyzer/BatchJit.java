@@ -15,14 +15,11 @@ import javax.management.ObjectName;
  * {@code Compiler.directives_add}). A method C2 may not compile is compiled by C1 alone.
  *
  * <p>Why: the CLI is a one-pass batch over millions of events of a few types, and C2's compilations
- * of the parser and the handlers (big methods, deep inlining) never pay back. On the bench's 60 s
- * okhttp recording C2 was 40% of {@code report}'s CPU; without it the report takes about half the CPU
- * (docs/performance.md, "analyzer"); {@code export} of the demo's Netty recording took 3.4 s with C2
- * and 1.8 s without. The gain shrinks as the input grows (C1's code is slower per
- * event: 40% less CPU on 52 MB, 22% less on 155 MB), so only the batch commands over files of
- * {@value #MAX_INPUT_BYTES} bytes or less get it, and never {@code live}, {@code record} or
- * {@code demo}, which run for as long as their target does. {@code -Dhopscope.c2=true} keeps C2; so
- * do JVM flags that choose a compiler policy themselves.
+ * of the parser and the handlers (big methods, deep inlining) never pay back (the figures:
+ * docs/performance.md, "analyzer"). The gain shrinks as the input grows, since C1's code is slower
+ * per event, so only the batch commands over files of {@value #MAX_INPUT_BYTES} bytes or less get
+ * it, and never {@code live}, {@code record} or {@code demo}, which run for as long as their target
+ * does. {@code -Dhopscope.c2=true} keeps C2; so do JVM flags that choose a compiler policy themselves.
  */
 final class BatchJit {
 

@@ -1,6 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +32,7 @@ final class GcPauses {
         long start = JfrEvents.startNanos(e);
         long end = JfrEvents.endNanos(e);
         facts.jdkEvent(start, end);
-        add(phasePauses, new GcPause(JfrEvents.longField(e, "gcId", -1), JfrEvents.string(e, "name"), start, end));
+        add(phasePauses, new GcPause(JdkEventFields.gcId(e), JdkEventFields.gcName(e), start, end));
         phasePauseSumNanos += end - start;
     }
 
@@ -40,8 +41,8 @@ final class GcPauses {
         long end = JfrEvents.endNanos(e);
         facts.jdkEvent(start, end);
         gcCount++;
-        add(collections, new GcPause(JfrEvents.longField(e, "gcId", -1), JfrEvents.string(e, "name"), start, end));
-        gcPauseSumNanos += e.hasField("sumOfPauses") ? e.getDuration("sumOfPauses").toNanos() : end - start;
+        add(collections, new GcPause(JdkEventFields.gcId(e), JdkEventFields.gcName(e), start, end));
+        gcPauseSumNanos += JdkEventFields.sumOfPausesNanos(e, end - start);
     }
 
     private void add(List<GcPause> list, GcPause p) {

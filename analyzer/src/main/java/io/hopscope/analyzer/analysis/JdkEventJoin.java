@@ -1,9 +1,11 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -49,19 +51,21 @@ final class JdkEventJoin {
     }
 
     void onMonitorEnter(RecordedEvent e) {
-        lock(e, MONITOR, "monitorClass", "previousOwner");
+        lock(e, MONITOR, JdkEventFields::monitorClass, JdkEventFields::previousOwner);
     }
 
     void onPark(RecordedEvent e) {
-        lock(e, PARK, "parkedClass", null);
+        lock(e, PARK, JdkEventFields::parkedClass, null);
     }
 
     /** Object.wait: not contention, but a wait hopscope may not explain (its notifier, when JFR saw one, woke it). */
     void onMonitorWait(RecordedEvent e) {
-        lock(e, MONITOR_WAIT, "monitorClass", "notifier");
+        lock(e, MONITOR_WAIT, JdkEventFields::monitorClass, JdkEventFields::notifier);
     }
 
-    private void lock(RecordedEvent e, int kind, String classField, String wakerField) {
+    // The class and waker are read only for an event that is kept.
+    private void lock(RecordedEvent e, int kind, Function<RecordedEvent, RecordedClass> blocker,
+                      Function<RecordedEvent, RecordedThread> waker) {
         long start = JfrEvents.startNanos(e);
         long end = JfrEvents.endNanos(e);
         facts.jdkEvent(start, end);
@@ -70,8 +74,7 @@ final class JdkEventJoin {
             return;
         }
         pending.add(new PendingJdk(kind, t.getJavaThreadId(), start, end, 0,
-                e.hasField(classField) ? e.getClass(classField) : null, e.getStackTrace(),
-                wakerField == null ? null : jfr.threadField(e, wakerField), flushes));
+                blocker.apply(e), e.getStackTrace(), waker == null ? null : jfr.thread(waker.apply(e)), flushes));
     }
 
     /** A virtual thread parked or blocked pinned to its carrier (JDK 21+; the event's thread is the virtual one). */
@@ -88,13 +91,13 @@ final class JdkEventJoin {
     void onAllocationSample(RecordedEvent e) {
         long start = JfrEvents.startNanos(e);
         facts.jdkEvent(start, JfrEvents.endNanos(e));
-        long weight = JfrEvents.longField(e, "weight", 0);
+        long weight = JdkEventFields.weightBytes(e);
         sampledAllocBytes += weight;
         RecordedThread t = e.getThread();
         if (t != null) {
             // Stack and class are constant-pool objects, not part of the reused event: safe to keep.
             pending.add(new PendingJdk(ALLOCATION, t.getJavaThreadId(), start, start, weight,
-                    e.hasField("objectClass") ? e.getClass("objectClass") : null, e.getStackTrace(), null, flushes));
+                    JdkEventFields.objectClass(e), e.getStackTrace(), null, flushes));
         }
     }
 

@@ -1,5 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
+import static io.hopscope.analyzer.read.HopscopeEvents.each;
+
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.KernelSummary;
 import io.hopscope.analyzer.model.KernelView;
@@ -12,6 +14,10 @@ import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.ClockAlignment;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.HopscopeContract;
+import io.hopscope.analyzer.read.HopscopeEvents.ClockSyncEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.WaitEvent;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.OffCpuReader;
 import io.hopscope.analyzer.read.RecordingProblem;
@@ -26,15 +32,18 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedThread;
 
 /**
  * Joins {@code offwake} output to the requests of one recording: an off-CPU interval of OS thread
  * {@code tid} counts for a request as far as it overlaps that request's segments and waits on the same
  * thread (an interval inside a {@code Mono.block} wait is what the wait cost in the kernel).
  *
- * <p>It reads what it needs from the recording itself, in one pass of its own over the agent's
- * {@code Request}, {@code Segment}, {@code Wait} and {@code ClockSync} events, so it depends on
- * nothing inside {@link RecordingAnalyzer}. The places (segments and waits) are kept per OS thread id
+ * <p>It reads what it needs from the recording itself, the agent's {@code Request}, {@code Segment},
+ * {@code Wait} and {@code ClockSync} events: as a listener of the analyzer's pass ({@link #readPlacesIn}),
+ * so that a report with {@code --bpf} reads the file once, or in a pass of its own where no report is
+ * made ({@code diff}, {@code flame --kind offwake}); either way it depends on nothing inside
+ * {@link RecordingAnalyzer}'s accounting. The places (segments and waits) are kept per OS thread id
  * as sorted primitive arrays (about 30 bytes each); the eBPF file is then streamed, each interval
  * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept
  * ({@link KernelAcc}).
@@ -63,6 +72,8 @@ public final class KernelJoin {
     private long intervalsInRequests;
     private long maxStackWeight;
     private Consumer<OffCpuOverlap> overlaps;
+    // The places came in an analyzer's pass (readPlacesIn).
+    private boolean placesRead;
 
     public KernelJoin(Path recording) {
         this.recording = recording;
@@ -77,7 +88,23 @@ public final class KernelJoin {
         return this;
     }
 
-    /** Reads the recording's places, then joins {@code bpfFile} (events or folded, told from its content). */
+    /**
+     * Reads the recording's places in {@code analyzer}'s pass instead of a pass of its own, so that the
+     * recording is read once (call before it analyzes, and {@link #join} after). Folded input needs no
+     * places: for it, nothing is read.
+     */
+    public KernelJoin readPlacesIn(RecordingAnalyzer analyzer, Path bpfFile) throws RecordingProblem {
+        if (BpfInput.detect(bpfFile) == BpfInput.EVENTS) {
+            placeReaders().forEach(analyzer::listen);
+            placesRead = true;
+        }
+        return this;
+    }
+
+    /**
+     * Reads the recording's places (unless {@link #readPlacesIn} had an analyzer's pass read them), then
+     * joins {@code bpfFile} (events or folded, told from its content).
+     */
     public KernelReport join(Path bpfFile) throws RecordingProblem {
         BpfInput format = BpfInput.detect(bpfFile);
         if (format == BpfInput.FOLDED) {
@@ -87,7 +114,10 @@ public final class KernelJoin {
                             + "only totals per thread name are given, no per-request figures (record with offwake --events for those)"),
                     0, 0);
         }
-        readRecording();
+        if (!placesRead) {
+            jfr.stream(recording, placeReaders());
+        }
+        lanes.values().forEach(KernelLane::freeze);
         if (!clock.isKnown()) {
             throw new RecordingProblem(recording + ": no hopscope.ClockSync events, so eBPF times cannot be aligned "
                     + "with it (record with the hopscope agent)");
@@ -207,34 +237,35 @@ public final class KernelJoin {
         }
     }
 
-    private void readRecording() throws RecordingProblem {
-        Map<String, Consumer<RecordedEvent>> handlers = new LinkedHashMap<>();
-        handlers.put(HopscopeContract.CLOCK_SYNC, e -> clock.add(JfrEvents.startNanos(e),
-                JfrEvents.longField(e, "monotonicNanos", 0)));
-        handlers.put(HopscopeContract.REQUEST, e -> {
-            KernelAcc r = request(JfrEvents.longField(e, "requestId", 0));
+    // What the join needs of the recording: the clock mapping, each request's id and name, and its places.
+    private Map<String, Consumer<RecordedEvent>> placeReaders() {
+        Map<String, Consumer<RecordedEvent>> readers = new LinkedHashMap<>();
+        readers.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), e -> clock.add(e.startNanos(),
+                e.monotonicNanos())));
+        readers.put(HopscopeContract.REQUEST, each(new RequestEvent(), e -> {
+            KernelAcc r = request(e.requestId());
             if (r != null) {
                 r.ended = true;
-                r.name = JfrEvents.string(e, "name");
+                r.name = e.name();
             }
-        });
-        handlers.put(HopscopeContract.SEGMENT, e -> place(e, 0));
-        handlers.put(HopscopeContract.WAIT, e -> {
-            String kind = JfrEvents.string(e, "kind");
+        }));
+        readers.put(HopscopeContract.SEGMENT, each(new SegmentEvent(), e -> place(e.requestId(), e.eventThread(),
+                e.startNanos(), e.endNanos(), 0)));
+        readers.put(HopscopeContract.WAIT, each(new WaitEvent(), e -> {
+            String kind = e.kind();
             String label = kind == null ? "wait" : kind;
             int place = placeNames.indexOf(label);
             if (place < 0) {
                 place = placeNames.size();
                 placeNames.add(label);
             }
-            place(e, place);
-            ThreadRef waker = jfr.threadField(e, "wakerThread");
+            place(e.requestId(), e.eventThread(), e.startNanos(), e.endNanos(), place);
+            ThreadRef waker = jfr.thread(e.wakerThread());
             if (waker != null) {
                 known(waker);
             }
-        });
-        jfr.stream(recording, handlers);
-        lanes.values().forEach(KernelLane::freeze);
+        }));
+        return readers;
     }
 
     private KernelAcc request(long id) {
@@ -248,14 +279,14 @@ public final class KernelJoin {
         });
     }
 
-    private void place(RecordedEvent e, int place) {
-        KernelAcc r = request(JfrEvents.longField(e, "requestId", 0));
-        ThreadRef t = jfr.eventThread(e);
+    private void place(long requestId, RecordedThread thread, long start, long end, int place) {
+        KernelAcc r = request(requestId);
+        ThreadRef t = jfr.thread(thread);
         if (r == null || t == null || t.osId() < 0) {
             return;
         }
         known(t);
-        lanes.computeIfAbsent(t.osId(), k -> new KernelLane()).add(JfrEvents.startNanos(e), JfrEvents.endNanos(e), r.slot, place);
+        lanes.computeIfAbsent(t.osId(), k -> new KernelLane()).add(start, end, r.slot, place);
     }
 
     private void known(ThreadRef t) {

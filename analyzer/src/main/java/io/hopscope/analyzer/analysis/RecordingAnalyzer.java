@@ -1,5 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
+import static io.hopscope.analyzer.read.HopscopeEvents.each;
+
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -8,6 +10,16 @@ import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.read.ChunkScan;
 import io.hopscope.analyzer.read.ClockAlignment;
 import io.hopscope.analyzer.read.HopscopeContract;
+import io.hopscope.analyzer.read.HopscopeEvents.AgentErrorEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.AgentInfoEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.AgentWorkEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.ClockSyncEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.HopEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.MountsEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.SpanEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.WaitEvent;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.nio.file.Path;
@@ -57,6 +69,7 @@ public final class RecordingAnalyzer {
     private final DetailBudget budget;
     private final Selection selection;
     private JoinPass joins;
+    private final Map<String, Consumer<RecordedEvent>> listeners = new LinkedHashMap<>();
     // Told the share of the recording's time read so far at each flush point, or null.
     private DoubleConsumer progress;
     private long progressStart;
@@ -138,19 +151,31 @@ public final class RecordingAnalyzer {
         return build();
     }
 
+    /**
+     * Also hands each event of type {@code eventName} to {@code listener} in this same pass, after the
+     * analyzer's own handler of that type, if any (call before {@link #analyze()}): another consumer of the
+     * recording (the kernel join) reads it without a pass of its own. Listeners of one type run in the order
+     * they were added.
+     */
+    public RecordingAnalyzer listen(String eventName, Consumer<RecordedEvent> listener) {
+        listeners.merge(eventName, listener, Consumer::andThen);
+        return this;
+    }
+
     private Map<String, Consumer<RecordedEvent>> handlers() {
         Map<String, Consumer<RecordedEvent>> h = new LinkedHashMap<>();
-        h.put(HopscopeContract.SEGMENT, requests::onSegment);
-        h.put(HopscopeContract.HOP, requests::onHop);
-        h.put(HopscopeContract.SPAN, requests::onSpan);
-        h.put(HopscopeContract.WAIT, requests::onWait);
-        h.put(HopscopeContract.MOUNTS, requests::onMounts);
-        h.put(HopscopeContract.AGENT_WORK, requests::onAgentWork);
-        h.put(HopscopeContract.REQUEST, this::onRequest);
-        h.put(HopscopeContract.CLOCK_SYNC, facts::onAgentEvent);
-        h.put(HopscopeContract.AGENT_INFO, facts::onAgentEvent);
-        h.put(HopscopeContract.AGENT_ERROR, facts::onAgentEvent);
-        h.put(HopscopeContract.NON_BLOCKING_WAIT, facts::onAgentEvent);
+        h.put(HopscopeContract.SEGMENT, each(new SegmentEvent(), requests::onSegment));
+        h.put(HopscopeContract.HOP, each(new HopEvent(), requests::onHop));
+        h.put(HopscopeContract.SPAN, each(new SpanEvent(), requests::onSpan));
+        h.put(HopscopeContract.WAIT, each(new WaitEvent(), requests::onWait));
+        h.put(HopscopeContract.MOUNTS, each(new MountsEvent(), requests::onMounts));
+        h.put(HopscopeContract.AGENT_WORK, each(new AgentWorkEvent(), requests::onAgentWork));
+        h.put(HopscopeContract.REQUEST, each(new RequestEvent(), this::onRequest));
+        h.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), facts::onClockSync));
+        h.put(HopscopeContract.AGENT_INFO, each(new AgentInfoEvent(), facts::onAgentInfo));
+        h.put(HopscopeContract.AGENT_ERROR, each(new AgentErrorEvent(), facts::onAgentError));
+        // Carried by hopscope.Wait's nonBlockingThread too; this one only adds a stack.
+        h.put(HopscopeContract.NON_BLOCKING_WAIT, facts::onCountedOnlyAgentEvent);
         h.put(HopscopeContract.MONITOR_ENTER, jdk::onMonitorEnter);
         h.put(HopscopeContract.THREAD_PARK, jdk::onPark);
         h.put(HopscopeContract.MONITOR_WAIT, jdk::onMonitorWait);
@@ -162,10 +187,11 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.CPU_LOAD, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_START, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_END, facts::onCountedOnly);
+        listeners.forEach((name, listener) -> h.merge(name, listener, Consumer::andThen));
         return h;
     }
 
-    private void onRequest(RecordedEvent e) {
+    private void onRequest(RequestEvent e) {
         requests.onRequest(e);
         if (requests.endedWaiting() > maxWaiting) {
             finish(requests.nextEnded(Long.MAX_VALUE));

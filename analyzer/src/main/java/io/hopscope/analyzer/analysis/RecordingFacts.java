@@ -3,7 +3,10 @@ package io.hopscope.analyzer.analysis;
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.read.ClockAlignment;
-import io.hopscope.analyzer.read.HopscopeContract;
+import io.hopscope.analyzer.read.HopscopeEvents.AgentErrorEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.AgentInfoEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.ClockSyncEvent;
+import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,30 +67,31 @@ final class RecordingFacts {
 
     void onThreadStatistics(RecordedEvent e) {
         jdkEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
-        peakThreads = Math.max(peakThreads, JfrEvents.longField(e, "peakCount", -1));
+        peakThreads = Math.max(peakThreads, JdkEventFields.peakThreadCount(e));
     }
 
-    /** The agent's events that belong to no request: clock sync, agent info and errors. */
-    void onAgentEvent(RecordedEvent e) {
-        String type = e.getEventType().getName();
-        long start = JfrEvents.startNanos(e);
-        long end = JfrEvents.endNanos(e);
-        hopscopeEvent(start, end);
-        switch (type) {
-            case HopscopeContract.CLOCK_SYNC -> clock.add(start, JfrEvents.longField(e, "monotonicNanos", 0));
-            case HopscopeContract.AGENT_INFO -> {
-                agentVersion = JfrEvents.string(e, "version");
-                agentOptions = JfrEvents.string(e, "options");
-            }
-            case HopscopeContract.AGENT_ERROR -> agentErrors.merge(
-                    JfrEvents.string(e, "instrumentation") + ": " + JfrEvents.string(e, "message"),
-                    Math.max(1, JfrEvents.longField(e, "count", 1)), Math::max);
-            case HopscopeContract.NON_BLOCKING_WAIT -> {
-                // Carried by hopscope.Wait's nonBlockingThread too; this one only adds a stack.
-            }
-            default -> {
-            }
-        }
+    // The agent's events that belong to no request: clock sync, agent info and errors.
+
+    void onClockSync(ClockSyncEvent e) {
+        long start = e.startNanos();
+        hopscopeEvent(start, e.endNanos());
+        clock.add(start, e.monotonicNanos());
+    }
+
+    void onAgentInfo(AgentInfoEvent e) {
+        hopscopeEvent(e.startNanos(), e.endNanos());
+        agentVersion = e.version();
+        agentOptions = e.options();
+    }
+
+    void onAgentError(AgentErrorEvent e) {
+        hopscopeEvent(e.startNanos(), e.endNanos());
+        agentErrors.merge(e.instrumentation() + ": " + e.message(), e.count(), Math::max);
+    }
+
+    /** An agent event read only to be counted (hopscope.NonBlockingWait). */
+    void onCountedOnlyAgentEvent(RecordedEvent e) {
+        hopscopeEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
     }
 
     void warn(String warning) {

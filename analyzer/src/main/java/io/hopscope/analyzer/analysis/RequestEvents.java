@@ -6,12 +6,18 @@ import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.TraceIds;
 import io.hopscope.analyzer.model.Wait;
-import io.hopscope.analyzer.read.EventFields;
+import io.hopscope.analyzer.read.HopscopeEvents;
+import io.hopscope.analyzer.read.HopscopeEvents.AgentWorkEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.HopEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.MountsEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.SpanEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.WaitEvent;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * The agent's per-request events into the requests in flight: each request is made at its first
@@ -55,26 +61,11 @@ final class RequestEvents {
 
     // One handler per event type, each small: the stream already dispatches on the type, and one method
     // for all five (a switch on the name) was the analyzer's largest JIT compilation (0.7 s of C2).
-    // Fields are read by position (EventFields), each once, and fields only the event lists need only
-    // for requests that keep them. Field 0 of every layout is requestId (read by requestOf).
-    private final EventFields requestFields = new EventFields("requestId", "name", "boundary", "url", "outcome",
-            "error", "statusCode", "startThread", "eventThread", "traceId", "spanId");
-    private final EventFields segmentFields = new EventFields("requestId", "eventThread", "kind", "allocatedBytes",
-            "cpuNanos");
-    private final EventFields hopFields = new EventFields("requestId", "kind", "delayNanos", "scheduledNanos",
-            "toThread", "fromThread", "eventThread", "via");
-    private final EventFields waitFields = new EventFields("requestId", "nonBlockingThread", "kind", "eventThread",
-            "wakerThread", "wakeLatencyNanos", "outcome");
-    private final EventFields mountsFields = new EventFields("requestId", "mounts", "mountWaitNanos",
-            "maxMountWaitNanos", "mountedNanos", "carriers", "eventThread", "allocatedBytes");
-    private final EventFields agentWorkFields = new EventFields("requestId", "eventThread", "classes",
-            "transformedClasses", "nanos", "cpuNanos", "allocatedBytes");
-    private final EventFields spanFields = new EventFields("requestId", "spanId", "parentSpanId", "kind", "name", "mode",
-            "depth", "eventThread");
+    // Each field is read once (by position, HopscopeEvents), and fields only the event lists need only
+    // for requests that keep them.
 
-    void onRequest(RecordedEvent e) {
-        EventFields f = requestFields;
-        RequestAcc r = requestOf(e, f);
+    void onRequest(RequestEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null || r.ended) {
             if (r != null && r.finished) {
                 settleIfLate(r);
@@ -85,18 +76,18 @@ final class RequestEvents {
         inFlight--;
         r.endedAtFlush = flushes;
         ended.add(r);
-        r.name = intern(f.string(e, 1));
-        r.boundary = intern(f.string(e, 2));
-        r.url = f.string(e, 3);
-        r.outcome = intern(f.string(e, 4));
-        r.error = intern(f.string(e, 5));
-        r.statusCode = f.intValue(e, 6, -1);
-        r.startThread = jfr.threadValue(f.value(e, 7));
-        r.endThread = jfr.threadValue(f.value(e, 8));
-        String traceId = f.string(e, 9);
+        r.name = intern(e.name());
+        r.boundary = intern(e.boundary());
+        r.url = e.url();
+        r.outcome = intern(e.outcome());
+        r.error = intern(e.error());
+        r.statusCode = e.statusCode();
+        r.startThread = jfr.thread(e.startThread());
+        r.endThread = jfr.thread(e.eventThread());
+        String traceId = e.traceId();
         if (TraceIds.isTraceId(traceId)) {
             r.traceId = traceId;
-            String spanId = f.string(e, 10);
+            String spanId = e.spanId();
             r.spanId = TraceIds.isSpanId(spanId) ? spanId : null;
         }
         r.startEpochNanos = eventStart;
@@ -106,19 +97,18 @@ final class RequestEvents {
         }
     }
 
-    void onSegment(RecordedEvent e) {
-        EventFields f = segmentFields;
-        RequestAcc r = requestOf(e, f);
+    void onSegment(SegmentEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
-        ThreadRef thread = jfr.threadValue(f.value(e, 1));
+        ThreadRef thread = jfr.thread(e.eventThread());
         if (thread == null) {
             thread = ThreadRef.UNKNOWN;
         }
         boolean detail = r.detail;
-        r.addSegment(new Segment(thread, detail ? intern(f.string(e, 2)) : null, eventStart, eventEnd,
-                f.longValue(e, 3, 0), detail ? f.longValue(e, 4, -1) : -1));
+        r.addSegment(new Segment(thread, detail ? intern(e.kind()) : null, eventStart, eventEnd,
+                e.allocatedBytes(), detail ? e.cpuNanos() : -1));
         if (!r.finished) { // a late segment's JDK events were joined already (see FinishedRequests)
             window.add(thread.javaId(), eventStart, eventEnd, r);
         }
@@ -128,26 +118,24 @@ final class RequestEvents {
         settleIfLate(r);
     }
 
-    void onHop(RecordedEvent e) {
-        EventFields f = hopFields;
-        RequestAcc r = requestOf(e, f);
+    void onHop(HopEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
-        String kind = intern(f.string(e, 1));
-        long delay = f.longValue(e, 2, 0);
-        long scheduled = f.longValue(e, 3, 0);
+        String kind = intern(e.kind());
+        long delay = e.delayNanos();
+        long scheduled = e.scheduledNanos();
         boolean wake = "wake".equals(kind);
         ThreadRef to = null;
         if (r.detail || wake) {
-            to = jfr.threadValue(f.value(e, 4));
-            to = to != null ? to : jfr.threadValue(f.value(e, 6));
+            to = jfr.thread(e.toThread());
+            to = to != null ? to : jfr.thread(e.eventThread());
         }
         if (r.detail) {
-            ThreadRef from = jfr.threadValue(f.value(e, 5));
+            ThreadRef from = jfr.thread(e.fromThread());
             r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN, to != null ? to : ThreadRef.UNKNOWN, eventStart,
-                    delay, intern(f.string(e, 7)),
-                    scheduled));
+                    delay, intern(e.via()), scheduled));
         } else {
             r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));
         }
@@ -158,18 +146,16 @@ final class RequestEvents {
         settleIfLate(r);
     }
 
-    void onWait(RecordedEvent e) {
-        EventFields f = waitFields;
-        RequestAcc r = requestOf(e, f);
+    void onWait(WaitEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
-        boolean nonBlocking = f.booleanValue(e, 1);
-        ThreadRef waiter = jfr.threadValue(f.value(e, 3));
+        boolean nonBlocking = e.nonBlockingThread();
+        ThreadRef waiter = jfr.thread(e.eventThread());
         if (r.detail) {
-            r.addWait(new Wait(intern(f.string(e, 2)), waiter,
-                    jfr.threadValue(f.value(e, 4)), eventStart, eventEnd, f.longValue(e, 5, -1),
-                    nonBlocking, intern(f.string(e, 6))));
+            r.addWait(new Wait(intern(e.kind()), waiter, jfr.thread(e.wakerThread()), eventStart, eventEnd,
+                    e.wakeLatencyNanos(), nonBlocking, intern(e.outcome())));
         } else {
             r.addWait(new Wait(null, null, null, eventStart, eventEnd, -1, nonBlocking, null));
         }
@@ -179,60 +165,56 @@ final class RequestEvents {
         settleIfLate(r);
     }
 
-    void onMounts(RecordedEvent e) {
-        EventFields f = mountsFields;
-        RequestAcc r = requestOf(e, f);
+    void onMounts(MountsEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
-        r.addMounts(f.intValue(e, 1, 0), f.longValue(e, 2, 0), f.longValue(e, 3, 0), f.longValue(e, 4, 0),
-                r.detail ? f.string(e, 5) : null);
-        ThreadRef thread = jfr.threadValue(f.value(e, 6));
-        long allocated = f.longValue(e, 7, -1);
+        r.addMounts(e.mounts(), e.mountWaitNanos(), e.maxMountWaitNanos(), e.mountedNanos(),
+                r.detail ? e.carriers() : null);
+        ThreadRef thread = jfr.thread(e.eventThread());
+        long allocated = e.allocatedBytes();
         if (thread != null && allocated >= 0) {
             r.addExactVirtualAllocation(thread.javaId(), allocated);
         }
         settleIfLate(r);
     }
 
-    void onAgentWork(RecordedEvent e) {
-        EventFields f = agentWorkFields;
-        RequestAcc r = requestOf(e, f);
+    void onAgentWork(AgentWorkEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
-        r.addAgentWork(jfr.threadValue(f.value(e, 1)), f.intValue(e, 2, 0), f.intValue(e, 3, 0),
-                f.longValue(e, 4, 0), f.longValue(e, 5, -1), f.longValue(e, 6, -1));
+        r.addAgentWork(jfr.thread(e.eventThread()), e.classes(), e.transformedClasses(), e.nanos(), e.cpuNanos(),
+                e.allocatedBytes());
         settleIfLate(r);
     }
 
-    void onSpan(RecordedEvent e) {
-        EventFields f = spanFields;
-        RequestAcc r = requestOf(e, f);
+    void onSpan(SpanEvent e) {
+        RequestAcc r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
         boolean detail = r.detail;
-        r.addSpan(new Span(f.longValue(e, 1, 0), f.longValue(e, 2, 0), intern(f.string(e, 3)), intern(f.string(e, 4)),
-                detail ? intern(f.string(e, 5)) : null, detail ? f.intValue(e, 6, 0) : 0,
-                detail ? jfr.threadValue(f.value(e, 7)) : null, eventStart, eventEnd));
+        r.addSpan(new Span(e.spanId(), e.parentSpanId(), intern(e.kind()), intern(e.name()),
+                detail ? intern(e.mode()) : null, detail ? e.depth() : 0,
+                detail ? jfr.thread(e.eventThread()) : null, eventStart, eventEnd));
         settleIfLate(r);
     }
 
     /**
-     * The request a contract event belongs to (its requestId is field 0 of {@code f}), created at its
-     * first event; for an event that came after its request was finished, the one
-     * {@link FinishedRequests#target} gives, settled by the handler once it added the event
-     * ({@link #settleIfLate}); null for an event outside any request or one that cannot be added
-     * (counted). Leaves the event's times in {@link #eventStart} and {@link #eventEnd}.
+     * The request of a contract event whose requestId is {@code id}, created at its first event; for an
+     * event that came after its request was finished, the one {@link FinishedRequests#target} gives,
+     * settled by the handler once it added the event ({@link #settleIfLate}); null for an event outside
+     * any request or one that cannot be added (counted). Leaves the event's times in {@link #eventStart}
+     * and {@link #eventEnd}.
      */
-    private RequestAcc requestOf(RecordedEvent e, EventFields f) {
-        long start = JfrEvents.startNanos(e);
-        long end = JfrEvents.endNanos(e);
+    private RequestAcc requestOf(HopscopeEvents.View e, long id) {
+        long start = e.startNanos();
+        long end = e.endNanos();
         facts.hopscopeEvent(start, end);
         eventStart = start;
         eventEnd = end;
-        long id = f.longValue(e, 0, 0);
         if (id == 0) {
             return null; // outside any request (e.g. a non-blocking wait with no request)
         }

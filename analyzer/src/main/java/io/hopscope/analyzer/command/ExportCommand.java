@@ -202,6 +202,7 @@ public final class ExportCommand implements Callable<Integer> {
                 });
             }
         }
+        KernelJoin join = bpf != null ? new KernelJoin(recording).readPlacesIn(analyzer, bpf) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
             report = analyzer.analyze();
@@ -227,7 +228,7 @@ public final class ExportCommand implements Callable<Integer> {
                     traced.put(r.id(), r);
                 }
             }
-            KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+            KernelReport kernel = join.onOverlap(o -> {
                 if (names == null || names.matches(o.requestName())) {
                     Request r = traced.get(o.requestId());
                     samples.addOffCpu(o, r == null ? null : r.traceId(), r == null ? null : r.spanId());

@@ -1,5 +1,7 @@
 package io.hopscope.analyzer.command;
 
+import static io.hopscope.analyzer.read.HopscopeEvents.each;
+
 import io.hopscope.analyzer.export.Headers;
 import io.hopscope.analyzer.export.LiveMetrics;
 import java.net.URI;
@@ -13,6 +15,12 @@ import io.hopscope.analyzer.model.LiveInterval;
 import io.hopscope.analyzer.output.LiveJson;
 import io.hopscope.analyzer.output.LiveText;
 import io.hopscope.analyzer.read.HopscopeContract;
+import io.hopscope.analyzer.read.HopscopeEvents.HopEvent;
+import io.hopscope.analyzer.read.JdkEventFields;
+import io.hopscope.analyzer.read.HopscopeEvents.MountsEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.RequestStartEvent;
+import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -192,11 +200,12 @@ public final class LiveCommand implements Callable<Integer> {
         try {
             subscribe(stream, figures, intervalNanos);
             if (metrics != null) {
-                stream.onEvent(HopscopeContract.REQUEST_START, e -> metrics.started(e.getLong("requestId")));
-                stream.onEvent(HopscopeContract.HOP, e -> metrics.hop(e.getLong("requestId"), e.getString("kind"),
-                        e.getLong("delayNanos")));
-                stream.onEvent(HopscopeContract.REQUEST, e -> metrics.finished(e.getLong("requestId"),
-                        e.getString("name"), e.getDuration().toNanos()));
+                stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(),
+                        e -> metrics.started(e.requestId())));
+                stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> metrics.hop(e.requestId(), e.kind(),
+                        e.delayNanos())));
+                stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> metrics.finished(e.requestId(),
+                        e.name(), e.durationNanos())));
             }
             PrintWriter out = spec.commandLine().getOut();
             // After each flush every event committed before it has been read: print the intervals it passed.
@@ -272,21 +281,24 @@ public final class LiveCommand implements Callable<Integer> {
         stream.enable(HopscopeContract.HOP);
         stream.enable(HopscopeContract.SEGMENT);
         stream.enable(HopscopeContract.MOUNTS);
-        // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (README "agent").
+        // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (docs/agent.md, lockstacks=).
         stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
-        stream.onEvent(HopscopeContract.REQUEST_START, e -> figures.started(e.getLong("requestId"),
-                e.getString("name"), epochNanos(e.getStartTime())));
-        stream.onEvent(HopscopeContract.REQUEST, e -> figures.finished(e.getLong("requestId"), e.getString("name"),
-                e.getDuration().toNanos(), epochNanos(e.getEndTime())));
-        stream.onEvent(HopscopeContract.HOP, e -> figures.hop(e.getLong("requestId"), e.getString("kind"),
-                e.getLong("delayNanos"), epochNanos(e.getEndTime())));
-        stream.onEvent(HopscopeContract.SEGMENT, e -> figures.segment(e.getLong("requestId"), threadId(e),
-                epochNanos(e.getStartTime()), epochNanos(e.getEndTime()), e.getLong("allocatedBytes")));
-        stream.onEvent(HopscopeContract.MOUNTS, e -> figures.mounts(e.getLong("requestId"), e.getLong("allocatedBytes")));
+        // Each handler has its own view: the stream calls them on its one thread.
+        stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(), e -> figures.started(e.requestId(),
+                e.name(), e.startNanos())));
+        stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> figures.finished(e.requestId(), e.name(),
+                e.durationNanos(), e.endNanos())));
+        stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> figures.hop(e.requestId(), e.kind(),
+                e.delayNanos(), e.endNanos())));
+        stream.onEvent(HopscopeContract.SEGMENT, each(new SegmentEvent(), e -> figures.segment(e.requestId(),
+                e.eventThread() == null ? -1 : e.eventThread().getJavaThreadId(), e.startNanos(), e.endNanos(),
+                e.allocatedBytes())));
+        stream.onEvent(HopscopeContract.MOUNTS, each(new MountsEvent(), e -> figures.mounts(e.requestId(),
+                e.allocatedBytes())));
         stream.onEvent(HopscopeContract.MONITOR_ENTER, e -> figures.monitorEnter(threadId(e),
                 epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
-        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(e.getDuration("sumOfPauses").toNanos(),
+        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(JdkEventFields.sumOfPausesNanos(e, e.getDuration().toNanos()),
                 epochNanos(e.getEndTime())));
     }
 

@@ -252,6 +252,8 @@ public final class RecordCommand implements Callable<Integer> {
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
                 AnalysisOptions.defaultDetailBytes()));
         ReportFlames flames = new ReportFlames(all, null);
+        KernelJoin join = bpfEvents != null ? new KernelJoin(jfr).onOverlap(flames.offWakeSink()).readPlacesIn(all, bpfEvents)
+                : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(all, jfr)) {
             report = all.analyze();
@@ -261,7 +263,7 @@ public final class RecordCommand implements Callable<Integer> {
                 .analyze();
         Report worst = new Report(bounded.recording(), bounded.summary(),
                 bounded.requests().subList(0, Math.min(5, bounded.kept().worst())));
-        KernelReport kernel = bpfEvents != null ? new KernelJoin(jfr).onOverlap(flames.offWakeSink()).join(bpfEvents) : null;
+        KernelReport kernel = join != null ? join.join(bpfEvents) : null;
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         try (Writer w = Files.newBufferedWriter(dir.resolve("report.json"), StandardCharsets.UTF_8)) {
             JsonReport.write(bounded, kernel, w);

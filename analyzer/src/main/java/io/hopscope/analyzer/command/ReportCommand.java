@@ -122,15 +122,18 @@ public final class ReportCommand implements Callable<Integer> {
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
                         .inTrace(trace.traceId));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
+        KernelJoin join = null;
+        if (bpf != null) {
+            join = new KernelJoin(recording).readPlacesIn(analyzer, bpf);
+            if (flames != null) {
+                join.onOverlap(flames.offWakeSink());
+            }
+        }
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
             report = analyzer.analyze();
         }
-        KernelReport kernel = null;
-        if (bpf != null) {
-            KernelJoin join = new KernelJoin(recording);
-            kernel = (flames != null ? join.onOverlap(flames.offWakeSink()) : join).join(bpf);
-        }
+        KernelReport kernel = join != null ? join.join(bpf) : null;
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();

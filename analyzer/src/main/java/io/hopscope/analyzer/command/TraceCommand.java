@@ -87,6 +87,7 @@ public final class TraceCommand implements Callable<Integer> {
                 new AnalysisOptions(name, top, top < 0 ? SortField.start : SortField.duration, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
                         .within(window.resolve(recording)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
+        KernelJoin join = bpf != null ? new KernelJoin(recording).readPlacesIn(analyzer, bpf) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -101,7 +102,7 @@ public final class TraceCommand implements Callable<Integer> {
             // Only the requests the trace draws: the same join as report --bpf, kept per part for the slices.
             Set<Long> drawn = new HashSet<>();
             report.requests().stream().filter(Request::detailKept).forEach(r -> drawn.add(r.id()));
-            KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+            KernelReport kernel = join.onOverlap(o -> {
                 if (drawn.contains(o.requestId())) {
                     // Kept until the trace is written: without the stacks, which are most of an interval's size.
                     offCpu.add(new OffCpuOverlap(o.interval().withoutStacks(), o.requestId(), o.requestName(), o.during(),

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedEvent;
@@ -27,6 +28,10 @@ import jdk.jfr.consumer.RecordingFile;
  * nothing from a non-recording or stop at a truncated chunk.
  */
 public final class JfrEvents {
+
+    // Passes over a recording's events begun in this JVM: one pass feeds every consumer, and a test holds
+    // each command to it (a recording read twice costs twice).
+    private static final AtomicLong PASSES = new AtomicLong();
 
     private final Map<Long, ThreadRef> threads = new HashMap<>();
     private final Map<RecordedThread, ThreadRef> byObject = new java.util.IdentityHashMap<>();
@@ -79,9 +84,15 @@ public final class JfrEvents {
         return scan;
     }
 
+    /** Passes over a recording's events begun in this JVM so far (headers only, {@link ChunkScan}, are not one). */
+    public static long passes() {
+        return PASSES.get();
+    }
+
     // Reads source; messages name file (they differ when repeated chunks were left out of a copy).
     private static void stream(Path file, Path source, Map<String, Consumer<RecordedEvent>> handlers, Runnable onFlush)
             throws RecordingProblem {
+        PASSES.incrementAndGet();
         try (EventStream es = EventStream.openFile(source)) {
             // Unordered: the JDK sorts each flush segment otherwise, holding all its events at once;
             // the analyzer only needs flush points as barriers. Reused event objects: no garbage per event.
@@ -136,6 +147,7 @@ public final class JfrEvents {
     private static ChunkScan.Result readUnfinished(Path file, ChunkScan.Result scan,
                                                    Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
         long read = 0;
+        PASSES.incrementAndGet();
         try (RecordingFile rf = new RecordingFile(file)) {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
@@ -171,33 +183,7 @@ public final class JfrEvents {
         return epochNanos(e.getEndTime());
     }
 
-    /** The event's thread, interned so that every event of a thread shares one {@link ThreadRef}. */
-    public ThreadRef eventThread(RecordedEvent e) {
-        Object t;
-        try {
-            t = e.getValue("eventThread");
-        } catch (IllegalArgumentException missing) {
-            return null;
-        }
-        return t instanceof RecordedThread rt ? thread(rt) : null;
-    }
-
-    /** A Thread field of the event, or null when absent or recorded as null. */
-    public ThreadRef threadField(RecordedEvent e, String field) {
-        Object t;
-        try {
-            t = e.getValue(field);
-        } catch (IllegalArgumentException missing) {
-            return null;
-        }
-        return t instanceof RecordedThread rt ? thread(rt) : null;
-    }
-
-    /** A value read from a Thread field (see {@link EventFields}): its ThreadRef, or null. */
-    public ThreadRef threadValue(Object t) {
-        return t instanceof RecordedThread rt ? thread(rt) : null;
-    }
-
+    /** A thread of an event, interned so that every event of a thread shares one {@link ThreadRef}; null for null. */
     public ThreadRef thread(RecordedThread t) {
         if (t == null) {
             return null;

@@ -3,43 +3,63 @@ package io.hopscope.analyzer.command;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.TraceSchema;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code hopscope demo} as a newcomer runs it, shortened to 1 s a run: every run under the agent
- * (the virtual-callers one where a JDK 21+ is found, else one line saying it is skipped), the diffs
- * printed, the folder written. Needs the samples and agent jars (built by the reactor
- * before this module); skipped with the reason when they are not there.
+ * {@code hopscope demo} as a newcomer runs it, shortened to 1 s a run, run once for every test here:
+ * every run under the agent (the virtual-callers one where a JDK 21+ is found, else one line saying
+ * it is skipped), the diffs printed, the folder written; then the pictures of its two real
+ * recordings: {@code flame --kind hops} shows the event-loop threads for Netty sync-over-async and
+ * none for OkHttp sync, and {@code trace} of the Netty run has arrows from the callers to the event
+ * loop and back; and the agent's own work apart in its recordings, with whole stacks. Needs the
+ * samples and agent jars (built by the reactor before this module); skipped with the reason when
+ * they are not there.
  */
 class DemoIT {
 
     @TempDir
-    Path dir;
+    private static Path dir;
 
-    @Test
-    void demoRunsTheSamplesAndPrintsTheDiffs() throws Exception {
+    /** The demo's folder and its run, shared by the tests. */
+    private static Path out;
+    private static Cli demo;
+
+    @BeforeAll
+    static void runTheDemoOnce() throws Exception {
         Path home = Paths.moduleDir().getParent();
         assumeTrue(Files.isRegularFile(home.resolve(DemoCommand.SAMPLES_JAR))
                 && Files.isRegularFile(home.resolve(DemoCommand.AGENT_JAR)), "needs the samples and agent jars");
-        Path out = dir.resolve("demo");
-        Cli r = Cli.run("demo", "--home", home.toString(), "--dir", out.toString(), "--duration", "1", "--parallel", "1");
-        assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("hopscope diff").contains("hops/request").contains("slowest requests of netty-sync-over-async:")
+        out = dir.resolve("demo");
+        demo = Cli.run("demo", "--home", home.toString(), "--dir", out.toString(), "--duration", "1", "--parallel", "1");
+    }
+
+    @Test
+    void demoRunsTheSamplesAndPrintsTheDiffs() throws Exception {
+        assertThat(demo.exitCode()).as(demo.err()).isZero();
+        assertThat(demo.out()).contains("hopscope diff").contains("hops/request").contains("slowest requests of netty-sync-over-async:")
                 .contains("written to " + out.toAbsolutePath());
         for (String f : new String[] {"okhttp-sync.jfr", "netty-sync-over-async.jfr", "okhttp-sync-report.txt",
                 "okhttp-sync-report.json", "netty-sync-over-async-report.txt", "netty-sync-over-async-report.json", "diff.txt"}) {
             assertThat(out.resolve(f)).isNotEmptyFile();
         }
-        assertThat(r.out()).contains("okhttp-sync (A) against netty-sync-over-async (B)");
+        assertThat(demo.out()).contains("okhttp-sync (A) against netty-sync-over-async (B)");
         // The export step: the Netty run's profiles as pprof and OTLP, and the lines that say how to read and send them.
-        assertThat(r.out()).contains("per-request profiles of netty-sync-over-async for a fleet's backend: "
+        assertThat(demo.out()).contains("per-request profiles of netty-sync-over-async for a fleet's backend: "
                 + out.resolve("netty-sync-over-async.pb.gz").toAbsolutePath())
                 .contains("go tool pprof -top -sample_index=queue_delay").contains("--format otlp --otlp")
                 .contains("--data-binary @" + out.resolve("netty-sync-over-async.otlp.pb").toAbsolutePath());
@@ -50,8 +70,8 @@ class DemoIT {
         assertThat(otlp.getResourceProfiles(0).getScopeProfiles(0).getProfilesList())
                 .extracting(p -> strings.get(p.getSampleType().getTypeStrindex())).contains("queue_delay", "wake_latency");
         if (JdkHomes.newest(DemoCommand.VIRTUAL_THREADS_FEATURE).isPresent()) {
-            assertThat(r.err()).contains("--callers virtual").doesNotContain("skipping");
-            assertThat(r.out()).contains("okhttp-sync (A) against okhttp-sync-virtual (B)")
+            assertThat(demo.err()).contains("--callers virtual").doesNotContain("skipping");
+            assertThat(demo.out()).contains("okhttp-sync (A) against okhttp-sync-virtual (B)")
                     .contains("diff-okhttp-sync-virtual.txt)");
             for (String f : new String[] {"okhttp-sync-virtual.jfr", "okhttp-sync-virtual-report.json",
                     "diff-okhttp-sync-virtual.txt"}) {
@@ -61,9 +81,68 @@ class DemoIT {
             assertThat(Files.readString(out.resolve("okhttp-sync-virtual-report.json")))
                     .containsPattern("\"name\" ?: ?\"pipeline-caller-1\",\\s*\"virtual\" ?: ?true");
         } else {
-            assertThat(r.err().lines().filter(l -> l.contains("skipping"))).containsExactly(
+            assertThat(demo.err().lines().filter(l -> l.contains("skipping"))).containsExactly(
                     "demo: no JDK 21+ found under JAVA_HOME or /usr/lib/jvm; skipping the virtual-callers run");
             assertThat(out.resolve("okhttp-sync-virtual.jfr")).doesNotExist();
         }
+    }
+
+    @Test
+    void hopsAndTraceOfTheDemoRuns() throws Exception {
+        assertThat(demo.exitCode()).as(demo.err()).isZero();
+        Path netty = out.resolve("netty-sync-over-async.jfr");
+        Path okhttp = out.resolve("okhttp-sync.jfr");
+
+        Cli nettyHops = Cli.run("flame", netty.toString(), "--kind", "hops", "--format", "folded");
+        assertThat(nettyHops.exitCode()).as(nettyHops.err()).isZero();
+        assertThat(nettyHops.out()).contains(";pool reactor-http-epoll;reactor-http-epoll-");
+        Cli okhttpHops = Cli.run("flame", okhttp.toString(), "--kind", "hops", "--format", "folded");
+        assertThat(okhttpHops.exitCode()).as(okhttpHops.err()).isZero();
+        assertThat(okhttpHops.out()).contains(";pool pipeline-caller;pipeline-caller-").doesNotContain("epoll")
+                .doesNotContain("queue delay").doesNotContain("wake latency");
+
+        Path trace = dir.resolve("netty-trace.json");
+        Cli t = Cli.run("trace", netty.toString(), "-o", trace.toString());
+        assertThat(t.exitCode()).as(t.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(trace.toFile());
+        assertThat(TraceSchema.check(json)).isEmpty();
+        Map<Long, String> names = new HashMap<>();
+        Map<Long, Long> startTid = new HashMap<>();
+        for (JsonNode e : json.get("traceEvents")) {
+            if (e.get("ph").asText().equals("M") && e.get("name").asText().equals("thread_name")) {
+                names.put(e.get("tid").asLong(), e.get("args").get("name").asText());
+            } else if (e.get("ph").asText().equals("s")) {
+                startTid.put(e.get("id").asLong(), e.get("tid").asLong());
+            }
+        }
+        Set<String> arrows = new HashSet<>();
+        for (JsonNode e : json.get("traceEvents")) {
+            if (e.get("ph").asText().equals("f")) {
+                String from = pool(names.get(startTid.get(e.get("id").asLong())));
+                arrows.add(from + " -> " + pool(names.get(e.get("tid").asLong())) + " " + e.get("name").asText().replaceAll(".* ", ""));
+            }
+        }
+        assertThat(arrows).contains("pipeline-caller -> reactor-http-epoll handoff", "reactor-http-epoll -> pipeline-caller wake");
+    }
+
+    /**
+     * The agent's own work on the demo's runs: reported apart, no request naming a site of the
+     * agent's, and no flame graph with a {@code [truncated]} frame (whole stacks).
+     */
+    @Test
+    void theDemosRunsShowTheAgentsWorkApartAndWholeStacks() throws Exception {
+        assertThat(demo.exitCode()).as(demo.err()).isZero();
+        AgentWorkIT.assertAgentWorkApart(out.resolve("netty-sync-over-async.jfr"));
+        for (String run : List.of("okhttp-sync.jfr", "netty-sync-over-async.jfr")) {
+            for (String kind : List.of("cpu", "wall", "alloc")) {
+                Cli flame = Cli.run("flame", out.resolve(run).toString(), "--kind", kind, "--format", "folded");
+                assertThat(flame.exitCode()).as(flame.err()).isZero();
+                assertThat(flame.out()).as(run + " " + kind).isNotBlank().doesNotContain("[truncated]");
+            }
+        }
+    }
+
+    private static String pool(String thread) {
+        return thread.replaceAll("-\\d+$", "");
     }
 }

@@ -2,24 +2,34 @@ package io.hopscope.analyzer.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.testing.ContractEvents;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import jdk.jfr.Category;
+import jdk.jfr.Event;
+import jdk.jfr.EventType;
+import jdk.jfr.ValueDescriptor;
 import org.junit.jupiter.api.Test;
 
-/** The README's contract table and the analyzer's own {@link HopscopeContract} must say the same. */
+/**
+ * The README's contract table, the analyzer's own {@link HopscopeContract} and the tests' copy of the
+ * agent's events ({@link ContractEvents}) must say the same.
+ */
 class RecordingContractTest {
 
     private static final Pattern ROW = Pattern.compile("^\\| `([\\w.]+)` \\|[^|]*\\| (.*) \\|$");
     private static final Pattern FIELD = Pattern.compile("`(\\w+)` \\((\\w+)\\)");
+    private static final Set<String> STANDARD_FIELDS = Set.of("startTime", "duration", "eventThread", "stackTrace");
 
-    @Test
-    void readmeTableMatchesTheAnalyzersEventList() throws Exception {
+    /** The contract table's events and their fields (name to type's simple name), as the README lists them. */
+    private static Map<String, Map<String, String>> readmeTable() throws Exception {
         String readme = Files.readString(Paths.readme());
         int begin = readme.indexOf("<!-- contract:begin -->");
         int end = readme.indexOf("<!-- contract:end -->");
@@ -38,8 +48,46 @@ class RecordingContractTest {
             }
             table.put(row.group(1), fields);
         }
+        return table;
+    }
+
+    @Test
+    void readmeTableMatchesTheAnalyzersEventList() throws Exception {
+        Map<String, Map<String, String>> table = readmeTable();
         assertThat(table).hasSize(12);
         assertThat(table).isEqualTo(HopscopeContract.EVENTS);
+    }
+
+    /**
+     * The test copy of the agent's events ({@link ContractEvents}, which the tests write recordings
+     * with) defines each of its events with exactly the contract's fields, so that no test reads a
+     * recording the agent could not write. It has the events the tests need, not all of them.
+     */
+    @Test
+    void theTestCopyOfTheEventsHasTheContractsFields() throws Exception {
+        Map<String, Map<String, String>> table = readmeTable();
+        Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+        for (Class<?> nested : ContractEvents.class.getDeclaredClasses()) {
+            if (!Event.class.isAssignableFrom(nested)) {
+                continue;
+            }
+            EventType type = EventType.getEventType(nested.asSubclass(Event.class));
+            Map<String, String> fields = new LinkedHashMap<>();
+            for (ValueDescriptor field : type.getFields()) {
+                if (!STANDARD_FIELDS.contains(field.getName())) {
+                    String t = field.getTypeName();
+                    fields.put(field.getName(), t.substring(t.lastIndexOf('.') + 1));
+                }
+            }
+            copy.put(type.getName(), fields);
+            assertThat(nested.getAnnotation(Category.class).value()).as(type.getName()).containsExactly("hopscope");
+        }
+        assertThat(copy).as("ContractEvents' events").isNotEmpty();
+        for (Map.Entry<String, Map<String, String>> event : copy.entrySet()) {
+            assertThat(table).as("the contract's events").containsKey(event.getKey());
+            assertThat(event.getValue()).as("fields of %s in ContractEvents", event.getKey())
+                    .isEqualTo(table.get(event.getKey()));
+        }
     }
 
     @Test

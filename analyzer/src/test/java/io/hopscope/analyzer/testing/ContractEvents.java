@@ -7,7 +7,8 @@ import jdk.jfr.StackTrace;
 
 /**
  * Test-scope JFR events with the contract's names and fields (README, "The recording contract"), so tests can
- * write recordings the way the agent does without depending on the agent's classes.
+ * write recordings the way the agent does without depending on the agent's classes. Each one's fields
+ * are checked against the contract table by {@code read/RecordingContractTest}.
  */
 public final class ContractEvents {
 

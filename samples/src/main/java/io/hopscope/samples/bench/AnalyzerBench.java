@@ -12,16 +12,22 @@ import java.util.regex.Pattern;
 
 /**
  * Not a JVM row: what {@code hopscope report} costs on a recording of the okhttp workload, against
- * the floor of any analyzer built on {@code jdk.jfr.consumer} (a bare pass over the request events,
- * analyzer/bench's ParseFloor) and the JDK's {@code jfr summary} on the same file, the three run
- * one after another, {@code runs} times (each figure the median of its runs: one run of a JVM moves
- * by 10-20% on a shared machine). The report runs with {@code -Xmx256m} and a GC log; its heap figure
- * is the largest occupancy after a collection in any run, what it kept alive at most.
+ * the floor of any analyzer built on {@code jdk.jfr.consumer} (a bare single-threaded pass over the
+ * request events, analyzer/bench's ParseFloor) under the same heap setting, at two settings: the
+ * {@code -Xmx256m} the report must fit in, and the JVM's default. The two are never compared with
+ * each other: under 256 MB the collector works harder, which the floor, keeping nothing, does not
+ * show. Each round runs report and floor at 256 MB, report and floor at the default heap, then the
+ * JDK's {@code jfr summary}, one after another (interleaved: a shared machine's load moves all of a
+ * round alike), {@code runs} rounds; each figure is the median of its runs, and every run is kept.
+ * The 256 MB report writes a GC log; its heap figure is the largest occupancy after a collection in
+ * any run, what it kept alive at most.
  */
 final class AnalyzerBench {
 
     /** The heap the report must fit in (issue #22's target). */
     static final int HEAP_MB = 256;
+    static final String BOUNDED = "-Xmx" + HEAP_MB + "m";
+    static final String DEFAULT_HEAP = "default heap";
     private static final long TIMEOUT_S = 900;
     // "GC(12) Pause Young (Normal) (G1 Evacuation Pause) 151M->23M(256M) 4.1ms": the occupancy after.
     private static final Pattern GC_AFTER = Pattern.compile("\\d+[KMG]->(\\d+)([KMG])\\(");
@@ -43,34 +49,33 @@ final class AnalyzerBench {
             Files.createDirectories(dir);
             record(tools, jfr, recordingS, dir);
             long recordingBytes = Files.size(jfr);
-            List<Usage> reports = new ArrayList<>();
-            List<Usage> floors = new ArrayList<>();
+            AtHeap bounded = new AtHeap(BOUNDED, new ArrayList<>(), new ArrayList<>());
+            AtHeap defaultHeap = new AtHeap(DEFAULT_HEAP, new ArrayList<>(), new ArrayList<>());
             List<Usage> summaries = new ArrayList<>();
             double liveHeapMb = 0;
             for (int i = 1; i <= runs; i++) {
                 Path reportLog = dir.resolve("report-" + i + ".log");
                 try {
-                    reports.add(TimedProcess.run(List.of(tools.java.toString(), "-Xmx" + HEAP_MB + "m",
+                    bounded.reports.add(TimedProcess.run(List.of(tools.java.toString(), BOUNDED,
                             "-Xlog:gc:file=" + dir.resolve("report-" + i + ".gc"), "-jar", tools.analyzerJar().toString(), "report",
                             jfr.toString()), reportLog, TIMEOUT_S));
                 } catch (BenchTools.Unavailable e) {
                     if (Files.readString(reportLog).contains("OutOfMemoryError")) {
                         return new Result(recordingS, runs, recordingBytes, null, null, null, Double.NaN,
-                                "hopscope report ran out of -Xmx" + HEAP_MB + "m; see " + reportLog, true);
+                                "hopscope report ran out of " + BOUNDED + "; see " + reportLog, true);
                     }
                     throw e;
                 }
                 liveHeapMb = Math.max(liveHeapMb, liveHeapMb(dir.resolve("report-" + i + ".gc")));
-                floors.add(TimedProcess.run(List.of(tools.java.toString(), "-cp", tools.parseFloorClasses().toString(),
-                        "io.hopscope.analyzer.bench.ParseFloor", jfr.toString(), "bare"), dir.resolve("floor-" + i + ".log"),
-                        TIMEOUT_S));
+                bounded.floors.add(floor(tools, jfr, List.of(BOUNDED), dir.resolve("floor-" + i + ".log")));
+                defaultHeap.reports.add(TimedProcess.run(List.of(tools.java.toString(), "-jar", tools.analyzerJar().toString(),
+                        "report", jfr.toString()), dir.resolve("report-default-heap-" + i + ".log"), TIMEOUT_S));
+                defaultHeap.floors.add(floor(tools, jfr, List.of(), dir.resolve("floor-default-heap-" + i + ".log")));
                 summaries.add(TimedProcess.run(List.of(jfrTool.toString(), "summary", jfr.toString()),
                         dir.resolve("summary-" + i + ".log"), TIMEOUT_S));
             }
-            Usage report = TimedProcess.Usage.median(reports);
-            Usage floor = TimedProcess.Usage.median(floors);
-            Usage summary = TimedProcess.Usage.median(summaries);
-            return new Result(recordingS, runs, recordingBytes, report, floor, summary, liveHeapMb, null, false);
+            return new Result(recordingS, runs, recordingBytes, bounded, defaultHeap, TimedProcess.Usage.median(summaries),
+                    liveHeapMb, null, false);
         } catch (BenchTools.Unavailable e) {
             return new Result(recordingS, runs, 0, null, null, null, Double.NaN, e.getMessage(), false);
         } catch (IOException e) {
@@ -82,6 +87,15 @@ final class AnalyzerBench {
                 // Left in the work folder.
             }
         }
+    }
+
+    private static Usage floor(BenchTools tools, Path jfr, List<String> heap, Path log)
+            throws IOException, InterruptedException, BenchTools.Unavailable {
+        List<String> command = new ArrayList<>(List.of(tools.java.toString()));
+        command.addAll(heap);
+        command.addAll(List.of("-cp", tools.parseFloorClasses().toString(), "io.hopscope.analyzer.bench.ParseFloor",
+                jfr.toString(), "bare"));
+        return TimedProcess.run(command, log, TIMEOUT_S);
     }
 
     /** The okhttp sync workload under the agent for {@code seconds}, as the bench's JVM rows run it. */
@@ -121,26 +135,50 @@ final class AnalyzerBench {
         return max * 1024 * 1024 / 1e6;
     }
 
-    /**
-     * The three tools on one recording, or why the row was not measured (the report's running out of heap
-     * among them); {@code export} against {@code report} on the demo's Netty recording, or null.
-     */
-    record Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary, double reportLiveHeapMb,
-                  String whyNot, boolean reportOutOfHeap, ExportBench.Result export) {
+    /** The report and the floor under one heap setting ({@link #BOUNDED} or {@link #DEFAULT_HEAP}), every run. */
+    record AtHeap(String setting, List<Usage> reports, List<Usage> floors) {
 
-        Result(double recordingS, int runs, long recordingBytes, Usage report, Usage floor, Usage jfrSummary,
+        Usage report() {
+            return Usage.median(reports);
+        }
+
+        Usage floor() {
+            return Usage.median(floors);
+        }
+
+        /** report's CPU over the floor's, medians, both under this setting. */
+        Double cpuOverFloor() {
+            return Figures.ratio(report().cpuS(), floor().cpuS());
+        }
+
+        /** report's wall time over the single-threaded floor's, medians, both under this setting. */
+        Double wallOverFloor() {
+            return Figures.ratio(report().wallS(), floor().wallS());
+        }
+    }
+
+    /**
+     * The tools on one recording, or why the row was not measured (the report's running out of heap among
+     * them): the report and the floor at each heap setting, and {@code jfr summary}; {@code export} against
+     * {@code report} on the demo's Netty recording, or null.
+     */
+    record Result(double recordingS, int runs, long recordingBytes, AtHeap bounded, AtHeap defaultHeap, Usage jfrSummary,
+                  double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap, ExportBench.Result export) {
+
+        Result(double recordingS, int runs, long recordingBytes, AtHeap bounded, AtHeap defaultHeap, Usage jfrSummary,
                double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap) {
-            this(recordingS, runs, recordingBytes, report, floor, jfrSummary, reportLiveHeapMb, whyNot, reportOutOfHeap, null);
+            this(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot, reportOutOfHeap,
+                    null);
         }
 
         Result withExport(ExportBench.Result e) {
-            return new Result(recordingS, runs, recordingBytes, report, floor, jfrSummary, reportLiveHeapMb, whyNot,
+            return new Result(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot,
                     reportOutOfHeap, e);
         }
 
-        /** report's CPU over the bare floor's. */
-        Double cpuOverFloor() {
-            return whyNot != null ? null : Figures.ratio(report.cpuS(), floor.cpuS());
+        /** Both settings, the bounded one first; empty when not measured. */
+        List<AtHeap> heaps() {
+            return whyNot != null ? List.of() : List.of(bounded, defaultHeap);
         }
     }
 }

@@ -26,12 +26,12 @@ import picocli.CommandLine.Spec;
                 + "computed: met, or not met by how much.",
                 "",
                 "Each run is one JVM: its first window (from the first request, no warm-up), then the steady-state "
-                + "window after the warm-up. Defaults: first 10 s (the issue's cold window), then 5 s after 10 s of "
+                + "window after the warm-up. Defaults: first 10 s (the cold window: what the first requests pay), then 5 s after 10 s of "
                 + "warm-up, 2 rounds; none, hopscope and otel on every workload (the CPU target compares them on "
                 + "each), the other configurations on the first one (--every-workload: all). That is 19 runs of "
                 + "about 17 s a round, plus a 60 s recording for the analyzer and about a minute of switchcost.py: "
                 + "about 15 minutes on 2 cores, which is why the steady window is shorter and earlier than the "
-                + "issue's 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
+                + "published figures' 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
                 + "give a range; the ratio of one pair of runs moves 5-10%% on a shared VM.",
                 "--quick: none and hopscope on okhttp-sync-1k, 2 rounds, first 5 s and 5 s after 5 s, no analyzer or "
                 + "tracer row: about a minute. A configuration that cannot run here (no root, no OTel jar) is a row "

@@ -38,9 +38,13 @@ final class JsonReport {
         AnalyzerBench.Result a = r.analyzer();
         root.put("analyzer", a.whyNot() != null ? map("not_measured", a.whyNot())
                 : map("recording_s", a.recordingS(), "recording_bytes", a.recordingBytes(),
-                        "report", usage(a.report()), "floor", usage(a.floor()), "jfr_summary", usage(a.jfrSummary()),
-                        "runs", a.runs(), "report_heap_limit_mb", AnalyzerBench.HEAP_MB,
-                        "report_live_heap_mb", a.reportLiveHeapMb(), "report_cpu_over_floor", a.cpuOverFloor()));
+                        "heaps", a.heaps().stream().map(h -> (Object) map("heap", h.setting(), "report", usage(h.report()),
+                                "floor", usage(h.floor()), "report_cpu_over_floor", h.cpuOverFloor(),
+                                "report_wall_over_floor", h.wallOverFloor(),
+                                "report_runs", h.reports().stream().map(u -> (Object) usage(u)).toList(),
+                                "floor_runs", h.floors().stream().map(u -> (Object) usage(u)).toList())).toList(),
+                        "jfr_summary", usage(a.jfrSummary()), "runs", a.runs(), "report_heap_limit_mb", AnalyzerBench.HEAP_MB,
+                        "report_live_heap_mb", a.reportLiveHeapMb()));
         ExportBench.Result e = a.export();
         if (e != null) {
             root.put("export", e.whyNot() != null ? map("not_measured", e.whyNot())

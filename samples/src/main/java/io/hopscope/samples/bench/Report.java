@@ -111,18 +111,33 @@ final class Report {
         if (a.whyNot() != null) {
             lines.add("analyzer: not measured: " + a.whyNot());
         } else {
-            lines.add(String.format(Locale.ROOT, "analyzer on a %.0f s recording of %s (%.0f MB), medians of %d runs: hopscope report %.1f s CPU,"
-                            + " %.0f MB peak RSS, %.0f MB heap at most after a GC (-Xmx%dm); bare jdk.jfr.consumer floor %.1f s CPU, %.0f MB; jfr summary %.1f s CPU,"
-                            + " %.0f MB; report / floor %.2fx",
-                    a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.runs(), a.report().cpuS(),
-                    a.report().peakRssMb(), a.reportLiveHeapMb(), AnalyzerBench.HEAP_MB, a.floor().cpuS(), a.floor().peakRssMb(),
-                    a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb(), a.cpuOverFloor()));
+            lines.add(String.format(Locale.ROOT, "analyzer on a %.0f s recording of %s (%.0f MB), medians of %d runs, report and"
+                            + " floor compared only under the same heap: %.0f MB heap at most after a GC (-Xmx%dm); jfr summary %.1f s"
+                            + " CPU, %.0f MB",
+                    a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.runs(), a.reportLiveHeapMb(),
+                    AnalyzerBench.HEAP_MB, a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb()));
+            for (AnalyzerBench.AtHeap h : a.heaps()) {
+                lines.add(String.format(Locale.ROOT, "  %s: hopscope report %.2f s CPU, %.2f s wall, %.0f MB peak RSS; bare"
+                                + " jdk.jfr.consumer floor %.2f s CPU, %.2f s wall, %.0f MB; report / floor %.2fx CPU, %.2fx wall;"
+                                + " runs (CPU s, report/floor): %s",
+                        h.setting(), h.report().cpuS(), h.report().wallS(), h.report().peakRssMb(), h.floor().cpuS(),
+                        h.floor().wallS(), h.floor().peakRssMb(), h.cpuOverFloor(), h.wallOverFloor(), runs(h)));
+            }
         }
         if (a.export() != null) {
             lines.add(exportLine(a.export()));
         }
         lines.add(tracerLine(r.tracer()));
         return lines;
+    }
+
+    private static String runs(AnalyzerBench.AtHeap h) {
+        List<String> runs = new ArrayList<>();
+        for (int i = 0; i < h.reports().size(); i++) {
+            runs.add(String.format(Locale.ROOT, "%.2f/%.2f", h.reports().get(i).cpuS(),
+                    i < h.floors().size() ? h.floors().get(i).cpuS() : Double.NaN));
+        }
+        return String.join(", ", runs);
     }
 
     /** export against report on the demo's Netty recording, every round shown. */

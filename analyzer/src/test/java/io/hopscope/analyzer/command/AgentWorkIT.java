@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,40 +8,19 @@ import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 30's done-when for the agent's own work and whole stacks, on the demo's runs (JDK 17) and a
- * Netty sync-over-async run of the pipeline sample on the second JDK: no request shows an allocation
- * site in the agent's package, the agent's share is reported apart with its figures, and no flame
- * graph of the demo has a {@code [truncated]} frame.
+ * The agent's own work on a Netty sync-over-async run of the pipeline sample on the second JDK: no
+ * request shows an allocation site in the agent's package, and the agent's share is reported apart
+ * with its figures. The same on the demo's runs (JDK 17), with whole stacks: {@link DemoIT}.
  */
-class AgentWorkDemoIT {
+class AgentWorkIT {
 
     @TempDir
     Path dir;
-
-    @Test
-    void theDemosRunsShowTheAgentsWorkApartAndWholeStacks() throws Exception {
-        Path home = Paths.moduleDir().getParent();
-        assumeTrue(Files.isRegularFile(home.resolve(DemoCommand.SAMPLES_JAR))
-                && Files.isRegularFile(home.resolve(DemoCommand.AGENT_JAR)), "needs the samples and agent jars");
-        Path out = dir.resolve("demo");
-        Cli demo = Cli.run("demo", "--home", home.toString(), "--dir", out.toString(), "--duration", "1", "--parallel", "1");
-        assertThat(demo.exitCode()).as(demo.err()).isZero();
-
-        assertAgentWorkApart(out.resolve("netty-sync-over-async.jfr"));
-        for (String run : List.of("okhttp-sync.jfr", "netty-sync-over-async.jfr")) {
-            for (String kind : List.of("cpu", "wall", "alloc")) {
-                Cli flame = Cli.run("flame", out.resolve(run).toString(), "--kind", kind, "--format", "folded");
-                assertThat(flame.exitCode()).as(flame.err()).isZero();
-                assertThat(flame.out()).as(run + " " + kind).isNotBlank().doesNotContain("[truncated]");
-            }
-        }
-    }
 
     @Test
     void aNettyRunOnTheSecondJdkShowsTheAgentsWorkApart() throws Exception {
@@ -63,7 +41,7 @@ class AgentWorkDemoIT {
      * them before), so the agent's work is there by construction; its figures appear apart, and no
      * request, warm-up or not, names a site of the agent's.
      */
-    private static void assertAgentWorkApart(Path jfr) throws Exception {
+    static void assertAgentWorkApart(Path jfr) throws Exception {
         Cli json = Cli.run("report", jfr.toString(), "--format", "json");
         assertThat(json.exitCode()).as(json.err()).isZero();
         JsonNode root = new ObjectMapper().readTree(json.out());

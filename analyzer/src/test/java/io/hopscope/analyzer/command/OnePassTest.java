@@ -1,0 +1,89 @@
+package io.hopscope.analyzer.command;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.hopscope.analyzer.analysis.AnalysisOptions;
+import io.hopscope.analyzer.analysis.KernelJoin;
+import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.model.KernelReport;
+import io.hopscope.analyzer.model.OffCpuOverlap;
+import io.hopscope.analyzer.read.JfrEvents;
+import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.KernelFixture;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --bpf} reads the recording once: the kernel join takes its places from the analyzer's pass
+ * ({@link KernelJoin#readPlacesIn}) and gives what its own pass gave. Passes are counted by the reader
+ * ({@link JfrEvents#passes()}); the tests of this module run one at a time in one JVM.
+ */
+class OnePassTest {
+
+    @TempDir
+    static Path dir;
+    static Path jfr;
+    static Path events;
+
+    @BeforeAll
+    static void record() throws Exception {
+        jfr = dir.resolve("kj.jfr");
+        events = KernelFixture.record(jfr, true).writeEvents(dir.resolve("kj.jsonl"));
+    }
+
+    private static long passes(String... args) {
+        long before = JfrEvents.passes();
+        Cli r = Cli.run(args);
+        assertThat(r.exitCode()).as(String.join(" ", args) + ": " + r.err()).isZero();
+        return JfrEvents.passes() - before;
+    }
+
+    @Test
+    void reportWithBpfReadsTheRecordingOnce() {
+        assertThat(passes("report", jfr.toString(), "--bpf", events.toString())).isEqualTo(1);
+        assertThat(passes("report", jfr.toString(), "--format", "json", "--bpf", events.toString())).isEqualTo(1);
+    }
+
+    @Test
+    void traceAndFlameWithBpfReadTheRecordingOnce() {
+        assertThat(passes("trace", jfr.toString(), "--bpf", events.toString())).isEqualTo(1);
+        assertThat(passes("flame", jfr.toString(), "--kind", "offwake", "--bpf", events.toString(), "--format", "folded"))
+                .isEqualTo(1);
+    }
+
+    /** Where samples are joined too (a second pass over just their types), --bpf adds no pass of its own. */
+    @Test
+    void bpfAddsNoPassWhereSamplesAreJoined() {
+        Path html = dir.resolve("r.html");
+        assertThat(passes("report", jfr.toString(), "--format", "html", "-o", html.toString(), "--bpf", events.toString()))
+                .isEqualTo(passes("report", jfr.toString(), "--format", "html", "-o", html.toString()));
+        Path pprof = dir.resolve("r.pb.gz");
+        assertThat(passes("export", jfr.toString(), "--format", "pprof", "-o", pprof.toString(), "--bpf", events.toString()))
+                .isEqualTo(passes("export", jfr.toString(), "--format", "pprof", "-o", pprof.toString()));
+    }
+
+    @Test
+    void theJoinInTheAnalyzersPassGivesWhatItsOwnPassGave() throws Exception {
+        List<OffCpuOverlap> alone = new ArrayList<>();
+        KernelReport ownPass = new KernelJoin(jfr).onOverlap(alone::add).join(events);
+
+        List<OffCpuOverlap> listening = new ArrayList<>();
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.start, 5,
+                AnalysisOptions.defaultDetailBytes()));
+        KernelJoin join = new KernelJoin(jfr).onOverlap(listening::add).readPlacesIn(analyzer, events);
+        long before = JfrEvents.passes();
+        analyzer.analyze();
+        KernelReport samePass = join.join(events);
+
+        assertThat(JfrEvents.passes() - before).isEqualTo(1);
+        assertThat(ownPass.requests()).isNotEmpty();
+        assertThat(alone).isNotEmpty();
+        assertThat(samePass).isEqualTo(ownPass);
+        assertThat(listening).isEqualTo(alone);
+    }
+}
