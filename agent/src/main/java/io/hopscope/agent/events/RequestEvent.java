@@ -46,4 +46,12 @@ public final class RequestEvent extends Event {
     @Label("Start Thread")
     @Description("The thread on which the request started; null when it is the event's own thread.")
     public Thread startThread;
+
+    @Label("Trace Id")
+    @Description("The W3C trace id (32 lowercase hex digits) current when the request began, or null.")
+    public String traceId;
+
+    @Label("Span Id")
+    @Description("The W3C span id (16 lowercase hex digits) current when the request began, or null.")
+    public String spanId;
 }

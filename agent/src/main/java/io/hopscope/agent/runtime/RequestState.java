@@ -21,6 +21,9 @@ public final class RequestState {
     final Thread startThread;
     /** Whether this request's spans are recorded (agent option spans=1/N picks one request in N). */
     final boolean spans;
+    /** The W3C trace context current when it began ({@link TraceContexts}), or null. */
+    final String traceId;
+    final String spanId;
 
     /** Written by the boundary's thread, or under the lock by {@link #terminate}. */
     String outcome = "ok";
@@ -36,9 +39,12 @@ public final class RequestState {
     /** Results its threads completed lately, made at the first (see {@link Completions}). */
     private Completions completions;
 
-    RequestState(long id, String name, String boundary, String url, Thread startThread, boolean spans) {
+    RequestState(long id, String name, String boundary, String url, Thread startThread, boolean spans,
+            String[] traceContext) {
         this.id = id;
         this.spans = spans;
+        this.traceId = traceContext == null ? null : traceContext[0];
+        this.spanId = traceContext == null ? null : traceContext[1];
         this.name = name;
         this.boundary = boundary;
         this.url = url;
@@ -128,6 +134,8 @@ public final class RequestState {
         e.outcome = outcome;
         e.error = error;
         e.statusCode = statusCode;
+        e.traceId = traceId;
+        e.spanId = spanId;
         // Null when the request ends where it started (the event's own thread, which readers use
         // then): JDK 17 writes a Thread field through a native call, one per request saved.
         e.startThread = startThread == Thread.currentThread() ? null : startThread;

@@ -46,7 +46,7 @@ public final class Requests {
         // Ids are consecutive, so one request in spanEvery is picked, evenly and repeatably.
         boolean spans = spanEvery == 1 || spanEvery > 1 && id % spanEvery == 0;
         RequestState r = new RequestState(id, info == null ? boundary : info.name,
-                boundary, info == null ? null : info.url, s.thread, spans);
+                boundary, info == null ? null : info.url, s.thread, spans, TraceContexts.current(request));
         if (START_PROBE.isEnabled()) {
             RequestStartEvent started = new RequestStartEvent();
             started.requestId = id;

@@ -21,7 +21,7 @@ class HandoffsTest {
     @BeforeEach
     void enterRequest() {
         pendingBefore = Bridge.PENDING_TASKS.get();
-        self.request = new RequestState(42, "test", "HandoffsTest", null, Thread.currentThread(), false);
+        self.request = new RequestState(42, "test", "HandoffsTest", null, Thread.currentThread(), false, null);
     }
 
     @AfterEach

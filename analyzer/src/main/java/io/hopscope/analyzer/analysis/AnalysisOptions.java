@@ -11,10 +11,10 @@ import io.hopscope.analyzer.model.Warmup;
  * ({@link DetailBudget}); {@code window} keeps only the requests that started in it, in the summary
  * as in the requests shown; {@code sample}, with {@code top} &gt; 0, keeps up to that many more of
  * the rest, every k-th by request id ({@link RequestsKept}); {@code warmup} what to do with warm-up
- * requests.
+ * requests; {@code traceId}, when not null, keeps only the requests made in that W3C trace.
  */
 public record AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes,
-                              RequestWindow window, int sample, Warmup warmup) {
+                              RequestWindow window, int sample, Warmup warmup, String traceId) {
 
     /** The worst requests kept by default where every request could be many (JSON, trace). */
     public static final int DEFAULT_WORST = 100;
@@ -38,9 +38,20 @@ public record AnalysisOptions(String nameGlob, int top, SortField sort, int topS
         this(nameGlob, top, sort, topSites, detailBytes, window, sample, Warmup.include);
     }
 
+    /** Every trace. */
+    public AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes,
+                           RequestWindow window, int sample, Warmup warmup) {
+        this(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup, null);
+    }
+
     /** These options with warm-up requests treated as {@code w} says. */
     public AnalysisOptions withWarmup(Warmup w) {
-        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, w);
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, w, traceId);
+    }
+
+    /** The same, only the requests made in the W3C trace {@code id} (null: every request). */
+    public AnalysisOptions inTrace(String id) {
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup, id);
     }
 
     /** How many warm-up requests the report lists apart, at most. */
@@ -55,12 +66,12 @@ public record AnalysisOptions(String nameGlob, int top, SortField sort, int topS
 
     /** The same, restricted to the requests that started in {@code window}. */
     public AnalysisOptions within(RequestWindow window) {
-        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup);
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup, traceId);
     }
 
     /** The same, with up to {@code sample} more of the rest besides the worst {@code top}. */
     public AnalysisOptions sampling(int sample) {
-        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup);
+        return new AnalysisOptions(nameGlob, top, sort, topSites, detailBytes, window, sample, warmup, traceId);
     }
 
     /** The default budget for the event lists: a quarter of the heap the JVM may grow to. */

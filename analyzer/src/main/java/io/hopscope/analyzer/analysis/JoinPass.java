@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
 import io.hopscope.analyzer.read.StackSamples;
@@ -23,13 +24,24 @@ final class JoinPass {
     private final SegmentIndex index = new SegmentIndex();
     private long[] ids = new long[1024];
     private String[] names = new String[1024];
+    private String[] traceIds = new String[1024];
+    private String[] spanIds = new String[1024];
     private int slots;
 
     /** Several joins for one type run in the order they were added. */
     void add(String eventName, SegmentJoin join) {
-        joins.merge(eventName, join, (a, b) -> (e, id, name) -> {
-            a.accept(e, id, name);
-            b.accept(e, id, name);
+        joins.merge(eventName, join, (a, b) -> new SegmentJoin() {
+            @Override
+            public void accept(StackSample e, long id, String name) {
+                a.accept(e, id, name);
+                b.accept(e, id, name);
+            }
+
+            @Override
+            public void accept(StackSample e, long id, String name, String traceId, String spanId) {
+                a.accept(e, id, name, traceId, spanId);
+                b.accept(e, id, name, traceId, spanId);
+            }
         });
     }
 
@@ -42,6 +54,8 @@ final class JoinPass {
         if (slots == ids.length) {
             ids = Arrays.copyOf(ids, slots * 2);
             names = Arrays.copyOf(names, slots * 2);
+            traceIds = Arrays.copyOf(traceIds, slots * 2);
+            spanIds = Arrays.copyOf(spanIds, slots * 2);
         }
         r.joinSlot = slots++;
     }
@@ -51,12 +65,14 @@ final class JoinPass {
     }
 
     /**
-     * Records a finished request's id and name (its name is known only at its end); one the report
+     * Records a finished request's id, name and trace ids (known only at its end); one the report
      * leaves out ({@code kept} false: started outside its window) joins as no request.
      */
     void finished(RequestAcc r, boolean kept) {
         ids[r.joinSlot] = kept ? r.id : 0;
         names[r.joinSlot] = r.name;
+        traceIds[r.joinSlot] = r.traceId;
+        spanIds[r.joinSlot] = r.spanId;
     }
 
     void run(JfrEvents jfr, Path file) throws RecordingProblem {
@@ -75,6 +91,10 @@ final class JoinPass {
         }
         long id = slot >= 0 ? ids[slot] : 0;
         // Only events inside a request are decoded: their frames are most of this pass's cost.
-        join.accept(id != 0 ? StackSamples.of(e) : null, id, id != 0 ? names[slot] : null);
+        if (id == 0) {
+            join.accept(null, 0, null, null, null);
+        } else {
+            join.accept(StackSamples.of(e), id, names[slot], traceIds[slot], spanIds[slot]);
+        }
     }
 }

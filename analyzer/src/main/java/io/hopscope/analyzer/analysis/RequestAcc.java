@@ -52,6 +52,9 @@ final class RequestAcc {
     String outcome;
     String error;
     int statusCode = -1;
+    /** The W3C trace context the request began in (well formed, else null). */
+    String traceId;
+    String spanId;
     /** The Request event's startThread, or null: the agent leaves it out when the request ended where it started. */
     ThreadRef startThread;
     /** The thread that committed the Request event. */
@@ -549,7 +552,7 @@ final class RequestAcc {
                         : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
                 List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),
                 gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
-                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork());
+                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), traceId, spanId);
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

@@ -70,6 +70,8 @@ final class RequestCodec {
         o.writeBoolean(r.detailKept());
         unexplained(o, r.unexplained());
         agentWork(o, r.agentWork());
+        str(o, r.traceId());
+        str(o, r.spanId());
     }
 
     private static void agentWork(DataOutputStream o, AgentWork w) throws IOException {
@@ -126,10 +128,12 @@ final class RequestCodec {
         boolean detailKept = i.readBoolean();
         Unexplained unexplained = unexplained(i);
         AgentWork agentWork = agentWork(i);
+        String traceId = str(i);
+        String spanId = str(i);
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
                 hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
                 wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, carriers, detailKept,
-                unexplained, agentWork);
+                unexplained, agentWork, traceId, spanId);
     }
 
     // One writer and one reader per nested record, each field in declaration order.

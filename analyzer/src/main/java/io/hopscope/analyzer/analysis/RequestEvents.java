@@ -4,6 +4,7 @@ import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
+import io.hopscope.analyzer.model.TraceIds;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.read.HopscopeEvents;
 import io.hopscope.analyzer.read.HopscopeEvents.AgentWorkEvent;
@@ -83,6 +84,12 @@ final class RequestEvents {
         r.statusCode = e.statusCode();
         r.startThread = jfr.thread(e.startThread());
         r.endThread = jfr.thread(e.eventThread());
+        String traceId = e.traceId();
+        if (TraceIds.isTraceId(traceId)) {
+            r.traceId = traceId;
+            String spanId = e.spanId();
+            r.spanId = TraceIds.isSpanId(spanId) ? spanId : null;
+        }
         r.startEpochNanos = eventStart;
         r.durationNanos = eventEnd - eventStart;
         if (r.detail && selection.cannotBeShown(r)) {

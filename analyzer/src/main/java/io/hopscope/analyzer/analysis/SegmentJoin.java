@@ -13,4 +13,12 @@ import io.hopscope.analyzer.model.StackSample;
 public interface SegmentJoin {
 
     void accept(StackSample sample, long requestId, String requestName);
+
+    /**
+     * The same with the W3C trace context the request was made in ({@code traceId} and {@code spanId},
+     * null when none): what a join that links its samples to traces overrides (export's).
+     */
+    default void accept(StackSample sample, long requestId, String requestName, String traceId, String spanId) {
+        accept(sample, requestId, requestName);
+    }
 }

@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * shows, a bounded top-N by the sort field (with a sample of the rest for {@code sample > 0}), or
  * every request for {@code top < 0} (spilled to a
  * temporary file past {@link #SPILL_AFTER_REQUESTS}, or as soon as the lists' budget is spent), all
- * filtered by the name glob and the window of request starts. A request that leaves the selection
+ * filtered by the name glob, the trace id and the window of request starts. A request that leaves the selection
  * gives its lists' bytes back.
  */
 final class Selection {
@@ -77,7 +77,7 @@ final class Selection {
     /** Adds a finished request to its name's summary and, if it may be shown, to the selection. */
     void add(RequestAcc r) {
         String name = r.name == null ? "?" : r.name;
-        if (glob != null && !glob.matches(name)) {
+        if (glob != null && !glob.matches(name) || otherTrace(r)) {
             r.dropDetail();
             return;
         }
@@ -186,7 +186,12 @@ final class Selection {
 
     /** Whether an ended request is outside what was asked for (another name, or started outside the window). */
     boolean leftOut(RequestAcc r) {
-        return glob != null && !glob.matches(r.name == null ? "?" : r.name) || outsideWindow(r);
+        return glob != null && !glob.matches(r.name == null ? "?" : r.name) || otherTrace(r) || outsideWindow(r);
+    }
+
+    /** Whether --trace-id asks for another trace than the request's. */
+    private boolean otherTrace(RequestAcc r) {
+        return options.traceId() != null && !options.traceId().equals(r.traceId);
     }
 
     /** Whether an ended request started outside the window: nothing of it is counted, however late its events. */

@@ -4,6 +4,7 @@ import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
+import io.hopscope.analyzer.analysis.SegmentJoin;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.export.Endpoint;
 import io.hopscope.analyzer.export.Headers;
@@ -14,6 +15,7 @@ import io.hopscope.analyzer.export.SampleType;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.RecordingProblem;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
@@ -25,6 +27,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -184,9 +187,17 @@ public final class ExportCommand implements Callable<Integer> {
                 detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
         for (SampleType type : SampleType.values()) {
             for (String event : type.events()) {
-                analyzer.join(event, (sample, id, requestName) -> {
-                    if (id != 0 && (names == null || names.matches(requestName))) {
-                        samples.addJoined(type, requestName, sample);
+                analyzer.join(event, new SegmentJoin() {
+                    @Override
+                    public void accept(StackSample sample, long id, String requestName) {
+                        accept(sample, id, requestName, null, null);
+                    }
+
+                    @Override
+                    public void accept(StackSample sample, long id, String requestName, String traceId, String spanId) {
+                        if (id != 0 && (names == null || names.matches(requestName))) {
+                            samples.addJoined(type, requestName, traceId, spanId, sample);
+                        }
                     }
                 });
             }
@@ -210,9 +221,17 @@ public final class ExportCommand implements Callable<Integer> {
                     + " budget and are not exported; raise --detail-memory");
         }
         if (bpf != null) {
+            // The off-CPU join names requests by id only: their trace context comes from the report's.
+            Map<Long, Request> traced = new HashMap<>();
+            for (Request r : report.requests()) {
+                if (r.traceId() != null) {
+                    traced.put(r.id(), r);
+                }
+            }
             KernelReport kernel = join.onOverlap(o -> {
                 if (names == null || names.matches(o.requestName())) {
-                    samples.addOffCpu(o);
+                    Request r = traced.get(o.requestId());
+                    samples.addOffCpu(o, r == null ? null : r.traceId(), r == null ? null : r.spanId());
                 }
             }).join(bpf);
             kernel.notes().forEach(n -> err.println("note: " + n));

@@ -41,6 +41,8 @@ import picocli.CommandLine.Spec;
                 "         hopscope report app.jfr --from 20s --to 1m",
                 "         hopscope report app.jfr --format json -o app.json",
                 "         hopscope report app.jfr --format html -o app.html",
+                "         hopscope report app.jfr --trace-id 4bf92f3577b34da6a3ce929d0e0e4736",
+                "         hopscope report app.jfr --format html --trace-url 'https://tempo.example/trace/{traceId}'",
                 "         hopscope report app.jfr --bpf offwake.jsonl"})
 public final class ReportCommand implements Callable<Integer> {
 
@@ -62,6 +64,9 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Mixin
     WindowOptions window;
+
+    @Mixin
+    TraceOptions trace;
 
     @Mixin
     KeptOptions kept;
@@ -99,6 +104,9 @@ public final class ReportCommand implements Callable<Integer> {
         if (format == Format.html && sample > 0) {
             throw new ParameterException(spec.commandLine(), "--sample is for text and json (html draws the worst --top)");
         }
+        if (trace.traceUrl != null && format != Format.html) {
+            throw new ParameterException(spec.commandLine(), "--trace-url is for --format html (its links)");
+        }
         long t0 = System.nanoTime();
         if (bpf != null && window.isSet()) {
             throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf) yet: give one or the other");
@@ -111,7 +119,8 @@ public final class ReportCommand implements Callable<Integer> {
                 new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
                         .within(window.resolve(recording)).sampling(sample)
-                        .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart));
+                        .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
+                        .inTrace(trace.traceId));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
         KernelJoin join = null;
         if (bpf != null) {
@@ -133,7 +142,8 @@ public final class ReportCommand implements Callable<Integer> {
             if (format == Format.json) {
                 JsonReport.write(report, kernel, out);
             } else if (format == Format.html) {
-                HtmlReport.write(report, shown < 0 ? Integer.MAX_VALUE : shown, flames.render(report), kernel, out);
+                HtmlReport.write(report, shown < 0 ? Integer.MAX_VALUE : shown, flames.render(report), kernel,
+                        trace.traceUrl, out);
             } else {
                 TextReport.write(report, sort.name(), kernel, out);
             }

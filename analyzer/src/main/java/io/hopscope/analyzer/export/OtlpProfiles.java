@@ -39,6 +39,7 @@ public final class OtlpProfiles {
     private final Map<String, Integer> locations = new HashMap<>();
     private final Map<List<Integer>, Integer> stacks = new HashMap<>();
     private final Map<String, Integer> attributes = new HashMap<>();
+    private final Map<String, Integer> links = new HashMap<>();
 
     private OtlpProfiles() {
         string("");
@@ -69,6 +70,7 @@ public final class OtlpProfiles {
             samples.of(type).forEach((key, value) -> profile.addSamples(Sample.newBuilder()
                     .setStackIndex(b.stack(key.framesRootFirst()))
                     .addAllAttributeIndices(b.attributes(key))
+                    .setLinkIndex(b.link(key.traceId(), key.spanId()))
                     .addValues(value[0])));
             scope.addProfiles(profile);
         }
@@ -115,6 +117,27 @@ public final class OtlpProfiles {
             dictionary.addStackTable(Stack.newBuilder().addAllLocationIndices(k));
             return dictionary.getStackTableCount() - 1;
         });
+    }
+
+    // The request's trace and span (entry 0, the zero link, when it was made in none; a trace id
+    // without a span id links to the trace with a zero span id).
+    private int link(String traceId, String spanId) {
+        if (traceId == null) {
+            return 0;
+        }
+        return links.computeIfAbsent(traceId + '/' + spanId, k -> {
+            dictionary.addLinkTable(Link.newBuilder().setTraceId(hex(traceId, 16))
+                    .setSpanId(spanId == null ? ByteString.copyFrom(new byte[8]) : hex(spanId, 8)));
+            return dictionary.getLinkTableCount() - 1;
+        });
+    }
+
+    private static ByteString hex(String id, int bytes) {
+        byte[] b = new byte[bytes];
+        for (int i = 0; i < bytes; i++) {
+            b[i] = (byte) Integer.parseInt(id, 2 * i, 2 * i + 2, 16);
+        }
+        return ByteString.copyFrom(b);
     }
 
     private List<Integer> attributes(ProfileSamples.Key key) {

@@ -19,9 +19,12 @@ import java.util.zip.GZIPOutputStream;
  * {@link ProfileSamples} as one pprof profile (gzipped protobuf, as {@code go tool pprof} and
  * Pyroscope's {@code /ingest?format=pprof} read it), from the Java classes protoc generates out of
  * pprof's profile.proto: one value column per sample type that has values, each sample's
- * attributes as string labels.
+ * attributes as string labels, and {@code span_id} where the request was made in a trace.
  */
 public final class PprofProfile {
+
+    /** The label Pyroscope reads as a sample's span (and the only one it does not make a series of). */
+    static final String SPAN_ID_LABEL = "span_id";
 
     private final Profile.Builder profile = Profile.newBuilder();
     private final Map<String, Long> strings = new HashMap<>();
@@ -54,6 +57,10 @@ public final class PprofProfile {
                     if (v != null) {
                         sample.addLabel(Label.newBuilder().setKey(b.string(a.pprofLabel)).setStr(b.string(v)));
                     }
+                }
+                if (key.spanId() != null) {
+                    // Pyroscope keeps span_id as the sample's link to its span, not as a series label.
+                    sample.addLabel(Label.newBuilder().setKey(b.string(SPAN_ID_LABEL)).setStr(b.string(key.spanId())));
                 }
                 b.profile.addSample(sample);
             });

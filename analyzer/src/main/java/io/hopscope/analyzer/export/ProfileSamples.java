@@ -19,13 +19,18 @@ import java.util.regex.Pattern;
  * The per-request values export sends, added up by sample type, stack and attributes: what both the
  * OTLP and the pprof writers read. A stack is root first; a hop's stack is made of two synthetic
  * frames ({@code queue delay via VIA}, {@code to POOL}) since a hop has no Java stack of its own.
+ * A sample of a request made in a W3C trace keeps its trace and span id (the OTLP sample's link,
+ * pprof's {@code span_id}): such samples add up per trace, the others per stack and attributes only.
  */
 public final class ProfileSamples {
 
     private static final Pattern POOL_SUFFIX = Pattern.compile("[-_#. ]?\\d+$");
 
-    /** A stack, root first, and the attribute values (indexed by {@link Attribute#ordinal()}, null when absent). */
-    public record Key(List<String> framesRootFirst, List<String> attributes) {
+    /**
+     * A stack, root first, the attribute values (indexed by {@link Attribute#ordinal()}, null when absent)
+     * and the request's trace context (null when none).
+     */
+    public record Key(List<String> framesRootFirst, List<String> attributes, String traceId, String spanId) {
 
         public String attribute(Attribute a) {
             return attributes.get(a.ordinal());
@@ -36,7 +41,7 @@ public final class ProfileSamples {
     private final Map<SampleType, Map<Key, long[]>> values = new EnumMap<>(SampleType.class);
 
     /** A JDK event joined to a request: its frames, then its leaf (the allocated or contended class) on top. */
-    public void addJoined(SampleType type, String requestName, StackSample sample) {
+    public void addJoined(SampleType type, String requestName, String traceId, String spanId, StackSample sample) {
         if (sample.weight() <= 0) {
             return;
         }
@@ -46,7 +51,8 @@ public final class ProfileSamples {
             // FoldedStacks' "_[k]" colours a flame graph's frame; a profile's frame is just the class.
             frames.add(sample.leaf().endsWith("_[k]") ? sample.leaf().substring(0, sample.leaf().length() - 4) : sample.leaf());
         }
-        add(type, frames, attributes(requestName, pool(sample.threadName(), false), null, null), sample.weight());
+        add(type, frames, attributes(requestName, pool(sample.threadName(), false), null, null), traceId, spanId,
+                sample.weight());
     }
 
     /** Every hop of the request (the report's detail) as its delay, with its kind and via. */
@@ -58,7 +64,7 @@ public final class ProfileSamples {
             String via = h.via() == null || h.via().isEmpty() ? "?" : h.via();
             String pool = pool(h.to().name(), h.to().virtual());
             add(SampleType.ofHop(h.kind()), List.of(h.delayName() + " via " + via, "to " + pool),
-                    attributes(r.name(), pool, h.kind(), via), h.delayNanos());
+                    attributes(r.name(), pool, h.kind(), via), r.traceId(), r.spanId(), h.delayNanos());
         }
     }
 
@@ -67,7 +73,7 @@ public final class ProfileSamples {
      * stack weight (offwake --stack-every), the wakee's user then kernel frames from the root; an
      * interval whose stacks were not sampled (weight 0) is left out, as the offwake flame graph does.
      */
-    public void addOffCpu(OffCpuOverlap o) {
+    public void addOffCpu(OffCpuOverlap o, String traceId, String spanId) {
         int weight = o.interval().stackWeight();
         if (weight == 0 || o.nanos() <= 0) {
             return;
@@ -77,8 +83,8 @@ public final class ProfileSamples {
         rootFirst(frames, stack == null ? null : stack.user(), "[Missed User Stack]");
         rootFirst(frames, stack == null ? null : stack.kernel(), "[Missed Kernel Stack]");
         frames.add("segment".equals(o.during()) ? "off cpu" : "off cpu in wait " + o.during());
-        add(SampleType.off_cpu, frames, attributes(o.requestName(), pool(o.thread(), false), null, null),
-                o.nanos() * weight);
+        add(SampleType.off_cpu, frames, attributes(o.requestName(), pool(o.thread(), false), null, null), traceId,
+                spanId, o.nanos() * weight);
     }
 
     private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
@@ -91,9 +97,11 @@ public final class ProfileSamples {
         }
     }
 
-    private void add(SampleType type, List<String> framesRootFirst, List<String> attributes, long value) {
+    private void add(SampleType type, List<String> framesRootFirst, List<String> attributes, String traceId,
+                     String spanId, long value) {
         values.computeIfAbsent(type, t -> new LinkedHashMap<>())
-                .computeIfAbsent(new Key(List.copyOf(framesRootFirst), attributes), k -> new long[1])[0] += value;
+                .computeIfAbsent(new Key(List.copyOf(framesRootFirst), attributes, traceId, spanId),
+                        k -> new long[1])[0] += value;
     }
 
     private static List<String> attributes(String requestName, String pool, String hopKind, String hopVia) {

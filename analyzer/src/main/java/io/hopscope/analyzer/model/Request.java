@@ -14,7 +14,8 @@ import java.util.List;
  * {@code carriers} is what its virtual threads did on their carriers, {@link Carriers#NONE} when it had none.
  * {@code unexplained} is its parked and monitor time that no wait or hop of it explains, {@link Unexplained#NONE} when none.
  * {@code agentWork} is the agent's own work on its threads, left out of every other figure; a request
- * during which its threads loaded classes is a warm-up request ({@link #warmup()}).
+ * during which its threads loaded classes is a warm-up request ({@link #warmup()}). {@code traceId} and
+ * {@code spanId} are the W3C trace context it began in ({@link TraceIds}), null when none.
  */
 public record Request(
         long id,
@@ -51,7 +52,25 @@ public record Request(
         Carriers carriers,
         boolean detailKept,
         Unexplained unexplained,
-        AgentWork agentWork) {
+        AgentWork agentWork,
+        String traceId,
+        String spanId) {
+
+    /** A request without a trace context (tests, and older recordings). */
+    public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
+                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hops, List<Hop> hopList,
+                   List<ThreadTime> threads, List<Segment> segments, List<Wait> waits, List<Span> spans,
+                   long allocatedBytes, long estimatedAllocatedBytes, long blockedNanos, long queueDelayNanos,
+                   long wakeLatencyNanos, int handoffHops, int wakeHops, int returnHops, long returnDelayNanos,
+                   boolean blockedOnNonBlockingThread, List<PolicyTime> policies, LockContention lock,
+                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, Carriers carriers,
+                   boolean detailKept, Unexplained unexplained, AgentWork agentWork) {
+        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hops,
+                hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
+                queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
+                blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
+                unexplained, agentWork, null, null);
+    }
 
     /** A request without agent work (tests, and the figures of older recordings). */
     public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
@@ -66,7 +85,7 @@ public record Request(
                 hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
                 queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
                 blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
-                unexplained, AgentWork.NONE);
+                unexplained, AgentWork.NONE, null, null);
     }
 
     /** Whether its threads loaded classes while they worked on it (the agent saw each one). */

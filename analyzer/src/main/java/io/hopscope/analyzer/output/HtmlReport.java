@@ -50,6 +50,12 @@ public final class HtmlReport {
      */
     public static void write(Report report, int worst, List<Flame> flames, KernelReport kernel, Writer out)
             throws IOException {
+        write(report, worst, flames, kernel, null, out);
+    }
+
+    /** The same, each request's trace id linked by {@code traceUrl} ({@code --trace-url}; null: no links). */
+    public static void write(Report report, int worst, List<Flame> flames, KernelReport kernel, TraceUrl traceUrl,
+                             Writer out) throws IOException {
         ObjectNode data = JsonReport.MAPPER.createObjectNode();
         RecordingInfo info = report.recording();
         data.put("file", info.file());
@@ -71,6 +77,9 @@ public final class HtmlReport {
                 break;
             }
             ObjectNode request = request(r);
+            if (traceUrl != null) {
+                request.put("traceUrl", traceUrl.link(r.traceId(), r.spanId()));
+            }
             if (kernel != null && kernel.perRequest()) {
                 request.set("kernel", KernelHtml.request(kernel.request(r.id())));
             }
@@ -132,6 +141,8 @@ public final class HtmlReport {
         o.put("id", r.id());
         o.put("name", r.name());
         o.put("url", r.url());
+        o.put("traceId", r.traceId());
+        o.put("spanId", r.spanId());
         o.put("outcome", r.outcome() + (r.error() != null ? " (" + r.error() + ")" : ""));
         o.put("duration", Units.nanos(r.durationNanos()));
         o.put("durationNanos", r.durationNanos());

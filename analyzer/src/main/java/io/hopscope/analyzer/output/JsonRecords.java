@@ -178,6 +178,8 @@ final class JsonRecords {
         n.put("outcome", r.outcome());
         n.put("error", r.error());
         n.put("statusCode", r.statusCode());
+        n.put("traceId", r.traceId());
+        n.put("spanId", r.spanId());
         n.set("startThread", thread(r.startThread()));
         n.put("startEpochNanos", r.startEpochNanos());
         n.put("durationNanos", r.durationNanos());

@@ -249,6 +249,9 @@ public final class TextReport {
         out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%s%n", rank, r.id(), r.name(),
                 r.outcome(), r.error() != null ? " (" + r.error() + ")" : "", Units.nanos(r.durationNanos()),
                 Units.epoch(r.startEpochNanos()), r.warmup() ? "  warm-up" : "");
+        if (r.traceId() != null) {
+            out.println("  trace " + r.traceId() + (r.spanId() != null ? " span " + r.spanId() : ""));
+        }
         out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); blocked %s, queue delay %s, wake latency %s%s, gc %s%n",
                 r.hops(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
                 Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),

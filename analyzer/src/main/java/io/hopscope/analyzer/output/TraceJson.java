@@ -164,6 +164,12 @@ public final class TraceJson {
         g.writeObjectFieldStart("args");
         g.writeNumberField("request", r.id());
         g.writeStringField("requestName", r.name());
+        if (r.traceId() != null) {
+            g.writeStringField("traceId", r.traceId());
+            if (r.spanId() != null) {
+                g.writeStringField("spanId", r.spanId());
+            }
+        }
         if (argValue != null) {
             g.writeStringField(argName, argValue);
         }

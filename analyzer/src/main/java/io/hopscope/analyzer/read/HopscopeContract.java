@@ -66,7 +66,8 @@ public final class HopscopeContract {
     private static Map<String, Map<String, String>> events() {
         Map<String, Map<String, String>> m = new LinkedHashMap<>();
         m.put(REQUEST, fields("requestId", "long", "name", "String", "boundary", "String", "url", "String",
-                "outcome", "String", "error", "String", "statusCode", "int", "startThread", "Thread"));
+                "outcome", "String", "error", "String", "statusCode", "int", "startThread", "Thread",
+                "traceId", "String", "spanId", "String"));
         m.put(REQUEST_START, fields("requestId", "long", "name", "String"));
         m.put(SEGMENT, fields("requestId", "long", "kind", "String", "allocatedBytes", "long", "cpuNanos", "long"));
         m.put(HOP, fields("requestId", "long", "kind", "String", "fromThread", "Thread", "toThread", "Thread",

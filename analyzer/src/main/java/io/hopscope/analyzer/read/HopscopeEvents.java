@@ -86,7 +86,7 @@ public final class HopscopeEvents {
     public static final class RequestEvent extends View {
         public RequestEvent() {
             super(HopscopeContract.REQUEST, "requestId", "name", "boundary", "url", "outcome", "error", "statusCode",
-                    "startThread", EVENT_THREAD);
+                    "startThread", EVENT_THREAD, "traceId", "spanId");
         }
 
         /** 0 outside any request, as in every view. */
@@ -125,6 +125,16 @@ public final class HopscopeEvents {
 
         public RecordedThread eventThread() {
             return threadAt(8);
+        }
+
+        /** The W3C trace id the request began in, as recorded (unchecked), or null. */
+        public String traceId() {
+            return stringAt(9);
+        }
+
+        /** The W3C span id the request began in, as recorded (unchecked), or null. */
+        public String spanId() {
+            return stringAt(10);
         }
     }
 

@@ -92,6 +92,8 @@ class RequestFieldsTest {
         acc.outcome = "error";
         acc.error = "java.io.IOException: reset";
         acc.statusCode = 503;
+        acc.traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+        acc.spanId = "00f067aa0ba902b7";
         acc.startThread = CALLER;
         acc.endThread = CALLER;
         acc.startEpochNanos = 1_000;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.hopscope.analyzer.export.pprof.Profile;
 import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.ContractEvents;
 import io.hopscope.analyzer.testing.KnownPathRecording;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
+import jdk.jfr.Recording;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -142,6 +144,94 @@ class ExportCliTest {
         assertThat(d.getStringTable(0)).isEmpty();
         assertThat(d.getStackTable(0).getLocationIndicesCount()).isZero();
         assertThat(d.getLinkTable(0).getTraceId().isEmpty()).isTrue();
+    }
+
+    @Test
+    void samplesOfARequestMadeInATraceLinkToItsSpan() throws Exception {
+        Path traced = dir.resolve("traced.jfr");
+        try (Recording r = new Recording()) {
+            for (Class<? extends jdk.jfr.Event> type : List.of(ContractEvents.Request.class, ContractEvents.Segment.class,
+                    ContractEvents.Hop.class)) {
+                r.enable(type).withoutThreshold();
+            }
+            r.start();
+            tracedRequest(1, TraceIdCliTest.TRACE, TraceIdCliTest.SPAN_1);
+            tracedRequest(2, null, null);
+            r.stop();
+            r.dump(traced);
+        }
+        Path otlp = dir.resolve("traced.otlp.pb");
+        Cli r = Cli.run("export", traced.toString(), "--format", "otlp", "-o", otlp.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        ExportProfilesServiceRequest request = ExportProfilesServiceRequest.parseFrom(Files.readAllBytes(otlp));
+        ProfilesDictionary d = request.getDictionary();
+        var queue = request.getResourceProfiles(0).getScopeProfiles(0).getProfilesList().stream()
+                .filter(p -> d.getStringTable(p.getSampleType().getTypeStrindex()).equals("queue_delay")).findFirst()
+                .orElseThrow();
+        // The same stack and attributes, one request in a trace and one not: two samples, one linked.
+        assertThat(queue.getSamplesList()).hasSize(2);
+        List<String> links = new java.util.ArrayList<>();
+        for (Sample s : queue.getSamplesList()) {
+            var link = d.getLinkTable(s.getLinkIndex());
+            links.add(s.getLinkIndex() == 0 ? "none" : hex(link.getTraceId().toByteArray()) + "/"
+                    + hex(link.getSpanId().toByteArray()));
+        }
+        assertThat(links).containsExactlyInAnyOrder("none", TraceIdCliTest.TRACE + "/" + TraceIdCliTest.SPAN_1);
+
+        Path pprof = dir.resolve("traced.pb.gz");
+        r = Cli.run("export", traced.toString(), "--format", "pprof", "-o", pprof.toString());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        Profile p;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(pprof))) {
+            p = Profile.parseFrom(in);
+        }
+        List<String> spanLabels = new java.util.ArrayList<>();
+        p.getSampleList().forEach(s -> s.getLabelList().forEach(l -> {
+            String key = p.getStringTable((int) l.getKey());
+            assertThat(key).isNotEqualTo("trace_id"); // a series per trace in Pyroscope
+            if (key.equals("span_id")) {
+                spanLabels.add(p.getStringTable((int) l.getStr()));
+            }
+        }));
+        assertThat(p.getSampleList()).hasSize(2);
+        assertThat(spanLabels).containsExactly(TraceIdCliTest.SPAN_1);
+    }
+
+    /** A request with one handoff of 5 us from this thread to another, made in the trace given (null: none). */
+    private static void tracedRequest(long id, String traceId, String spanId) throws InterruptedException {
+        Thread caller = Thread.currentThread();
+        ContractEvents.Request e = new ContractEvents.Request();
+        e.begin();
+        ContractEvents.instantSegment(id, "start", 64);
+        Thread worker = new Thread(() -> {
+            ContractEvents.Hop hop = new ContractEvents.Hop();
+            hop.requestId = id;
+            hop.kind = "handoff";
+            hop.fromThread = caller;
+            hop.toThread = Thread.currentThread();
+            hop.delayNanos = 5_000;
+            hop.via = "java.util.concurrent.ThreadPoolExecutor";
+            hop.commit();
+            ContractEvents.instantSegment(id, "task", 64);
+        }, "traced-worker-1");
+        worker.start();
+        worker.join();
+        e.requestId = id;
+        e.name = "GET 127.0.0.1/traced";
+        e.boundary = "okhttp3.Call#execute";
+        e.outcome = "ok";
+        e.statusCode = 200;
+        e.traceId = traceId;
+        e.spanId = spanId;
+        e.commit();
+    }
+
+    private static String hex(byte[] bytes) {
+        StringBuilder s = new StringBuilder();
+        for (byte b : bytes) {
+            s.append(String.format("%02x", b));
+        }
+        return s.toString();
     }
 
     @Test

@@ -42,6 +42,8 @@ public final class ContractEvents {
         public String error;
         public int statusCode;
         public Thread startThread;
+        public String traceId;
+        public String spanId;
     }
 
     /** hopscope.Segment. */

@@ -57,6 +57,8 @@ public final class OtelCollector implements AutoCloseable {
                     path: %s
                   file/metrics:
                     path: %s
+                  file/traces:
+                    path: %s
                   prometheus:
                     endpoint: 127.0.0.1:%d
                 service:
@@ -70,7 +72,11 @@ public final class OtelCollector implements AutoCloseable {
                     metrics:
                       receivers: [otlp]
                       exporters: [file/metrics, prometheus, debug]
-                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"), prometheusPort));
+                    traces:
+                      receivers: [otlp]
+                      exporters: [file/traces]
+                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
+                dir.resolve("traces.jsonl"), prometheusPort));
         Process p = new ProcessBuilder(binary.toString(), "--config=" + config, "--feature-gates=+service.profilesSupport")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("otelcol.log").toFile()).start();
         OtelCollector collector = new OtelCollector(p, dir, port, prometheusPort);
@@ -130,7 +136,7 @@ public final class OtelCollector implements AutoCloseable {
     }
 
     /**
-     * The JSON lines the file exporter wrote for {@code signal} ({@code profiles}, {@code metrics}),
+     * The JSON lines the file exporter wrote for {@code signal} ({@code profiles}, {@code metrics}, {@code traces}),
      * waiting until there are at least {@code lines} of them: the exporter writes after the receiver
      * has answered.
      */

@@ -82,33 +82,7 @@ public final class PipelineCommand implements Callable<Integer> {
         figures.measureFirstWindow(loop.firstWindowS);
         try (Target target = Target.open(spec, loop.uri)) {
             URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs);
-            ClosedLoop.Operation op = () -> {
-                HttpRequest request = new HttpRequest(loop.uploadBytes > 0 ? HttpMethod.POST : HttpMethod.GET,
-                        requestUri.toURL());
-                if (loop.uploadBytes > 0) {
-                    request.setHeader(HttpHeaderName.CONTENT_LENGTH, Integer.toString(loop.uploadBytes));
-                    request.setBody(BinaryData.fromBytes(payload));
-                }
-                if (sync) {
-                    try (HttpResponse response = pipeline.sendSync(request, Context.NONE)) {
-                        check(response, response.getBodyAsBinaryData().toBytes().length);
-                    }
-                } else {
-                    // The SDK's sync-over-async: build the reactive chain, then park the caller in block().
-                    Integer bodyBytes = pipeline.send(request)
-                            .flatMap(response -> response.getBodyAsByteArray()
-                                    .defaultIfEmpty(new byte[0])
-                                    .map(body -> {
-                                        check(response, body.length);
-                                        return body.length;
-                                    })
-                                    .doFinally(s -> response.close()))
-                            .block();
-                    if (bodyBytes == null) {
-                        throw new ResponseCheckException("no response");
-                    }
-                }
-            };
+            ClosedLoop.Operation op = () -> callOnce(pipeline, requestUri, payload, sync);
             ClosedLoop.run(loop.callerThreads("pipeline-caller-"), parallel, loop.warmupS, loop.measuredSeconds(), loop.measuredCount(), figures, op);
         }
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -119,6 +93,39 @@ public final class PipelineCommand implements Callable<Integer> {
         loop.putSettings(settings);
         figures.print(System.out, settings);
         return 0;
+    }
+
+    /**
+     * One call through the pipeline. A named method, not the loop's lambda, so that a tracer can open a
+     * span around each call by name (the OpenTelemetry agent's {@code otel.instrumentation.methods.include},
+     * as the trace-id IT does): the call is then made in that span, as an SDK call is in a server's.
+     */
+    private void callOnce(HttpPipeline pipeline, URI requestUri, byte[] payload, boolean sync) throws Exception {
+        HttpRequest request = new HttpRequest(loop.uploadBytes > 0 ? HttpMethod.POST : HttpMethod.GET,
+                requestUri.toURL());
+        if (loop.uploadBytes > 0) {
+            request.setHeader(HttpHeaderName.CONTENT_LENGTH, Integer.toString(loop.uploadBytes));
+            request.setBody(BinaryData.fromBytes(payload));
+        }
+        if (sync) {
+            try (HttpResponse response = pipeline.sendSync(request, Context.NONE)) {
+                check(response, response.getBodyAsBinaryData().toBytes().length);
+            }
+        } else {
+            // The SDK's sync-over-async: build the reactive chain, then park the caller in block().
+            Integer bodyBytes = pipeline.send(request)
+                    .flatMap(response -> response.getBodyAsByteArray()
+                            .defaultIfEmpty(new byte[0])
+                            .map(body -> {
+                                check(response, body.length);
+                                return body.length;
+                            })
+                            .doFinally(s -> response.close()))
+                    .block();
+            if (bodyBytes == null) {
+                throw new ResponseCheckException("no response");
+            }
+        }
     }
 
     private void check(HttpResponse response, long bodyBytes) {
