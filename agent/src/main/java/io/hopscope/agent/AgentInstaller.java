@@ -301,7 +301,7 @@ final class AgentInstaller {
             try {
                 HopscopeRuntime.warmUp();
             } catch (Throwable t) {
-                AgentErrors.report("warm-up", t);
+                AgentErrors.reportTask("warm-up", "", t);
             }
         }, "hopscope-warm-up");
         warmUp.setDaemon(true);
@@ -346,7 +346,7 @@ final class AgentInstaller {
             try {
                 return AgentWork.begin(countsClass);
             } catch (Throwable t) {
-                AgentErrors.report("agent-work", t);
+                AgentErrors.reportTask("agent-work", "", t);
                 return null;
             }
         }
@@ -357,7 +357,7 @@ final class AgentInstaller {
             try {
                 AgentWork.end(token);
             } catch (Throwable t) {
-                AgentErrors.report("agent-work", t);
+                AgentErrors.reportTask("agent-work", "", t);
             }
         }
     }
@@ -373,7 +373,7 @@ final class AgentInstaller {
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded,
                 Throwable throwable) {
-            AgentErrors.report("transform " + typeName, throwable);
+            AgentErrors.reportTask("transform", typeName, throwable);
         }
 
         @Override

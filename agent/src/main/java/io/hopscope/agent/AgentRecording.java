@@ -63,7 +63,7 @@ final class AgentRecording {
                         : "skipped (a recording is already running)"));
             }
         } catch (RuntimeException e) {
-            AgentErrors.report("jit-training", e);
+            AgentErrors.reportTask("jit-training", "", e);
         }
     }
 
