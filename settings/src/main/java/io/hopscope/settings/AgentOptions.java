@@ -52,7 +52,7 @@ public final class AgentOptions {
             String value = pair.substring(eq + 1).trim();
             AgentOption option = AgentOption.of(key).orElse(null);
             if (option == null) {
-                problems.accept("hopscope: unknown option '" + key + "'; ignored (options: " + AgentOption.keys() + ")");
+                problems.accept("hopscope: option '" + key + "' is unknown; ignored (options: " + AgentOption.keys() + ")");
             } else {
                 options.set(option, value, problems);
             }

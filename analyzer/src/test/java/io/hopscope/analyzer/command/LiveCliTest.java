@@ -37,6 +37,14 @@ class LiveCliTest {
     }
 
     @Test
+    void anUnknownAgentOptionIsOneLine() {
+        Cli r = Cli.run("live", Long.toString(ProcessHandle.current().pid()), "colour=red");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: live: agent option 'colour' is unknown"
+                + " (for example requests=com.example.Api#call; all of them: docs/agent.md)");
+    }
+
+    @Test
     void aGonePidIsOneLine() throws Exception {
         Process p = new ProcessBuilder("true").start();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
