@@ -16,7 +16,13 @@
 # a cost of C ns per interval is about 2C ns of CPU per request of its 45-60 us.
 #
 # USAGE: sudo /usr/bin/python3 bpf/bench/switchcost.py [--tool FILE ...] [--tracer-args "OPTIONS"]
-#            [--rounds N] [--before S] [--trace S] [--empty]
+#            [--rounds N] [--before S] [--trace S] [--empty] [--bpf-stats]
+#
+# --bpf-stats turns on kernel.bpf_stats_enabled for the run and prints, each round, the programs'
+# own run time as the kernel accounts it (run_time_ns, run_cnt): per run of each program and in all
+# per recorded off-CPU interval. The load of other processes moves it much less than the handoff's
+# CPU time, but the accounting itself adds about 35 ns a run (two clock reads) to both, and to the
+# handoff's CPU time: compare such rounds with each other, not with rounds without it.
 
 import argparse
 import os
@@ -33,6 +39,7 @@ BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOOL = os.path.join(BPF_DIR, "offwake.py")
 # offwake's tracepoints with empty programs (--empty): the floor of its cost.
 EMPTY_TOOL = os.path.join(BPF_DIR, "bench", "emptytool.py")
+STATS = "/proc/sys/kernel/bpf_stats_enabled"
 
 PINGPONG_C = r"""
 #define _GNU_SOURCE
@@ -158,6 +165,24 @@ def measure(binary, command, args, cpu, others):
     return statistics.median(before), statistics.median(traced), "".join(err) + rest
 
 
+def run_time(err, intervals):
+    """The tracer's "BPF run time" summary line as "name ns/run (runs), ...; total ns per interval",
+    or None when it printed none. intervals: the off-CPU intervals of the same tracer's run (the
+    empty programs record none: the ping-pong's handoffs stand in for them)."""
+    m = re.search(r"BPF run time \(kernel.bpf_stats_enabled=1\): (.*)", err)
+    if not m:
+        return None
+    parts, total = [], 0
+    for name, ms, runs in re.findall(r"(\w+) ([\d.]+) ms / (\d+) runs", m.group(1)):
+        name = name.split("__")[-1]
+        if name == "sched_process_exit":
+            continue
+        ns, runs = float(ms) * 1e6, int(runs)
+        total += ns
+        parts.append("%s %.0f (%d)" % (name, ns / max(1, runs), runs))
+    return "%s; %.0f ns per interval" % (", ".join(parts), total / max(1, intervals))
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="offwake's cost per off-CPU interval, on a futex ping-pong pinned to one CPU.",
@@ -174,6 +199,8 @@ def main():
                              "intervals, some 15 s)")
     parser.add_argument("--empty", action="store_true",
                         help="also measure empty programs on offwake's tracepoints")
+    parser.add_argument("--bpf-stats", action="store_true",
+                        help="print the programs' own run time (kernel.bpf_stats_enabled) each round")
     args = parser.parse_args()
     if os.geteuid() != 0:
         fail("must run as root (it loads BPF programs)")
@@ -187,6 +214,26 @@ def main():
     for t in tools:
         if not os.path.exists(t):
             fail("no tool %s" % t)
+    stats_before = None
+    if args.bpf_stats:
+        with open(STATS) as f:
+            stats_before = f.read().strip()
+        with open(STATS, "w") as f:
+            f.write("1")
+    try:
+        costs = rounds(args, tools, cpu, others)
+    finally:
+        if stats_before is not None:
+            with open(STATS, "w") as f:
+                f.write(stats_before)
+    for name, figures in costs.items():
+        print("%-24s median cost %+.0f ns per interval (rounds: %s)"
+              % (name, statistics.median(figures), ", ".join("%+.0f" % c for c in figures)))
+    return 0
+
+
+def rounds(args, tools, cpu, others):
+    """Each tool's cost per interval, every round: {name: [ns, ...]}, printed as they come."""
     with tempfile.TemporaryDirectory(prefix="offwake-switchcost-") as tmpdir:
         binary = build(tmpdir)
         configs = [(os.path.relpath(t), t) for t in tools]
@@ -206,12 +253,17 @@ def main():
                 print("round %d  %-24s untraced %6.0f ns/handoff  traced %6.0f  cost %+6.0f ns "
                       "per interval%s" % (r + 1, name, before, traced, traced - before,
                                           "  (lost %s)" % "+".join(lost.groups()) if lost else ""))
+                intervals = re.search(r"(\d+) off-CPU intervals", err)
+                intervals = int(intervals.group(1)) if intervals else 0
+                if not intervals:
+                    # Empty programs record none: the handoffs of the traced window, one
+                    # interval each.
+                    intervals = int(args.trace * 1e9 / traced)
+                stats = run_time(err, intervals) if args.bpf_stats else None
+                if stats:
+                    print("         BPF run time, ns a run (runs): %s" % stats)
                 sys.stdout.flush()
-    for name, _ in configs:
-        print("%-24s median cost %+.0f ns per interval (rounds: %s)"
-              % (name, statistics.median(costs[name]),
-                 ", ".join("%+.0f" % c for c in costs[name])))
-    return 0
+    return costs
 
 
 if __name__ == "__main__":
