@@ -19,8 +19,8 @@
 #            [--rounds N] [--before S] [--trace S] [--empty] [--bpf-stats]
 #
 # --bpf-stats turns on kernel.bpf_stats_enabled for the run and prints, each round, the programs'
-# own run time as the kernel accounts it (run_time_ns, run_cnt): per run of each program and in all
-# per recorded off-CPU interval. The load of other processes moves it much less than the handoff's
+# own run time as the kernel accounts it (run_time_ns, run_cnt): per run of each program and, with
+# --empty, how much longer than the empty programs' of the same round they ran per interval. The load of other processes moves it much less than the handoff's
 # CPU time, but the accounting itself adds about 35 ns a run (two clock reads) to both, and to the
 # handoff's CPU time: compare such rounds with each other, not with rounds without it.
 
@@ -165,22 +165,32 @@ def measure(binary, command, args, cpu, others):
     return statistics.median(before), statistics.median(traced), "".join(err) + rest
 
 
-def run_time(err, intervals):
-    """The tracer's "BPF run time" summary line as "name ns/run (runs), ...; total ns per interval",
-    or None when it printed none. intervals: the off-CPU intervals of the same tracer's run (the
-    empty programs record none: the ping-pong's handoffs stand in for them)."""
+# Runs of each program per handoff of the ping-pong: one switch, one wake (sched_waking and
+# sched_wakeup) and two futex calls (the wake and the wait), each an enter and an exit.
+RUNS_PER_HANDOFF = {"sched_switch": 1, "sched_waking": 1, "sched_wakeup": 1, "sys_enter_futex": 2,
+                    "sys_exit_futex": 2}
+
+
+def run_time(err):
+    """{program: (ns a run, runs)} from the tracer's "BPF run time" summary line, {} without one."""
     m = re.search(r"BPF run time \(kernel.bpf_stats_enabled=1\): (.*)", err)
     if not m:
-        return None
-    parts, total = [], 0
+        return {}
+    figures = {}
     for name, ms, runs in re.findall(r"(\w+) ([\d.]+) ms / (\d+) runs", m.group(1)):
         name = name.split("__")[-1]
-        if name == "sched_process_exit":
-            continue
-        ns, runs = float(ms) * 1e6, int(runs)
-        total += ns
-        parts.append("%s %.0f (%d)" % (name, ns / max(1, runs), runs))
-    return "%s; %.0f ns per interval" % (", ".join(parts), total / max(1, intervals))
+        if name in RUNS_PER_HANDOFF:
+            figures[name] = (float(ms) * 1e6 / max(1, int(runs)), int(runs))
+    return figures
+
+
+def above(figures, floor):
+    """ns an interval that a tool's programs run longer than the empty programs' of the same round:
+    each program's excess a run, weighted by its runs per handoff. A program's runs for other
+    processes (a switch on the other CPU, another process's futex call) are in both averages, so
+    the excess understates a traced run's; the programs' clock reads and counters, which
+    progtime.py adds, are not in it."""
+    return sum((figures[p][0] - floor[p][0]) * n for p, n in RUNS_PER_HANDOFF.items())
 
 
 def main():
@@ -243,6 +253,7 @@ def rounds(args, tools, cpu, others):
         events = os.path.join(tmpdir, "events.jsonl")
         tail = [*args.tracer_args.split(), "--duration", str(args.trace), "--events", events]
         costs = {name: [] for name, _ in configs}
+        stats = {}
         print("ping-pong on CPU %d; tracer %s" % (cpu, args.tracer_args or "(defaults)"))
         for r in range(args.rounds):
             for name, tool in configs:
@@ -253,16 +264,16 @@ def rounds(args, tools, cpu, others):
                 print("round %d  %-24s untraced %6.0f ns/handoff  traced %6.0f  cost %+6.0f ns "
                       "per interval%s" % (r + 1, name, before, traced, traced - before,
                                           "  (lost %s)" % "+".join(lost.groups()) if lost else ""))
-                intervals = re.search(r"(\d+) off-CPU intervals", err)
-                intervals = int(intervals.group(1)) if intervals else 0
-                if not intervals:
-                    # Empty programs record none: the handoffs of the traced window, one
-                    # interval each.
-                    intervals = int(args.trace * 1e9 / traced)
-                stats = run_time(err, intervals) if args.bpf_stats else None
-                if stats:
-                    print("         BPF run time, ns a run (runs): %s" % stats)
+                stats[name] = run_time(err) if args.bpf_stats else {}
+                if stats[name]:
+                    print("         BPF run time, ns a run (runs): %s" % ", ".join(
+                        "%s %.0f (%d)" % (p, ns, runs) for p, (ns, runs) in stats[name].items()))
                 sys.stdout.flush()
+            floor = stats.get("empty programs")
+            for name, _ in configs[:-1] if floor else []:
+                if stats[name]:
+                    print("round %d  %-24s BPF run time above the empty programs': %+.0f ns per "
+                          "interval" % (r + 1, name, above(stats[name], floor)))
     return costs
 
 
