@@ -490,9 +490,9 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     struct futex_t *fx = &t->fx;
     // Every syscall of a thread runs on its own stack, the page kept from its
     // first futex() call: a different page here means the stack check in
-    // sched_waking cannot be trusted. Checked
-    // at one call in 64 (by the entry clock's low bits), as the entry's check:
-    // a helper call at every exit was a tenth of this program.
+    // sched_waking cannot be trusted. Checked at one call in 64 (by the entry
+    // clock's low bits), as the entry's check: a helper call at every exit was
+    // a tenth of this program.
     if ((fx->enter_ns & 0xfc0) == 0 && fx->stack_page != stack_page())
         count(CNT_PAGE_CHANGED);
     struct event_t *o = &t->off;
