@@ -62,15 +62,15 @@ fig() { awk -v k="$1:" '$1 == k {print $2}' "$2"; }
 # /proc/PID/task/*/stat, fields 14 and 15 after the name), and the whole process's; a thread's
 # figure is its last snapshot (the compiler threads end at the exit: at most 0.2 s of theirs missed).
 threads_cpu() {
-  local pid=$1 file=$2 t stat rest
+  local pid=$1 file=$2 t stat comm
   : > "$file"
   while kill -0 "$pid" 2>/dev/null; do
-    {
-      stat=$(cat "/proc/$pid/stat" 2>/dev/null) || break
-      rest=${stat##*) }; read -r -a f <<< "$rest"; echo "process|process|$((f[11] + f[12]))"
+    { # bash's own reads, no process per thread: the poll must not load the machine it measures
+      { read -r stat < "/proc/$pid/stat"; } 2>/dev/null || break
+      read -r -a f <<< "${stat##*) }"; echo "process|process|$((f[11] + f[12]))"
       for t in /proc/"$pid"/task/*; do
-        stat=$(cat "$t/stat" 2>/dev/null) || continue
-        rest=${stat##*) }; read -r -a f <<< "$rest"; echo "${t##*/}|$(cat "$t/comm" 2>/dev/null)|$((f[11] + f[12]))"
+        { read -r stat < "$t/stat" && read -r comm < "$t/comm"; } 2>/dev/null || continue
+        read -r -a f <<< "${stat##*) }"; echo "${t##*/}|$comm|$((f[11] + f[12]))"
       done
     } >> "$file"
     sleep 0.2
