@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
@@ -38,13 +39,13 @@ final class JdkEventJoin {
 
     private final RecordingFacts facts;
     private final JfrEvents jfr;
-    private final SegmentWindow window;
+    private final SegmentWindow<RequestAcc> window;
     private List<PendingJdk> pending = new ArrayList<>();
     private long flushes;
     private long sampledAllocBytes;
     private long sampledAllocBytesInRequests;
 
-    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow window) {
+    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestAcc> window) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;

@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import static io.hopscope.analyzer.read.HopscopeEvents.each;
 
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -62,7 +63,7 @@ public final class RecordingAnalyzer {
     private final Path file;
     private final AnalysisOptions options;
     private final JfrEvents jfr = new JfrEvents();
-    private final SegmentWindow window = new SegmentWindow();
+    private final SegmentWindow<RequestAcc> window = new SegmentWindow<>(r -> r.finished);
     private final RecordingFacts facts;
     private final GcPauses gc;
     private final JdkEventJoin jdk;

@@ -1,12 +1,12 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.TraceIds;
 import io.hopscope.analyzer.model.Wait;
-import io.hopscope.analyzer.read.HopscopeEvents;
 import io.hopscope.analyzer.read.HopscopeEvents.AgentWorkEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.HopEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.MountsEvent;
@@ -14,6 +14,7 @@ import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.SpanEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.WaitEvent;
+import io.hopscope.analyzer.read.HopscopeEvents;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ final class RequestEvents {
 
     private final RecordingFacts facts;
     private final JfrEvents jfr;
-    private final SegmentWindow window;
+    private final SegmentWindow<RequestAcc> window;
     private final Selection selection;
     private final JoinPass joins;
     private final DetailBudget budget;
@@ -48,7 +49,7 @@ final class RequestEvents {
     long allocInRequests;
 
     /** {@code joins} is null when there is no second pass. */
-    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow window, Selection selection, JoinPass joins,
+    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestAcc> window, Selection selection, JoinPass joins,
                   DetailBudget budget) {
         this.facts = facts;
         this.jfr = jfr;

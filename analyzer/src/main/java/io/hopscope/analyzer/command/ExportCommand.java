@@ -1,11 +1,11 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SegmentJoin;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.export.Endpoint;
 import io.hopscope.analyzer.export.Headers;
 import io.hopscope.analyzer.export.OtlpProfiles;
@@ -17,7 +17,6 @@ import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.BpfInput;
-import io.hopscope.analyzer.read.RecordingProblem;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceResponse;
 import java.io.IOException;
@@ -28,7 +27,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -202,7 +200,7 @@ public final class ExportCommand implements Callable<Integer> {
                 });
             }
         }
-        KernelJoin join = bpf != null ? new KernelJoin(recording).readPlacesIn(analyzer, bpf) : null;
+        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
             report = analyzer.analyze();

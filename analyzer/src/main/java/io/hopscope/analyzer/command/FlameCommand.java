@@ -1,10 +1,10 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
@@ -16,9 +16,9 @@ import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -185,7 +185,7 @@ public final class FlameCommand implements Callable<Integer> {
             });
             return "whole process, not restricted to requests";
         }
-        KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+        KernelReport kernel = new OffCpuAttribution(recording).onOverlap(o -> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }

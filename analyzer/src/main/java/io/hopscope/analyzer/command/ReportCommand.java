@@ -1,9 +1,9 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Warmup;
@@ -122,9 +122,9 @@ public final class ReportCommand implements Callable<Integer> {
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
                         .inTrace(trace.traceId));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
-        KernelJoin join = null;
+        OffCpuAttribution join = null;
         if (bpf != null) {
-            join = new KernelJoin(recording).readPlacesIn(analyzer, bpf);
+            join = new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf);
             if (flames != null) {
                 join.onOverlap(flames.offWakeSink());
             }
