@@ -39,13 +39,13 @@ final class JdkEventJoin {
 
     private final RecordingFacts facts;
     private final JfrEvents jfr;
-    private final SegmentWindow<RequestAcc> window;
+    private final SegmentWindow<RequestInProgress> window;
     private List<PendingJdk> pending = new ArrayList<>();
     private long flushes;
     private long sampledAllocBytes;
     private long sampledAllocBytesInRequests;
 
-    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestAcc> window) {
+    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
@@ -120,7 +120,7 @@ final class JdkEventJoin {
         window.sort();
         List<PendingJdk> keep = new ArrayList<>();
         for (PendingJdk p : pending) {
-            RequestAcc r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
+            RequestInProgress r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
             if (r != null && !r.finished) {
                 attribute(p, r);
             } else if (!last && p.flush() > flushes - PENDING_LAG) {
@@ -130,7 +130,7 @@ final class JdkEventJoin {
         pending = keep;
     }
 
-    private void attribute(PendingJdk p, RequestAcc r) {
+    private void attribute(PendingJdk p, RequestInProgress r) {
         if (p.kind() == ALLOCATION) {
             String agentFrame = agentFrame(p.stack());
             if (agentFrame == null) {
@@ -174,7 +174,7 @@ final class JdkEventJoin {
                 continue;
             }
             String type = f.getMethod().getType().getName();
-            if (type.startsWith(RequestAcc.AGENT_PACKAGE)) {
+            if (type.startsWith(RequestInProgress.AGENT_PACKAGE)) {
                 return JfrEvents.frame(f);
             }
             if (!isJdk(type)) {

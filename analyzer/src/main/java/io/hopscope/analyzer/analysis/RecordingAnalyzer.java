@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import static io.hopscope.analyzer.read.HopscopeEvents.each;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.NameSummary;
@@ -56,14 +57,14 @@ public final class RecordingAnalyzer {
     // but need not: its duration is its hopscope.Request event's.
     private static final int FINISH_LAG = 2;
 
-    // What an ended request waiting for its lag holds (RequestAcc and its arrays, without event
+    // What an ended request waiting for its lag holds (RequestInProgress and its arrays, without event
     // lists): 352 bytes shallow and about as much in arrays in a heap histogram of a 2 GB file's run.
     static final long WAITING_REQUEST_BYTES = 1024;
 
     private final Path file;
     private final AnalysisOptions options;
     private final JfrEvents jfr = new JfrEvents();
-    private final SegmentWindow<RequestAcc> window = new SegmentWindow<>(r -> r.finished);
+    private final SegmentWindow<RequestInProgress> window = new SegmentWindow<>(r -> r.finished);
     private final RecordingFacts facts;
     private final GcPauses gc;
     private final JdkEventJoin jdk;
@@ -224,13 +225,13 @@ public final class RecordingAnalyzer {
     }
 
     private void finishEnded(long upToFlush) {
-        for (RequestAcc r = requests.nextEnded(upToFlush); r != null; r = requests.nextEnded(upToFlush)) {
+        for (RequestInProgress r = requests.nextEnded(upToFlush); r != null; r = requests.nextEnded(upToFlush)) {
             finish(r);
         }
     }
 
     /** The request is complete: GC pauses, then into the summary and the selection, then out of memory. */
-    private void finish(RequestAcc r) {
+    private void finish(RequestInProgress r) {
         requests.finished(r);
         gc.join(r);
         if (joins != null) {

@@ -1,5 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
+import io.hopscope.analyzer.analysis.memory.LongMap;
 import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.Segment;
@@ -29,12 +31,12 @@ final class RequestEvents {
 
     private final RecordingFacts facts;
     private final JfrEvents jfr;
-    private final SegmentWindow<RequestAcc> window;
+    private final SegmentWindow<RequestInProgress> window;
     private final Selection selection;
     private final JoinPass joins;
     private final DetailBudget budget;
-    private final LongMap<RequestAcc> live = new LongMap<>(1024);
-    private final ArrayDeque<RequestAcc> ended = new ArrayDeque<>();
+    private final LongMap<RequestInProgress> live = new LongMap<>(1024);
+    private final ArrayDeque<RequestInProgress> ended = new ArrayDeque<>();
     final FinishedRequests finishedRequests;
     private final Map<String, String> strings = new HashMap<>();
     private long flushes;
@@ -49,7 +51,7 @@ final class RequestEvents {
     long allocInRequests;
 
     /** {@code joins} is null when there is no second pass. */
-    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestAcc> window, Selection selection, JoinPass joins,
+    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window, Selection selection, JoinPass joins,
                   DetailBudget budget) {
         this.facts = facts;
         this.jfr = jfr;
@@ -66,7 +68,7 @@ final class RequestEvents {
     // for requests that keep them.
 
     void onRequest(RequestEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null || r.ended) {
             if (r != null && r.finished) {
                 settleIfLate(r);
@@ -99,7 +101,7 @@ final class RequestEvents {
     }
 
     void onSegment(SegmentEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -120,7 +122,7 @@ final class RequestEvents {
     }
 
     void onHop(HopEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -148,7 +150,7 @@ final class RequestEvents {
     }
 
     void onWait(WaitEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -167,7 +169,7 @@ final class RequestEvents {
     }
 
     void onMounts(MountsEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -182,7 +184,7 @@ final class RequestEvents {
     }
 
     void onAgentWork(AgentWorkEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -192,7 +194,7 @@ final class RequestEvents {
     }
 
     void onSpan(SpanEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -210,7 +212,7 @@ final class RequestEvents {
      * any request or one that cannot be added (counted). Leaves the event's times in {@link #eventStart}
      * and {@link #eventEnd}.
      */
-    private RequestAcc requestOf(HopscopeEvents.View e, long id) {
+    private RequestInProgress requestOf(HopscopeEvents.View e, long id) {
         long start = e.startNanos();
         long end = e.endNanos();
         facts.hopscopeEvent(start, end);
@@ -219,7 +221,7 @@ final class RequestEvents {
         if (id == 0) {
             return null; // outside any request (e.g. a non-blocking wait with no request)
         }
-        RequestAcc r = live.get(id);
+        RequestInProgress r = live.get(id);
         if (r == null) {
             if (finishedRequests.isFinished(id)) {
                 return finishedRequests.target(id);
@@ -231,14 +233,14 @@ final class RequestEvents {
     }
 
     // Last in each handler: a late event's figures go on to its name's summary.
-    private void settleIfLate(RequestAcc r) {
+    private void settleIfLate(RequestInProgress r) {
         if (r.finished) {
             allocInRequests += finishedRequests.settle(r);
         }
     }
 
-    private RequestAcc newRequest(long id) {
-        RequestAcc r = new RequestAcc(id, selection.showsAny() ? budget : null);
+    private RequestInProgress newRequest(long id) {
+        RequestInProgress r = new RequestInProgress(id, selection.showsAny() ? budget : null);
         live.put(id, r);
         requestsSeen++;
         inFlight++;
@@ -270,7 +272,7 @@ final class RequestEvents {
     }
 
     /** The next ended request whose hopscope.Request event came at or before flush {@code upTo}, or null. */
-    RequestAcc nextEnded(long upTo) {
+    RequestInProgress nextEnded(long upTo) {
         return !ended.isEmpty() && ended.peek().endedAtFlush <= upTo ? ended.poll() : null;
     }
 
@@ -280,7 +282,7 @@ final class RequestEvents {
     }
 
     /** Takes a finished request out of the requests in flight. */
-    void finished(RequestAcc r) {
+    void finished(RequestInProgress r) {
         r.finished = true;
         live.remove(r.id);
         r.settleVirtualAllocation();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.analysis.memory.RequestCodec;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LateEvents;
@@ -31,7 +32,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A field added to {@link Request} must be produced by {@link RequestAcc}, carried by the spill's
+ * A field added to {@link Request} must be produced by {@link RequestInProgress}, carried by the spill's
  * {@link RequestCodec} and written by the JSON output; each test goes over every record component by
  * reflection, so it fails for a new field that one of them forgot.
  */
@@ -49,7 +50,7 @@ class RequestFieldsTest {
         Request r = everyFieldSet();
         for (RecordComponent c : Request.class.getRecordComponents()) {
             Object value = c.getAccessor().invoke(r);
-            assertThat(isDefault(value)).as("Request.%s left at %s by RequestAcc.toRequest (or not fed here)",
+            assertThat(isDefault(value)).as("Request.%s left at %s by RequestInProgress.toRequest (or not fed here)",
                     c.getName(), value).isFalse();
         }
     }
@@ -85,7 +86,7 @@ class RequestFieldsTest {
 
     /** A request whose every total and list the accumulator is given something for. */
     static Request everyFieldSet() {
-        RequestAcc acc = new RequestAcc(7, true);
+        RequestInProgress acc = new RequestInProgress(7, true);
         acc.name = "PUT /blob";
         acc.boundary = "com.azure.core.http.HttpPipeline#sendSync";
         acc.url = "http://127.0.0.1/blob";

@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.analysis.memory.RequestSpill;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Carriers;
 import io.hopscope.analyzer.model.GcPause;
@@ -57,9 +58,9 @@ class RequestSpillTest {
     @Test
     void spillKeysOrderRequestsLikeTheReportOrderForEverySortField() {
         Random random = new Random(7);
-        List<RequestAcc> accs = new ArrayList<>();
+        List<RequestInProgress> accs = new ArrayList<>();
         for (int id = 1; id <= 200; id++) {
-            RequestAcc r = new RequestAcc(id, false);
+            RequestInProgress r = new RequestInProgress(id, false);
             r.durationNanos = random.nextInt(5) * 1_000_000L;
             r.hops = random.nextInt(4);
             r.allocatedBytes = random.nextInt(3) * 1024L;
@@ -70,20 +71,20 @@ class RequestSpillTest {
             accs.add(r);
         }
         for (SortField sort : SortField.values()) {
-            List<RequestAcc> expected = new ArrayList<>(accs);
-            expected.sort(Comparator.<RequestAcc>comparingLong(r -> sort == SortField.start ? r.startEpochNanos
+            List<RequestInProgress> expected = new ArrayList<>(accs);
+            expected.sort(Comparator.<RequestInProgress>comparingLong(r -> sort == SortField.start ? r.startEpochNanos
                     : -figure(sort, r)).thenComparingLong(r -> r.id));
-            List<RequestAcc> byKey = new ArrayList<>(accs);
-            byKey.sort(Comparator.<RequestAcc>comparingLong(sort::key).thenComparingLong(r -> r.id));
+            List<RequestInProgress> byKey = new ArrayList<>(accs);
+            byKey.sort(Comparator.<RequestInProgress>comparingLong(sort::key).thenComparingLong(r -> r.id));
             assertThat(byKey).as(sort.name()).containsExactlyElementsOf(expected);
-            List<RequestAcc> byOrder = new ArrayList<>(accs);
+            List<RequestInProgress> byOrder = new ArrayList<>(accs);
             byOrder.sort(sort.order());
             assertThat(byOrder).as(sort.name()).containsExactlyElementsOf(expected);
         }
     }
 
     // Largest first: the figure each sort field names, written out here independently of SortField.
-    private static long figure(SortField sort, RequestAcc r) {
+    private static long figure(SortField sort, RequestInProgress r) {
         return switch (sort) {
             case duration -> r.durationNanos;
             case hops -> r.hops;

@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.memory;
 
 import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
@@ -27,12 +27,12 @@ import java.util.List;
  * The binary form of a {@link Request} in {@link RequestSpill}'s data file: every field of the model's
  * records, in declaration order ({@code RequestFieldsTest} fails when a new field is left out).
  */
-final class RequestCodec {
+public final class RequestCodec {
 
     private RequestCodec() {
     }
 
-    static void write(DataOutputStream o, Request r) throws IOException {
+    public static void write(DataOutputStream o, Request r) throws IOException {
         o.writeLong(r.id());
         str(o, r.name());
         str(o, r.boundary());
@@ -88,7 +88,7 @@ final class RequestCodec {
         return w.equals(AgentWork.NONE) ? AgentWork.NONE : w;
     }
 
-    static Request read(DataInputStream i) throws IOException {
+    public static Request read(DataInputStream i) throws IOException {
         long id = i.readLong();
         String name = str(i);
         String boundary = str(i);
