@@ -79,7 +79,7 @@ final class FinishedRequests {
             highest = r.id;
         }
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hops)
+            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hopCount)
                     | (selection.outsideWindow(r) ? OUTSIDE_WINDOW : 0);
         }
     }
@@ -111,7 +111,7 @@ final class FinishedRequests {
             long packed = window[slot(id)];
             r = new RequestInProgress(id, false);
             r.name = names.get((int) name);
-            r.hops = (int) (packed >>> HOPS_SHIFT);
+            r.hopCount = (int) (packed >>> HOPS_SHIFT);
             r.nonBlocking = (packed & NON_BLOCKING) != 0;
             r.ended = true;
             r.finished = true;
@@ -139,7 +139,7 @@ final class FinishedRequests {
         }
         selection.amended(r);
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hops)
+            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hopCount)
                     | (window[slot(r.id)] & OUTSIDE_WINDOW);
         }
         return r.allocatedBytes - r.estimatedAllocatedBytes - exactBytesBefore;

@@ -36,7 +36,7 @@ import jdk.jfr.consumer.RecordedEvent;
 /**
  * Joins one recording into a {@link Report} in a single streaming pass, with memory bounded by the
  * requests in flight rather than by the file. This class drives the stream and the flush points; the
- * jobs are its parts: {@link RequestEvents} (the agent's events into requests), {@link JdkEventJoin}
+ * jobs are its parts: {@link RequestEvents} (the agent's events into requests), {@link JdkEventAttribution}
  * (locks and allocation samples into the segments they fall in), {@link GcPauses}, {@link Selection}
  * (summary, top-N or every request, spilled), {@link RecordingFacts}, and {@link JoinPass} (extra joins).
  *
@@ -67,7 +67,7 @@ public final class RecordingAnalyzer {
     private final SegmentWindow<RequestInProgress> window = new SegmentWindow<>(r -> r.finished);
     private final RecordingFacts facts;
     private final GcPauses gc;
-    private final JdkEventJoin jdk;
+    private final JdkEventAttribution jdk;
     private final DetailBudget budget;
     private final Selection selection;
     private JoinPass joins;
@@ -91,7 +91,7 @@ public final class RecordingAnalyzer {
         this.options = options;
         this.facts = new RecordingFacts(file);
         this.gc = new GcPauses(facts);
-        this.jdk = new JdkEventJoin(facts, jfr, window);
+        this.jdk = new JdkEventAttribution(facts, jfr, window);
         this.budget = new DetailBudget(options.detailBytes());
         this.selection = new Selection(options, budget);
     }

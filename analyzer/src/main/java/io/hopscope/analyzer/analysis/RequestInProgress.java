@@ -2,7 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.model.AgentWork;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -65,7 +65,7 @@ final class RequestInProgress {
     long startEpochNanos;
     long durationNanos;
 
-    int hops;
+    int hopCount;
     long allocatedBytes;
     /** The part of allocatedBytes estimated from allocation samples (see addAllocationSample). */
     long estimatedAllocatedBytes;
@@ -118,7 +118,7 @@ final class RequestInProgress {
 
     /**
      * The agent's package (its shaded Byte Buddy too): an allocation sample whose stack passes through
-     * it is the agent's, given as this frame by the reader ({@link JdkEventJoin}).
+     * it is the agent's, given as this frame by the reader ({@link JdkEventAttribution}).
      */
     static final String AGENT_PACKAGE = "io.hopscope.agent.";
 
@@ -179,7 +179,7 @@ final class RequestInProgress {
     }
 
     void addHop(Hop h) {
-        hops++;
+        hopCount++;
         long delay = Math.max(0, h.delayNanos());
         if ("wake".equals(h.kind())) {
             wakeHops++;
@@ -328,7 +328,7 @@ final class RequestInProgress {
         }
         for (String name : carriers.split(", ")) {
             // "+N": the agent kept 8 names; those beyond are not named.
-            if (!name.startsWith("+") && carrierNames.size() < Carriers.MAX_NAMES && !carrierNames.contains(name)) {
+            if (!name.startsWith("+") && carrierNames.size() < CarrierUse.MAX_NAMES && !carrierNames.contains(name)) {
                 if (!keeps(DetailBudget.CARRIER_NAME_BYTES)) {
                     return;
                 }
@@ -380,12 +380,12 @@ final class RequestInProgress {
         pinnedNanos += overlapNanos;
     }
 
-    private Carriers carriers() {
+    private CarrierUse carriers() {
         if (virtualThreads == 0 && pinnedCount == 0) {
-            return Carriers.NONE;
+            return CarrierUse.NONE;
         }
         List<String> names = carrierNames == null ? List.of() : List.copyOf(carrierNames);
-        return new Carriers(virtualThreads, mounts, names, mountWaitNanos, maxMountWaitNanos, mountedNanos,
+        return new CarrierUse(virtualThreads, mounts, names, mountWaitNanos, maxMountWaitNanos, mountedNanos,
                 pinnedCount, pinnedNanos);
     }
 
@@ -428,7 +428,7 @@ final class RequestInProgress {
             hopsSorted.sort(Comparator.comparingLong(Hop::arrivalEpochNanos));
         }
         return new Request(id, name, boundary, url, outcome, error, statusCode, started,
-                startEpochNanos, durationNanos, hops, List.copyOf(hopsSorted), List.copyOf(threadTimes),
+                startEpochNanos, durationNanos, hopCount, List.copyOf(hopsSorted), List.copyOf(threadTimes),
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
                 detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
                 detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),

@@ -10,7 +10,7 @@ import java.util.function.ToLongFunction;
  */
 public enum SortField {
     duration(r -> ~r.durationNanos),
-    hops(r -> ~(long) r.hops),
+    hops(r -> ~(long) r.hopCount),
     allocated(r -> ~r.allocatedBytes),
     blocked(r -> ~r.blockedNanos),
     lock(r -> ~r.lockNanos),

@@ -65,9 +65,9 @@ final class SummaryBuilder {
      * stays exact that way, as a request's hops only grow.
      */
     void addSums(RequestInProgress r, int sign) {
-        sumHops += sign * (long) r.hops;
+        sumHops += sign * (long) r.hopCount;
         if (sign > 0) {
-            maxHops = Math.max(maxHops, r.hops);
+            maxHops = Math.max(maxHops, r.hopCount);
         }
         sumQueueDelay += sign * r.queueDelayNanos;
         sumWakeLatency += sign * r.wakeLatencyNanos;

@@ -210,7 +210,7 @@ public final class ExportCommand implements Callable<Integer> {
         for (Request r : report.requests()) {
             if (r.detailKept()) {
                 samples.addHops(r);
-            } else if (r.hops() > 0) {
+            } else if (r.hopCount() > 0) {
                 withoutDetail++;
             }
         }

@@ -69,7 +69,7 @@ class FinishedRequestsTest {
         for (long id = 1; id <= 40; id++) {
             RequestInProgress r = new RequestInProgress(id, false);
             r.name = "GET /x";
-            r.hops = 1;
+            r.hopCount = 1;
             finished.finished(r);
             none.add(r);
         }
@@ -77,7 +77,7 @@ class FinishedRequestsTest {
         assertThat(finished.target(5)).isNull(); // 35 ids before the highest: past the window of 8
         RequestInProgress recent = finished.target(38);
         assertThat(recent.name).isEqualTo("GET /x");
-        assertThat(recent.hops).isEqualTo(1);
+        assertThat(recent.hopCount).isEqualTo(1);
         finished.settle(recent);
         assertThat(finished.counts()).isEqualTo(new LateEvents(2, 0, 1));
         assertThat(finished.isFinished(41)).isFalse();

@@ -45,8 +45,14 @@ class RequestFieldsTest {
     /** Components the JSON output leaves out on purpose, with why; none so far. */
     private static final Set<String> NOT_IN_JSON = Set.of();
 
+    /**
+     * Components whose JSON field keeps an older name: the JSON's field names are stable within a
+     * {@code formatVersion} (docs/json.md), the model's may say more.
+     */
+    private static final Map<String, String> JSON_NAME = Map.of("hopCount", "hops");
+
     @Test
-    void theAccumulatorSetsEveryField() throws Exception {
+    void theRequestInProgressSetsEveryField() throws Exception {
         Request r = everyFieldSet();
         for (RecordComponent c : Request.class.getRecordComponents()) {
             Object value = c.getAccessor().invoke(r);
@@ -79,12 +85,13 @@ class RequestFieldsTest {
         request.fieldNames().forEachRemaining(written::add);
         for (RecordComponent c : Request.class.getRecordComponents()) {
             if (!NOT_IN_JSON.contains(c.getName())) {
-                assertThat(written).as("JSON field for Request.%s", c.getName()).contains(c.getName());
+                assertThat(written).as("JSON field for Request.%s", c.getName())
+                        .contains(JSON_NAME.getOrDefault(c.getName(), c.getName()));
             }
         }
     }
 
-    /** A request whose every total and list the accumulator is given something for. */
+    /** A request whose every total and list the request in progress is given something for. */
     static Request everyFieldSet() {
         RequestInProgress acc = new RequestInProgress(7, true);
         acc.name = "PUT /blob";

@@ -20,7 +20,7 @@ import jdk.jfr.consumer.RecordedThread;
  * thread), so each waits in a pending list and is joined at a flush point against the
  * {@link SegmentWindow}; one whose segment has not come {@link #PENDING_LAG} flush points later is dropped.
  */
-final class JdkEventJoin {
+final class JdkEventAttribution {
 
     // A JDK event waits longer for its segment than a request waits for its stragglers
     // (RecordingAnalyzer's FINISH_LAG), since a long segment may commit later.
@@ -45,7 +45,7 @@ final class JdkEventJoin {
     private long sampledAllocBytes;
     private long sampledAllocBytesInRequests;
 
-    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window) {
+    JdkEventAttribution(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
@@ -177,16 +177,11 @@ final class JdkEventJoin {
             if (type.startsWith(RequestInProgress.AGENT_PACKAGE)) {
                 return JfrEvents.frame(f);
             }
-            if (!isJdk(type)) {
+            if (!JfrEvents.isJdkType(type)) {
                 return null;
             }
         }
         return null;
-    }
-
-    private static boolean isJdk(String type) {
-        return type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.")
-                || type.startsWith("com.sun.");
     }
 
     long sampledAllocBytes() {
