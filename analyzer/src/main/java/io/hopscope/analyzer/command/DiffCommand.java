@@ -50,8 +50,8 @@ public final class DiffCommand implements Callable<Integer> {
             description = "text or json (default ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
     @Mixin
     WindowOptions window;
@@ -89,7 +89,7 @@ public final class DiffCommand implements Callable<Integer> {
         diff.a().warnings().forEach(w -> err.println("warning: " + w));
         diff.b().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             if (format == Format.json) {
                 JsonDiff.write(diff, out);
@@ -97,7 +97,7 @@ public final class DiffCommand implements Callable<Integer> {
                 TextDiff.write(diff, out);
             }
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         return 0;
     }

@@ -33,6 +33,7 @@ import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -96,8 +97,8 @@ public final class ExportCommand implements Callable<Integer> {
                     + " else ${DEFAULT-VALUE}).")
     String service;
 
-    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-    String name;
+    @Mixin
+    NameOption name;
 
     @Option(names = "--bpf", paramLabel = "FILE",
             description = "bpf/offwake.py --events JSON Lines of the same process and time: adds off_cpu.")
@@ -180,8 +181,8 @@ public final class ExportCommand implements Callable<Integer> {
     }
 
     private Report read(ProfileSamples samples, PrintWriter err) throws Exception {
-        NameGlob names = name == null ? null : new NameGlob(name);
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name, -1, SortField.start, 5,
+        NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
         for (SampleType type : SampleType.values()) {
             for (String event : type.events()) {

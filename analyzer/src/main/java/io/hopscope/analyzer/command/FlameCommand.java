@@ -80,8 +80,8 @@ public final class FlameCommand implements Callable<Integer> {
             description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     FlameFormat format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
     @Option(names = "--bpf", paramLabel = "FILE",
             description = "For --kind offwake: bpf/offwake.py --events JSON Lines of the same process and time"
@@ -122,7 +122,7 @@ public final class FlameCommand implements Callable<Integer> {
                     + "); the flame graph is empty");
         }
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             if (format == FlameFormat.folded) {
                 stacks.write(out);
@@ -130,7 +130,7 @@ public final class FlameCommand implements Callable<Integer> {
                 out.write(FlameHtml.render(stacks, "hopscope " + kind + " (" + kind.unit + "): " + what));
             }
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         return 0;
     }

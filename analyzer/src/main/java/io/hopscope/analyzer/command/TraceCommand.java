@@ -51,11 +51,11 @@ public final class TraceCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
     Path recording;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
-    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-    String name;
+    @Mixin
+    NameOption name;
 
     @Mixin
     WindowOptions window;
@@ -83,7 +83,7 @@ public final class TraceCommand implements Callable<Integer> {
         }
         int top = kept.top(AnalysisOptions.DEFAULT_WORST);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(name, top, top < 0 ? SortField.start : SortField.duration, 5,
+                new AnalysisOptions(name.glob, top, top < 0 ? SortField.start : SortField.duration, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
                         .within(window.resolve(recording)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
         OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf) : null;
@@ -111,11 +111,11 @@ public final class TraceCommand implements Callable<Integer> {
             kernel.notes().forEach(n -> err.println("note: " + n));
         }
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             TraceJson.write(report, offCpu, out);
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         return 0;
     }
