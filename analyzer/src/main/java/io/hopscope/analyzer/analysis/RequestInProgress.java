@@ -79,7 +79,7 @@ final class RequestInProgress {
     int returnHops;
     long returnDelayNanos;
     boolean nonBlocking;
-    // Small arrays rather than maps: a request touches a few threads and policies, and there can be
+    // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads, and there can be
     // millions of requests, so per-request overhead is what bounds memory.
     ThreadRef[] threadRefs;
     long[] threadFigures; // per thread: segments, nanos, bytes
