@@ -249,19 +249,19 @@ public final class FaultInjectingHooks implements Hooks {
     }
 
     @Override
-    public Object joinEnter(Object waitedOn) {
+    public Object monoBlockEnter(Object mono) {
         if (after) {
-            runtime.joinEnter(waitedOn);
+            runtime.monoBlockEnter(mono);
         }
-        throw fault("joinEnter");
+        throw fault("monoBlockEnter");
     }
 
     @Override
-    public void joinExit(Object token) {
+    public void monoBlockExit(Object token) {
         if (after) {
-            runtime.joinExit(token);
+            runtime.monoBlockExit(token);
         }
-        throw fault("joinExit");
+        throw fault("monoBlockExit");
     }
 
     @Override
