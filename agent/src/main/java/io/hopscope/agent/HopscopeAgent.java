@@ -37,6 +37,7 @@ public final class HopscopeAgent {
         }
         System.setProperty(AttachProperties.STARTED, "true");
         try {
+            StartupJit.keepByteBuddyOutOfC2(instrumentation); // first: before Byte Buddy's code gets hot
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(bridgeJar().toFile()));
             AgentInstaller.install(options, instrumentation, late);
         } catch (Throwable t) {

@@ -1,0 +1,150 @@
+package io.hopscope.analyzer.analysis.threads;
+
+import java.util.Arrays;
+
+/**
+ * One thread's segments as parallel primitive arrays sorted by start, the payload (whose request a
+ * segment is) kept by the subclass in an array of its own type so an int slot is never boxed.
+ */
+public abstract class SegmentLane {
+
+    protected long[] starts;
+    protected long[] ends;
+    protected int n;
+    private boolean sorted = true;
+
+    protected SegmentLane(int capacity) {
+        starts = new long[capacity];
+        ends = new long[capacity];
+    }
+
+    /** Resizes the payload array to {@code length}, keeping its first {@code n} entries. */
+    protected abstract void resizePayload(int length);
+
+    /** Rearranges the first {@code n} payload entries so entry {@code i} is the old {@code order[i]}. */
+    protected abstract void reorderPayload(Integer[] order);
+
+    /** Appends a segment and returns its index, where the subclass stores its payload. */
+    protected final int append(long start, long end) {
+        if (n == starts.length) {
+            starts = Arrays.copyOf(starts, n * 2);
+            ends = Arrays.copyOf(ends, n * 2);
+            resizePayload(n * 2);
+        }
+        // The file gives one thread's segments mostly in order, but whole buffers can come late
+        // (about one segment in eight on the benchmark's file): append, sort before lookups.
+        if (n > 0 && start < starts[n - 1]) {
+            sorted = false;
+        }
+        starts[n] = start;
+        ends[n] = end;
+        return n++;
+    }
+
+    protected final void sort() {
+        if (sorted) {
+            return;
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        // TimSort: linear on the long ordered runs this gets.
+        Arrays.sort(order, (a, b) -> Long.compare(starts[a], starts[b]));
+        starts = permuted(starts, order, n);
+        ends = permuted(ends, order, n);
+        reorderPayload(order);
+        sorted = true;
+    }
+
+    /** A new array of {@code a}'s length whose first {@code n} entries are {@code a[order[i]]}. */
+    protected static long[] permuted(long[] a, Integer[] order, int n) {
+        long[] p = new long[a.length];
+        for (int i = 0; i < n; i++) {
+            p[i] = a[order[i]];
+        }
+        return p;
+    }
+
+    /** The same for an int payload. */
+    protected static int[] permuted(int[] a, Integer[] order, int n) {
+        int[] p = new int[a.length];
+        for (int i = 0; i < n; i++) {
+            p[i] = a[order[i]];
+        }
+        return p;
+    }
+
+    /** Index of the segment that overlaps [start, end] the most (contains it, for a point), or -1. */
+    public final int mostOverlapping(long startEpochNanos, long endEpochNanos) {
+        int best = -1;
+        long bestOverlap = Long.MIN_VALUE;
+        // Segments of one thread do not overlap, so only the few that start before the end and still
+        // reach the start can match; the walk is capped in case a recording breaks that rule.
+        int i = lastStartAtOrBefore(endEpochNanos);
+        for (int steps = 0; i >= 0 && steps < 64; i--, steps++) {
+            if (ends[i] < startEpochNanos) {
+                break;
+            }
+            long overlap = Math.min(endEpochNanos, ends[i]) - Math.max(startEpochNanos, starts[i]);
+            if (overlap > bestOverlap) {
+                bestOverlap = overlap;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    /** Whether segment {@code i} belongs to the request that {@link #overlapNanos} was asked about. */
+    public interface Owned {
+        boolean test(int i);
+    }
+
+    /** Overlap in nanoseconds between [start, end] and the segments {@code owned} accepts. */
+    public final long overlapNanos(long startEpochNanos, long endEpochNanos, Owned owned) {
+        long sum = 0;
+        int i = lastStartAtOrBefore(endEpochNanos);
+        for (int steps = 0; i >= 0 && steps < 64 && ends[i] >= startEpochNanos; i--, steps++) {
+            if (owned.test(i)) {
+                sum += Math.max(0, Math.min(endEpochNanos, ends[i]) - Math.max(startEpochNanos, starts[i]));
+            }
+        }
+        return sum;
+    }
+
+    /** How many segments it holds. */
+    public final int size() {
+        return n;
+    }
+
+    /** Start of segment {@code i}. */
+    public final long start(int i) {
+        return starts[i];
+    }
+
+    /** End of segment {@code i}. */
+    public final long end(int i) {
+        return ends[i];
+    }
+
+    public final int lastStartAtOrBefore(long t) {
+        return lastStartAtOrBefore(starts, n, t);
+    }
+
+    /** Index of the last of the first {@code n} sorted {@code starts} that is at or before t, or -1. */
+    public static int lastStartAtOrBefore(long[] starts, int n, long t) {
+        int lo = 0;
+        int hi = n - 1;
+        int ans = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] <= t) {
+                ans = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return ans;
+    }
+}
