@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.threads.SegmentIndex;
 import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
@@ -50,7 +51,7 @@ final class JoinPass {
     }
 
     /** Gives a new request its slot in the index. */
-    void slot(RequestAcc r) {
+    void slot(RequestInProgress r) {
         if (slots == ids.length) {
             ids = Arrays.copyOf(ids, slots * 2);
             names = Arrays.copyOf(names, slots * 2);
@@ -60,7 +61,7 @@ final class JoinPass {
         r.joinSlot = slots++;
     }
 
-    void addSegment(long javaThreadId, long start, long end, RequestAcc r) {
+    void addSegment(long javaThreadId, long start, long end, RequestInProgress r) {
         index.add(javaThreadId, start, end, r.joinSlot);
     }
 
@@ -68,7 +69,7 @@ final class JoinPass {
      * Records a finished request's id, name and trace ids (known only at its end); one the report
      * leaves out ({@code kept} false: started outside its window) joins as no request.
      */
-    void finished(RequestAcc r, boolean kept) {
+    void finished(RequestInProgress r, boolean kept) {
         ids[r.joinSlot] = kept ? r.id : 0;
         names[r.joinSlot] = r.name;
         traceIds[r.joinSlot] = r.traceId;

@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.threads;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -30,12 +30,12 @@ public final class SegmentIndex {
         }
 
         @Override
-        void resizePayload(int length) {
+        protected void resizePayload(int length) {
             slots = Arrays.copyOf(slots, length);
         }
 
         @Override
-        void reorderPayload(Integer[] order) {
+        protected void reorderPayload(Integer[] order) {
             slots = permuted(slots, order, n);
         }
     }
