@@ -12,7 +12,6 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -26,8 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Spring Boot jar launched by Spring Boot's own JarLauncher (libraries nested in BOOT-INF/lib),
  * class loaders the application makes itself (its classes in one whose parent is the system loader;
  * its classes and all its libraries, Reactor and azure-core among them, in one whose parent is the
- * platform loader), and an application with its own Byte Buddy and Jackson. Each records what the
- * class path does (PipelineIT's checks) and the application's own output is right.
+ * platform loader), and an application with its own Byte Buddy and Jackson in a loader of its own.
+ * Each records what the class path does (PipelineIT's checks) and the application's own output is
+ * right. Starting a JVM with the agent costs far more than the requests, so the cases share two
+ * JVMs a JDK: the Spring Boot jar, and one whose LoaderApp makes the other loaders.
  */
 class ClassLoadersIT {
 
@@ -35,12 +36,14 @@ class ClassLoadersIT {
     private static final String COUNT = "20";
     private static final int OWN_LIBRARY_CALLS = 12;
     private static final String OPTIONS = "jfr=%JFR%,spanthreshold=0";
+    private static final String SEND = "com.azure.core.http.HttpPipeline#send";
+    private static final String SEND_SYNC = "com.azure.core.http.HttpPipeline#sendSync";
+    private static final String OKHTTP_EXECUTE = "okhttp3.Call#execute";
 
     private static Path samplesBootJar;
-    private static Path ownLibrariesBootJar;
 
     @BeforeAll
-    static void buildTheApplications() throws Exception {
+    static void buildTheApplication() throws Exception {
         assumeThat(Files.isDirectory(SamplesJar.classes()) && !SamplesJar.libraries().isEmpty())
                 .as("samples classes and libraries beside %s", SamplesJar.path()).isTrue();
         Path testClasses = Path.of(System.getProperty("hopscope.test.classes"));
@@ -49,10 +52,6 @@ class ClassLoadersIT {
                 .classes(testClasses, path -> path.startsWith("io/hopscope/testapps/LoaderApp"))
                 .libraries(SamplesJar.libraries())
                 .write(AgentRun.workDir().resolve("samples-boot.jar"));
-        ownLibrariesBootJar = new BootJar("io.hopscope.testapps.OwnLibrariesApp")
-                .classes(testClasses, path -> path.startsWith("io/hopscope/testapps/OwnLibrariesApp"))
-                .libraries(ownLibraries())
-                .write(AgentRun.workDir().resolve("own-libraries-boot.jar"));
     }
 
     /** The pipeline sample from a Spring Boot jar: Netty send().block() and OkHttp sendSync. */
@@ -66,88 +65,85 @@ class ClassLoadersIT {
         assertThat(run.stdout).as(run.stderr)
                 .contains("Mono from " + launched + ", HttpPipeline from " + launched + ", exit 0")
                 .doesNotContain("exit 1", "exit 2");
-        checkBothModes(run);
+        Map<String, List<Requests.Request>> byBoundary = byBoundary(run, 2 * Integer.parseInt(COUNT));
+        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC);
+        checkBothModes(byBoundary);
     }
 
     /**
      * Class loaders the application makes: its classes in one whose parent is the system loader
      * (the libraries on the class path, its policies in the child), then its classes and every
      * library in one whose parent is the platform loader, so that the same JVM has two copies of
-     * Reactor, azure-core, Netty and OkHttp.
+     * Reactor, azure-core, Netty and OkHttp; then, in a third loader, an application with Byte Buddy
+     * and Jackson of its own, other versions than the agent's (and than the samples' Jackson on the
+     * class path): its Byte Buddy generates an OkHttp interceptor per call (with the JDK's class file
+     * API on JDK 24+), its Jackson writes and reads the JSON; every call is a request with the
+     * generated interceptor as a span, and the generated classes' loaders can be collected.
      */
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void classLoadersTheApplicationMakes(String java) throws Exception {
         String libraries = SamplesJar.libraries().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
+        String testClasses = System.getProperty("hopscope.test.classes");
+        String ownApplication = Stream.concat(Stream.of(Path.of(testClasses)), ownLibraries().stream())
+                .map(Path::toString).collect(Collectors.joining(File.pathSeparator));
         String samples = SamplesJar.classes().toString();
-        AgentRun run = AgentRun.run(java, OPTIONS, List.of("-cp", classPath, "io.hopscope.testapps.LoaderApp",
+        String calls = Integer.toString(OWN_LIBRARY_CALLS);
+        AgentRun run = AgentRun.run(java, OPTIONS, List.of("-cp", testClasses + File.pathSeparator + libraries,
+                "io.hopscope.testapps.LoaderApp",
                 "system:" + samples, "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
                 "--count", COUNT,
                 "--next", "platform:" + samples + File.pathSeparator + libraries, "pipeline", "--mode", "sync-over-async",
-                "--http-client", "netty", "--parallel", "2", "--count", COUNT));
+                "--http-client", "netty", "--parallel", "2", "--count", COUNT,
+                "--next", "platform:" + ownApplication, "--main", "io.hopscope.testapps.OwnLibrariesApp", calls));
+        String jackson = System.getProperty("hopscope.app.jackson.version");
         assertThat(run.stdout).as(run.stderr)
                 .contains("okhttp --parallel 2 --count " + COUNT + ": Mono from system, HttpPipeline from system, exit 0")
                 .contains("netty --parallel 2 --count " + COUNT + ": Mono from java.net.URLClassLoader app-platform,"
-                        + " HttpPipeline from java.net.URLClassLoader app-platform, exit 0");
-        checkBothModes(run);
+                        + " HttpPipeline from java.net.URLClassLoader app-platform, exit 0")
+                .contains("io.hopscope.testapps.OwnLibrariesApp " + calls + ": exit 0")
+                .contains("jackson " + jackson + " from ")
+                .containsPattern("jackson-databind-" + jackson + "\\.jar")
+                .containsPattern("byte-buddy from .*byte-buddy-" + System.getProperty("hopscope.app.bytebuddy.version")
+                        + "\\.jar")
+                .contains("responses ok: " + calls + " of " + calls)
+                .contains("json round trip: {\"a\":[1,2,{\"b\":\"c\"}]}")
+                // None of them, or (JDK 17, without the agent too) the last one: a loader kept
+                // by the agent's type pool would be all of them.
+                .containsPattern("generated class loaders alive after gc: [01] of " + calls);
+        Map<String, List<Requests.Request>> byBoundary = byBoundary(run, 2 * Integer.parseInt(COUNT) + OWN_LIBRARY_CALLS);
+        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC, OKHTTP_EXECUTE);
+        checkBothModes(byBoundary);
+        checkOwnLibraries(byBoundary.get(OKHTTP_EXECUTE));
     }
 
-    /**
-     * An application with Byte Buddy and Jackson of its own, other versions than the agent's, on
-     * its class path and in a Spring Boot jar: its Byte Buddy generates an OkHttp interceptor per
-     * call (with the JDK's class file API on JDK 24+), its Jackson writes and reads the JSON; every
-     * call is a request with the generated interceptor as a span, and the generated classes' loaders
-     * can be collected.
-     */
-    @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
-    void anApplicationsOwnByteBuddyAndJackson(String java) throws Exception {
-        String classPath = Stream.concat(Stream.of(Path.of(System.getProperty("hopscope.test.classes"))),
-                ownLibraries().stream()).map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        String calls = Integer.toString(OWN_LIBRARY_CALLS);
-        for (List<String> launch : List.of(List.of("-cp", classPath, "io.hopscope.testapps.OwnLibrariesApp", calls),
-                List.of("-jar", ownLibrariesBootJar.toString(), calls))) {
-            AgentRun run = AgentRun.run(java, OPTIONS, launch);
-            assertThat(run.stdout).as("%s: %s", launch, run.stderr)
-                    .contains("jackson " + System.getProperty("hopscope.app.jackson.version") + " from ")
-                    .containsPattern("jackson-databind-" + System.getProperty("hopscope.app.jackson.version") + "\\.jar")
-                    .containsPattern("byte-buddy from .*byte-buddy-" + System.getProperty("hopscope.app.bytebuddy.version")
-                            + "\\.jar")
-                    .contains("responses ok: " + calls + " of " + calls)
-                    .contains("json round trip: {\"a\":[1,2,{\"b\":\"c\"}]}")
-                    // None of them, or (JDK 17, without the agent too) the last one: a loader kept
-                    // by the agent's type pool would be all of them.
-                    .containsPattern("generated class loaders alive after gc: [01] of " + calls);
-            Collection<Requests.Request> requests = run.cleanRequests(OWN_LIBRARY_CALLS).values();
-            assertThat(requests).hasSize(OWN_LIBRARY_CALLS);
-            for (Requests.Request r : requests) {
-                r.assertOk("okhttp3.Call#execute");
-                assertThat(r.request.getString("name")).isEqualTo("GET 127.0.0.1/greeting");
-                assertThat(r.request.getInt("statusCode")).isEqualTo(200);
-                assertThat(r.hops).as("hops of request %d", r.id).isEmpty();
-                assertThat(r.threads()).as("threads of request %d", r.id).hasSize(1);
-                assertThat(r.spans).extracting(s -> s.getString("name"))
-                        .contains("io.hopscope.testapps.GeneratedTagInterceptor");
-            }
-        }
-    }
-
-    /** Each group's requests, told apart by their boundary, recorded as on the class path. */
-    private static void checkBothModes(AgentRun run) throws Exception {
-        Map<Long, Requests.Request> requests = run.cleanRequests(2 * Integer.parseInt(COUNT));
-        Map<String, List<Requests.Request>> byBoundary = requests.values().stream()
-                .filter(r -> r.request != null)
-                .collect(Collectors.groupingBy(r -> r.request.getString("boundary")));
-        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder("com.azure.core.http.HttpPipeline#send",
-                "com.azure.core.http.HttpPipeline#sendSync");
+    /** The run's requests, at least {@code atLeast}, each with its Request event, by boundary. */
+    private static Map<String, List<Requests.Request>> byBoundary(AgentRun run, int atLeast) throws Exception {
+        Map<Long, Requests.Request> requests = run.cleanRequests(atLeast);
         assertThat(requests.values()).allMatch(r -> r.request != null);
-        PipelineChecks.nettySyncOverAsync(byBoundary.get("com.azure.core.http.HttpPipeline#send"));
-        PipelineChecks.okHttpSync(byBoundary.get("com.azure.core.http.HttpPipeline#sendSync"));
-        assertThat(byBoundary.get("com.azure.core.http.HttpPipeline#send").size()).isGreaterThanOrEqualTo(
-                Integer.parseInt(COUNT));
-        assertThat(byBoundary.get("com.azure.core.http.HttpPipeline#sendSync").size()).isGreaterThanOrEqualTo(
-                Integer.parseInt(COUNT));
+        return requests.values().stream().collect(Collectors.groupingBy(r -> r.request.getString("boundary")));
+    }
+
+    /** Each pipeline group's requests, told apart by their boundary, recorded as on the class path. */
+    private static void checkBothModes(Map<String, List<Requests.Request>> byBoundary) {
+        PipelineChecks.nettySyncOverAsync(byBoundary.get(SEND));
+        PipelineChecks.okHttpSync(byBoundary.get(SEND_SYNC));
+        assertThat(byBoundary.get(SEND).size()).isGreaterThanOrEqualTo(Integer.parseInt(COUNT));
+        assertThat(byBoundary.get(SEND_SYNC).size()).isGreaterThanOrEqualTo(Integer.parseInt(COUNT));
+    }
+
+    /** One request a call of the own-libraries application, on its thread, with its generated span. */
+    private static void checkOwnLibraries(List<Requests.Request> requests) {
+        assertThat(requests).hasSize(OWN_LIBRARY_CALLS);
+        for (Requests.Request r : requests) {
+            r.assertOk(OKHTTP_EXECUTE);
+            assertThat(r.request.getString("name")).isEqualTo("GET 127.0.0.1/greeting");
+            assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+            assertThat(r.hops).as("hops of request %d", r.id).isEmpty();
+            assertThat(r.threads()).as("threads of request %d", r.id).hasSize(1);
+            assertThat(r.spans).extracting(s -> s.getString("name"))
+                    .contains("io.hopscope.testapps.GeneratedTagInterceptor");
+        }
     }
 
     /** OkHttp (with okio and Kotlin) and the application's own Byte Buddy and Jackson. */

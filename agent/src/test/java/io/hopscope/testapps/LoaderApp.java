@@ -18,10 +18,13 @@ import java.util.Map;
  *   own                  the loader of this class (in a Spring Boot jar, its LaunchedClassLoader)
  *   system:CLASSPATH     a URLClassLoader over CLASSPATH whose parent is the system class loader
  *   platform:CLASSPATH   a URLClassLoader over CLASSPATH whose parent is the platform class loader
+ * ARGS: a samples command, or --main CLASS ARGS... for CLASS's static int exitCode(String[])
  * </pre>
  *
- * For each group it prints which loaders defined Reactor's Mono and azure-core's HttpPipeline and
- * the command's exit code; it exits with the first non-zero one.
+ * For each samples group it prints which loaders defined Reactor's Mono and azure-core's
+ * HttpPipeline and the command's exit code, for a --main group the exit code; it exits with the
+ * first non-zero one. Several groups share one JVM, so that a test sees every loader case for the
+ * price of one JVM start with the agent.
  */
 public final class LoaderApp {
 
@@ -40,6 +43,15 @@ public final class LoaderApp {
             String spec = command.get(0);
             ClassLoader loader = loaders.computeIfAbsent(spec, LoaderApp::loader);
             Thread.currentThread().setContextClassLoader(loader);
+            if (command.size() > 2 && command.get(1).equals("--main")) {
+                String[] mainArgs = command.subList(3, command.size()).toArray(new String[0]);
+                int code = (Integer) Class.forName(command.get(2), true, loader).getMethod("exitCode", String[].class)
+                        .invoke(null, (Object) mainArgs);
+                System.out.println("group " + group + " " + String.join(" ", command.subList(2, command.size()))
+                        + ": exit " + code);
+                exit = exit == 0 ? code : exit;
+                continue;
+            }
             Class<?> samples = Class.forName("io.hopscope.samples.Samples", true, loader);
             Object commandLine = samples.getMethod("commandLine").invoke(null);
             String[] samplesArgs = command.subList(1, command.size()).toArray(new String[0]);

@@ -44,15 +44,19 @@ public final class OwnLibrariesApp {
     }
 
     public static void main(String[] args) {
-        int exit = 0;
+        // The server's dispatcher is not a daemon thread: a failure must end the JVM all the same.
+        System.exit(exitCode(args));
+    }
+
+    /** Makes the calls and returns the exit code: for LoaderApp, which runs it beside other groups. */
+    public static int exitCode(String[] args) {
         try {
             run(Integer.parseInt(args[0]));
+            return 0;
         } catch (Throwable t) {
             t.printStackTrace();
-            exit = 1;
+            return 1;
         }
-        // The server's dispatcher is not a daemon thread: a failure must end the JVM all the same.
-        System.exit(exit);
     }
 
     private static void run(int count) throws Exception {

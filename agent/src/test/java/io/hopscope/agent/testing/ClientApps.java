@@ -82,4 +82,32 @@ public final class ClientApps {
         }
         return hops;
     }
+
+    /** What one client's IT checks on each request beyond {@link #checkEach}'s common part. */
+    @FunctionalInterface
+    public interface RequestCheck {
+        void check(Requests.Request r, int index, String what);
+    }
+
+    /**
+     * Runs {@code app} with {@code ok} successes and one refused connection, and checks each request
+     * as every client's must hold (the answered ones by {@link #assertHello}, the refused one by
+     * {@link #assertRefused} with the client's exception {@code refusedError}), then by {@code check}
+     * with the request's index and a description for assertion messages.
+     */
+    public static void checkEach(String java, String app, int ok, String boundary, String refusedError,
+            RequestCheck check) throws Exception {
+        List<Requests.Request> requests = run(java, app, ok);
+        for (int i = 0; i < requests.size(); i++) {
+            Requests.Request r = requests.get(i);
+            String what = Handovers.jdk(java) + " request " + i + " " + describe(r);
+            if (i < ok) {
+                assertHello(r, boundary);
+            } else {
+                assertRefused(r, boundary);
+                assertThat(r.request.getString("error")).as(what).isEqualTo(refusedError);
+            }
+            check.check(r, i, what);
+        }
+    }
 }

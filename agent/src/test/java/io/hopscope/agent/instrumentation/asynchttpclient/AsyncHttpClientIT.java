@@ -3,9 +3,7 @@ package io.hopscope.agent.instrumentation.asynchttpclient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.ClientApps;
-import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Requests;
-import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,16 +23,7 @@ class AsyncHttpClientIT {
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void executeRequestHandsOffToTheEventLoop(String java) throws Exception {
-        List<Requests.Request> requests = ClientApps.run(java, "AsyncHttpClientApp", 4);
-        for (int i = 0; i < requests.size(); i++) {
-            Requests.Request r = requests.get(i);
-            String what = Handovers.jdk(java) + " request " + i + " " + ClientApps.describe(r);
-            if (i < 4) {
-                ClientApps.assertHello(r, BOUNDARY);
-            } else {
-                ClientApps.assertRefused(r, BOUNDARY);
-                assertThat(r.request.getString("error")).isEqualTo("java.net.ConnectException");
-            }
+        ClientApps.checkEach(java, "AsyncHttpClientApp", 4, BOUNDARY, "java.net.ConnectException", (r, i, what) -> {
             assertThat(r.request.getThread().getJavaName()).as(what).isIn("main", LOOP);
             assertThat(r.hops).as(what).isNotEmpty();
             for (RecordedEvent h : r.hops) {
@@ -46,6 +35,6 @@ class AsyncHttpClientIT {
             assertThat(r.segments).as(what).filteredOn(s -> s.getThread().getJavaName().equals(LOOP))
                     .isNotEmpty().allMatch(s -> s.getString("kind").equals("task"));
             assertThat(r.threads()).as(what).hasSize(2);
-        }
+        });
     }
 }

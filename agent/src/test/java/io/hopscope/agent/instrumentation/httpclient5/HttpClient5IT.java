@@ -3,7 +3,6 @@ package io.hopscope.agent.instrumentation.httpclient5;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.ClientApps;
-import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Requests;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,20 +20,12 @@ class HttpClient5IT {
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void executeIsARequestOnTheCallersThread(String java) throws Exception {
-        List<Requests.Request> requests = ClientApps.run(java, "HttpClient5App", 4);
-        for (int i = 0; i < requests.size(); i++) {
-            Requests.Request r = requests.get(i);
-            String what = Handovers.jdk(java) + " request " + i + " " + ClientApps.describe(r);
-            if (i < 4) {
-                ClientApps.assertHello(r, BOUNDARY);
-            } else {
-                ClientApps.assertRefused(r, BOUNDARY);
-                assertThat(r.request.getString("error")).isEqualTo("org.apache.hc.client5.http.HttpHostConnectException");
-            }
-            assertThat(r.hops).as(what).isEmpty();
-            assertThat(r.threads()).as(what).hasSize(1);
-            assertThat(r.request.getThread().getJavaName()).as(what).isEqualTo("main");
-        }
+        ClientApps.checkEach(java, "HttpClient5App", 4, BOUNDARY, "org.apache.hc.client5.http.HttpHostConnectException",
+                (r, i, what) -> {
+                    assertThat(r.hops).as(what).isEmpty();
+                    assertThat(r.threads()).as(what).hasSize(1);
+                    assertThat(r.request.getThread().getJavaName()).as(what).isEqualTo("main");
+                });
     }
 
     /** Inside a request (a requests= method), execute is a boundary span of it, not a second request. */

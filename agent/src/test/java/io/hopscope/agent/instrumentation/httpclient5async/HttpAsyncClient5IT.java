@@ -3,9 +3,7 @@ package io.hopscope.agent.instrumentation.httpclient5async;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.ClientApps;
-import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Requests;
-import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,23 +23,17 @@ class HttpAsyncClient5IT {
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void executeEndsOnTheIoThreadAndPooledExchangesHandOffToIt(String java) throws Exception {
-        List<Requests.Request> requests = ClientApps.run(java, "HttpAsyncClient5App", 4);
-        for (int i = 0; i < requests.size(); i++) {
-            Requests.Request r = requests.get(i);
-            String what = Handovers.jdk(java) + " request " + i + " " + ClientApps.describe(r);
-            // Ended where the exchange completed, callback or not.
-            assertThat(r.request.getThread().getJavaName()).as(what).isEqualTo(IO_THREAD);
-            if (i == 4) {
-                ClientApps.assertRefused(r, BOUNDARY);
-                assertThat(r.request.getString("error")).isEqualTo("org.apache.hc.client5.http.HttpHostConnectException");
-                assertThat(r.hops).as(what).isEmpty();
-                continue;
-            }
-            ClientApps.assertHello(r, BOUNDARY);
-            if (i == 0) {
-                assertThat(r.hops).as(what).isEmpty();
-                continue;
-            }
+        ClientApps.checkEach(java, "HttpAsyncClient5App", 4, BOUNDARY, "org.apache.hc.client5.http.HttpHostConnectException",
+                HttpAsyncClient5IT::endsOnTheIoThread);
+    }
+
+    /** The first exchange (a new connection) and the refused one: no hop; the pooled ones: handoffs. */
+    private static void endsOnTheIoThread(Requests.Request r, int i, String what) {
+        // Ended where the exchange completed, callback or not.
+        assertThat(r.request.getThread().getJavaName()).as(what).isEqualTo(IO_THREAD);
+        if (i == 0 || i == 4) {
+            assertThat(r.hops).as(what).isEmpty();
+        } else {
             assertThat(r.hops).as(what).isNotEmpty();
             for (RecordedEvent h : r.hops) {
                 assertThat(h.getString("kind")).as(what).isEqualTo("handoff");
