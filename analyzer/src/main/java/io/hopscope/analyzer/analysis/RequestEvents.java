@@ -30,7 +30,6 @@ final class RequestEvents {
     private final JfrEvents jfr;
     private final SegmentWindow window;
     private final Selection selection;
-    private final JoinPass joins;
     private final DetailBudget budget;
     private final LongMap<RequestAcc> live = new LongMap<>(1024);
     private final ArrayDeque<RequestAcc> ended = new ArrayDeque<>();
@@ -47,14 +46,11 @@ final class RequestEvents {
     int peakInFlight;
     long allocInRequests;
 
-    /** {@code joins} is null when there is no second pass. */
-    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow window, Selection selection, JoinPass joins,
-                  DetailBudget budget) {
+    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow window, Selection selection, DetailBudget budget) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
         this.selection = selection;
-        this.joins = joins;
         this.budget = budget;
         this.finishedRequests = new FinishedRequests(selection);
     }
@@ -111,9 +107,6 @@ final class RequestEvents {
                 e.allocatedBytes(), detail ? e.cpuNanos() : -1));
         if (!r.finished) { // a late segment's JDK events were joined already (see FinishedRequests)
             window.add(thread.javaId(), eventStart, eventEnd, r);
-        }
-        if (joins != null && r.joinSlot >= 0) {
-            joins.addSegment(thread.javaId(), eventStart, eventEnd, r);
         }
         settleIfLate(r);
     }
@@ -242,9 +235,6 @@ final class RequestEvents {
         requestsSeen++;
         inFlight++;
         peakInFlight = Math.max(peakInFlight, inFlight);
-        if (joins != null) {
-            joins.slot(r);
-        }
         return r;
     }
 
