@@ -103,17 +103,11 @@ static __always_inline struct thread_t *thread_entry(u32 tid) {
     return t;
 }
 
-// A thread's off-CPU state or futex call, 0 for a thread that has no entry (not traced).
+// A thread's off-CPU state, 0 for a thread that has no entry (not traced).
 static __always_inline struct event_t *off_of(u32 tid) {
     struct thread_t *t = threads.lookup(&tid);
     return t ? &t->off : 0;
 }
-
-static __always_inline struct futex_t *futex_of(u32 tid) {
-    struct thread_t *t = threads.lookup(&tid);
-    return t ? &t->fx : 0;
-}
-
 
 // This CPU's batch (or 0); its next record is written in place, at batch_slot().
 static __always_inline struct batch_t *batch_get(void) {
@@ -250,7 +244,10 @@ TRACEPOINT_PROBE(sched, sched_switch) {
             if (t->fx.enter_ns == o->futex_enter_ns)
                 t->fx.blocked = 1;
         }
-        __builtin_memset(o, 0, sizeof(*o));
+        // All but its name, which its switch in wrote (and will write again): a waker's
+        // name comes from there (see sched_waking), where a helper call per wakeup read it.
+        __builtin_memset(o, 0, offsetof(struct event_t, comm));
+        __builtin_memset(&o->waker_comm, 0, sizeof(o->waker_comm));
         o->off_ns = now;
         o->state = args->prev_state;
         struct futex_t *fx = t->fx.enter_ns != 0 ? &t->fx : 0;
@@ -348,7 +345,6 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     o->waking_ns = bpf_ktime_get_ns();
     o->waker_tid = waker;
     o->waker_tgid = pid_tgid >> 32;
-    bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
     // A wakeup running on the waker's own kernel stack page is the waker's own
     // code; on another, an interrupt that landed on it (its wakeups are not the
     // waker's, even inside futex()). The own page of a waker of the traced
@@ -369,10 +365,18 @@ TRACEPOINT_PROBE(sched, sched_waking) {
     struct futex_t *wf = 0;     // the waker's futex entry, for a waker of the traced process
     int mine = (pid_tgid >> 32) == TGID;
     u64 own = 0;
-    if (mine) {
-        wf = futex_of(waker);
-        own = wf ? wf->stack_page : 0;
+    struct thread_t *w = mine ? threads.lookup(&waker) : 0;
+    if (w) {
+        wf = &w->fx;
+        own = wf->stack_page;
     }
+    // A waker of the traced process has its name in its own entry, from its last switch in
+    // (off.comm, which its switch out keeps): a copy where bpf_get_current_comm() was a helper
+    // call per wakeup. Empty until that first switch in: then, and for any other waker, the helper.
+    if (w && w->off.comm[0] != 0)
+        __builtin_memcpy(&o->waker_comm, &w->off.comm, sizeof(o->waker_comm));
+    else
+        bpf_get_current_comm(&o->waker_comm, sizeof(o->waker_comm));
     if (own == 0)
         own = own_stack_page();
     if (own != 0 && own != stack_page())
@@ -435,7 +439,11 @@ TRACEPOINT_PROBE(syscalls, sys_enter_futex) {
     struct futex_t *fx = &t->fx;
     fx->uaddr = (u64)args->uaddr;
     fx->op = args->op;
-    fx->stack_page = stack_page();
+    // A thread's kernel stack stays where it is for its life: read at its first call (and checked
+    // at one exit in 64, below in sys_exit_futex), where a read per call was a map lookup and a
+    // store and load through it.
+    if (fx->stack_page == 0)
+        fx->stack_page = stack_page();
     fx->blocked = 0;
     fx->enter_ns = bpf_ktime_get_ns();
     // Checks task_struct's stack offset against the page this call runs on,
@@ -460,6 +468,7 @@ TRACEPOINT_PROBE(sched, sched_process_exit) {
         __builtin_memset(&t->fx, 0, sizeof(t->fx));
         t->off.off_ns = 0;
         t->off.on_ns = 0;
+        t->off.comm[0] = 0;     // a waker's name (see sched_waking): not the next thread's
     }
 #else
     threads.delete(&tid);
@@ -479,10 +488,11 @@ TRACEPOINT_PROBE(syscalls, sys_exit_futex) {
     if (t == 0 || t->fx.enter_ns == 0)
         return 0;
     struct futex_t *fx = &t->fx;
-    // Both ends of a syscall run on the thread's own stack: a different page
-    // here means the stack check in sched_waking cannot be trusted. Checked
-    // at one call in 64 (by the entry clock's low bits), as the entry's check:
-    // a helper call at every exit was a tenth of this program.
+    // Every syscall of a thread runs on its own stack, the page kept from its
+    // first futex() call: a different page here means the stack check in
+    // sched_waking cannot be trusted. Checked at one call in 64 (by the entry
+    // clock's low bits), as the entry's check: a helper call at every exit was
+    // a tenth of this program.
     if ((fx->enter_ns & 0xfc0) == 0 && fx->stack_page != stack_page())
         count(CNT_PAGE_CHANGED);
     struct event_t *o = &t->off;

@@ -25,6 +25,7 @@ from bcc import BPF
 # exited), at the same cost to this process.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from offwake_lib.exitwatch import ExitWatch  # noqa: E402
+from offwake_lib.tracer import read_fdinfo  # noqa: E402
 
 # The same tracepoints as offwake.py's programs, each with a program that returns at once.
 PROGRAMS = """
@@ -57,6 +58,13 @@ def main():
         pass
     finally:
         watch.close()
+    # offwake's line, for switchcost.py --bpf-stats: the floor of the programs' own run time.
+    stats = [(name.decode().replace("tracepoint__", ""), read_fdinfo(fn.fd))
+             for name, fn in sorted(bpf.funcs.items())]
+    if all(figures for _, figures in stats):
+        print("offwake: BPF run time (kernel.bpf_stats_enabled=1): %s" % ", ".join(
+            "%s %.1f ms / %d runs" % (name, ns / 1e6, runs) for name, (ns, runs) in stats),
+            file=sys.stderr)
     bpf.cleanup()
     print("0 off-CPU intervals, lost 0 events (ring buffer reservation failed), "
           "0 intervals (thread map full), 0 futex calls", file=sys.stderr)
