@@ -36,6 +36,7 @@ public final class HopscopeAgent {
         }
         System.setProperty("hopscope.agent.started", "true");
         try {
+            StartupJit.keepByteBuddyOutOfC2(instrumentation); // first: before Byte Buddy's code gets hot
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(bridgeJar().toFile()));
             AgentInstaller.install(options, instrumentation, late);
         } catch (Throwable t) {

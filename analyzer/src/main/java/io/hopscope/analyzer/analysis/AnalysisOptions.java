@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Warmup;

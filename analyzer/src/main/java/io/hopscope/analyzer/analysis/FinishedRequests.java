@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.memory.FinishedIds;
 import io.hopscope.analyzer.model.LateEvents;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -68,7 +69,7 @@ final class FinishedRequests {
     }
 
     /** Remembers a request being finished, after its totals are complete and before the selection takes it. */
-    void finished(RequestAcc r) {
+    void finished(RequestInProgress r) {
         ids.add(r.id);
         lowest = Math.min(lowest, r.id);
         if (r.id > highest) {
@@ -78,7 +79,7 @@ final class FinishedRequests {
             highest = r.id;
         }
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hops)
+            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hopCount)
                     | (selection.outsideWindow(r) ? OUTSIDE_WINDOW : 0);
         }
     }
@@ -92,8 +93,8 @@ final class FinishedRequests {
      * The request a late event of {@code id} is to be added to, its totals taken out of its name's
      * summary until {@link #settle}; or null when it cannot be added (counted).
      */
-    RequestAcc target(long id) {
-        RequestAcc r = selection.held(id);
+    RequestInProgress target(long id) {
+        RequestInProgress r = selection.held(id);
         if (r == null && ids.contains(id) && inWindow(id) && (window[slot(id)] & OUTSIDE_WINDOW) != 0) {
             return null; // a request the report leaves out: nothing to add it to
         }
@@ -108,9 +109,9 @@ final class FinishedRequests {
                 return null;
             }
             long packed = window[slot(id)];
-            r = new RequestAcc(id, false);
+            r = new RequestInProgress(id, false);
             r.name = names.get((int) name);
-            r.hops = (int) (packed >>> HOPS_SHIFT);
+            r.hopCount = (int) (packed >>> HOPS_SHIFT);
             r.nonBlocking = (packed & NON_BLOCKING) != 0;
             r.ended = true;
             r.finished = true;
@@ -130,7 +131,7 @@ final class FinishedRequests {
      * The late event has been added to {@code r} (from {@link #target}): its totals go back into its
      * name's summary, and the top-N puts it back in its place. Returns the exact allocation it added.
      */
-    long settle(RequestAcc r) {
+    long settle(RequestInProgress r) {
         r.settleVirtualAllocation();
         SummaryBuilder summary = selection.summary(r.name);
         if (summary != null) {
@@ -138,7 +139,7 @@ final class FinishedRequests {
         }
         selection.amended(r);
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hops)
+            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hopCount)
                     | (window[slot(r.id)] & OUTSIDE_WINDOW);
         }
         return r.allocatedBytes - r.estimatedAllocatedBytes - exactBytesBefore;

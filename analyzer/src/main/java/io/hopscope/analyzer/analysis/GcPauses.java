@@ -75,7 +75,7 @@ final class GcPauses {
 
     // Pauses do not overlap each other: from the last one starting before the request ends, walk back
     // until one ends before it starts.
-    void join(RequestAcc r) {
+    void join(RequestInProgress r) {
         if (!r.ended) {
             return;
         }

@@ -2,6 +2,8 @@ package io.hopscope.analyzer.analysis;
 
 import static io.hopscope.analyzer.read.HopscopeEvents.each;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -34,7 +36,7 @@ import jdk.jfr.consumer.RecordedEvent;
 /**
  * Joins one recording into a {@link Report} in a single streaming pass, with memory bounded by the
  * requests in flight rather than by the file. This class drives the stream and the flush points; the
- * jobs are its parts: {@link RequestEvents} (the agent's events into requests), {@link JdkEventJoin}
+ * jobs are its parts: {@link RequestEvents} (the agent's events into requests), {@link JdkEventAttribution}
  * (locks and allocation samples into the segments they fall in), {@link GcPauses}, {@link Selection}
  * (summary, top-N or every request, spilled), {@link RecordingFacts}, and {@link SampleJoins} (extra joins).
  *
@@ -55,17 +57,17 @@ public final class RecordingAnalyzer {
     // but need not: its duration is its hopscope.Request event's.
     private static final int FINISH_LAG = 2;
 
-    // What an ended request waiting for its lag holds (RequestAcc and its arrays, without event
+    // What an ended request waiting for its lag holds (RequestInProgress and its arrays, without event
     // lists): 352 bytes shallow and about as much in arrays in a heap histogram of a 2 GB file's run.
     static final long WAITING_REQUEST_BYTES = 1024;
 
     private final Path file;
     private final AnalysisOptions options;
     private final JfrEvents jfr = new JfrEvents();
-    private final SegmentWindow window = new SegmentWindow();
+    private final SegmentWindow<RequestInProgress> window = new SegmentWindow<>(r -> r.finished);
     private final RecordingFacts facts;
     private final GcPauses gc;
-    private final JdkEventJoin jdk;
+    private final JdkEventAttribution jdk;
     private final DetailBudget budget;
     private final Selection selection;
     private SampleJoins joins;
@@ -88,7 +90,7 @@ public final class RecordingAnalyzer {
         this.options = options;
         this.facts = new RecordingFacts(file);
         this.gc = new GcPauses(facts);
-        this.jdk = new JdkEventJoin(facts, jfr, window);
+        this.jdk = new JdkEventAttribution(facts, jfr, window);
         this.budget = new DetailBudget(options.detailBytes());
         this.selection = new Selection(options, budget);
     }
@@ -230,13 +232,13 @@ public final class RecordingAnalyzer {
     }
 
     private void finishEnded(long upToFlush) {
-        for (RequestAcc r = requests.nextEnded(upToFlush); r != null; r = requests.nextEnded(upToFlush)) {
+        for (RequestInProgress r = requests.nextEnded(upToFlush); r != null; r = requests.nextEnded(upToFlush)) {
             finish(r);
         }
     }
 
     /** The request is complete: GC pauses, then into the summary and the selection, then out of memory. */
-    private void finish(RequestAcc r) {
+    private void finish(RequestInProgress r) {
         requests.finished(r);
         gc.join(r);
         if (joins != null) {

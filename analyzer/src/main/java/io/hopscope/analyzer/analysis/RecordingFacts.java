@@ -111,7 +111,7 @@ final class RecordingFacts {
         }
     }
 
-    RecordingInfo build(GcPauses gc, long allocInRequests, JdkEventJoin jdk, long incomplete,
+    RecordingInfo build(GcPauses gc, long allocInRequests, JdkEventAttribution jdk, long incomplete,
                         LateEvents late) {
         agentErrors.forEach((what, count) -> warn("agent error (" + count + "x) " + what));
         return new RecordingInfo(file.toString(),

@@ -1,12 +1,14 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
+import io.hopscope.analyzer.analysis.memory.LongMap;
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.TraceIds;
 import io.hopscope.analyzer.model.Wait;
-import io.hopscope.analyzer.read.HopscopeEvents;
 import io.hopscope.analyzer.read.HopscopeEvents.AgentWorkEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.HopEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.MountsEvent;
@@ -14,6 +16,7 @@ import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.SpanEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.WaitEvent;
+import io.hopscope.analyzer.read.HopscopeEvents;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -28,11 +31,11 @@ final class RequestEvents {
 
     private final RecordingFacts facts;
     private final JfrEvents jfr;
-    private final SegmentWindow window;
+    private final SegmentWindow<RequestInProgress> window;
     private final Selection selection;
     private final DetailBudget budget;
-    private final LongMap<RequestAcc> live = new LongMap<>(1024);
-    private final ArrayDeque<RequestAcc> ended = new ArrayDeque<>();
+    private final LongMap<RequestInProgress> live = new LongMap<>(1024);
+    private final ArrayDeque<RequestInProgress> ended = new ArrayDeque<>();
     final FinishedRequests finishedRequests;
     private final Map<String, String> strings = new HashMap<>();
     private long flushes;
@@ -46,7 +49,8 @@ final class RequestEvents {
     int peakInFlight;
     long allocInRequests;
 
-    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow window, Selection selection, DetailBudget budget) {
+    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window, Selection selection,
+                  DetailBudget budget) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
@@ -61,7 +65,7 @@ final class RequestEvents {
     // for requests that keep them.
 
     void onRequest(RequestEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null || r.ended) {
             if (r != null && r.finished) {
                 settleIfLate(r);
@@ -94,7 +98,7 @@ final class RequestEvents {
     }
 
     void onSegment(SegmentEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -112,7 +116,7 @@ final class RequestEvents {
     }
 
     void onHop(HopEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -140,7 +144,7 @@ final class RequestEvents {
     }
 
     void onWait(WaitEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -159,7 +163,7 @@ final class RequestEvents {
     }
 
     void onMounts(MountsEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -174,7 +178,7 @@ final class RequestEvents {
     }
 
     void onAgentWork(AgentWorkEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -184,7 +188,7 @@ final class RequestEvents {
     }
 
     void onSpan(SpanEvent e) {
-        RequestAcc r = requestOf(e, e.requestId());
+        RequestInProgress r = requestOf(e, e.requestId());
         if (r == null) {
             return;
         }
@@ -202,7 +206,7 @@ final class RequestEvents {
      * any request or one that cannot be added (counted). Leaves the event's times in {@link #eventStart}
      * and {@link #eventEnd}.
      */
-    private RequestAcc requestOf(HopscopeEvents.View e, long id) {
+    private RequestInProgress requestOf(HopscopeEvents.View e, long id) {
         long start = e.startNanos();
         long end = e.endNanos();
         facts.hopscopeEvent(start, end);
@@ -211,7 +215,7 @@ final class RequestEvents {
         if (id == 0) {
             return null; // outside any request (e.g. a non-blocking wait with no request)
         }
-        RequestAcc r = live.get(id);
+        RequestInProgress r = live.get(id);
         if (r == null) {
             if (finishedRequests.isFinished(id)) {
                 return finishedRequests.target(id);
@@ -223,14 +227,14 @@ final class RequestEvents {
     }
 
     // Last in each handler: a late event's figures go on to its name's summary.
-    private void settleIfLate(RequestAcc r) {
+    private void settleIfLate(RequestInProgress r) {
         if (r.finished) {
             allocInRequests += finishedRequests.settle(r);
         }
     }
 
-    private RequestAcc newRequest(long id) {
-        RequestAcc r = new RequestAcc(id, selection.showsAny() ? budget : null);
+    private RequestInProgress newRequest(long id) {
+        RequestInProgress r = new RequestInProgress(id, selection.showsAny() ? budget : null);
         live.put(id, r);
         requestsSeen++;
         inFlight++;
@@ -259,7 +263,7 @@ final class RequestEvents {
     }
 
     /** The next ended request whose hopscope.Request event came at or before flush {@code upTo}, or null. */
-    RequestAcc nextEnded(long upTo) {
+    RequestInProgress nextEnded(long upTo) {
         return !ended.isEmpty() && ended.peek().endedAtFlush <= upTo ? ended.poll() : null;
     }
 
@@ -269,7 +273,7 @@ final class RequestEvents {
     }
 
     /** Takes a finished request out of the requests in flight. */
-    void finished(RequestAcc r) {
+    void finished(RequestInProgress r) {
         r.finished = true;
         live.remove(r.id);
         r.settleVirtualAllocation();

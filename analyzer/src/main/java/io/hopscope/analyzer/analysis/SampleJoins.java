@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.StackSamples;
 import java.util.ArrayList;
@@ -14,7 +15,7 @@ import jdk.jfr.consumer.RecordedEvent;
  * The extra joins ({@link RecordingAnalyzer#join}), in the analyzer's single pass. A joined JDK event
  * comes before the segment it falls in (committed earlier on its thread, or by the sampler before the
  * same flush point), so it waits in a pending list and is placed at flush points against the
- * {@link SegmentWindow}, as {@link JdkEventJoin}'s events are; one whose segment has not come
+ * {@link SegmentWindow}, as {@link JdkEventAttribution}'s events are; one whose segment has not come
  * {@link #PENDING_LAG} flush points later is outside every request. A placed event then waits with
  * its request until that finishes (its name and trace ids are known only at its end) and goes to the
  * joins. Memory follows the pending events and those of the requests in flight, not the file; frames
@@ -22,7 +23,7 @@ import jdk.jfr.consumer.RecordedEvent;
  */
 final class SampleJoins {
 
-    // As long as JdkEventJoin's events wait for their segment.
+    // As long as JdkEventAttribution's events wait for their segment.
     private static final int PENDING_LAG = 4;
 
     /** A joined event waiting for its request, with the joins of its type. */
@@ -30,12 +31,12 @@ final class SampleJoins {
     }
 
     private final Map<String, SegmentJoin> joins = new LinkedHashMap<>();
-    private final SegmentWindow window;
+    private final SegmentWindow<RequestInProgress> window;
     private List<Pending> pending = new ArrayList<>();
-    private final Map<RequestAcc, List<Pending>> placed = new IdentityHashMap<>();
+    private final Map<RequestInProgress, List<Pending>> placed = new IdentityHashMap<>();
     private long flushes;
 
-    SampleJoins(SegmentWindow window) {
+    SampleJoins(SegmentWindow<RequestInProgress> window) {
         this.window = window;
     }
 
@@ -89,7 +90,7 @@ final class SampleJoins {
         List<Pending> keep = new ArrayList<>();
         for (Pending p : pending) {
             StackSamples.Captured e = p.event();
-            RequestAcc r = window.find(e.javaThreadId(), e.startNanos(), e.startNanos());
+            RequestInProgress r = window.find(e.javaThreadId(), e.startNanos(), e.startNanos());
             if (r != null && !r.finished) {
                 placed.computeIfAbsent(r, k -> new ArrayList<>()).add(p);
             } else if (!last && p.flush() > flushes - PENDING_LAG) {
@@ -105,7 +106,7 @@ final class SampleJoins {
      * The request is complete: its events go to the joins with its id, name and trace ids; those of
      * one the report leaves out ({@code kept} false: started outside its window) as no request's.
      */
-    void finished(RequestAcc r, boolean kept) {
+    void finished(RequestInProgress r, boolean kept) {
         List<Pending> events = placed.remove(r);
         if (events == null) {
             return;

@@ -1,5 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
+import io.hopscope.analyzer.analysis.memory.RequestSpill;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.RequestWindow;
@@ -34,17 +36,17 @@ final class Selection {
     private long beforeWindow;
     private long afterWindow;
     private final Map<String, SummaryBuilder> summaries = new LinkedHashMap<>();
-    private final Comparator<RequestAcc> order;
-    private final PriorityQueue<RequestAcc> worst;
+    private final Comparator<RequestInProgress> order;
+    private final PriorityQueue<RequestInProgress> worst;
     // --warmup apart: the worst warm-up requests, on their own (null otherwise); --warmup exclude: how many were left out.
-    private final PriorityQueue<RequestAcc> worstWarmup;
+    private final PriorityQueue<RequestInProgress> worstWarmup;
     private long excludedWarmup;
-    private final List<RequestAcc> all;
+    private final List<RequestInProgress> all;
     private RequestSpill spill;
     // With a sample: the requests the top-N let go whose id is a multiple of sampleEvery, by id. When
     // they outgrow the sample, sampleEvery doubles and drops half of them: which requests are kept
     // depends on their ids only, not on the order the file gives them in.
-    private final TreeMap<Long, RequestAcc> sampled;
+    private final TreeMap<Long, RequestInProgress> sampled;
     private long sampleEvery = 1;
     // Requests that went to the summary: the held ones and those left out of the detail.
     private long selected;
@@ -75,7 +77,7 @@ final class Selection {
     }
 
     /** Adds a finished request to its name's summary and, if it may be shown, to the selection. */
-    void add(RequestAcc r) {
+    void add(RequestInProgress r) {
         String name = r.name == null ? "?" : r.name;
         if (glob != null && !glob.matches(name) || otherTrace(r)) {
             r.dropDetail();
@@ -118,9 +120,9 @@ final class Selection {
 
     // Into the top-N it belongs to: the warm-up one when kept apart, the steady one otherwise; what
     // falls out of it may still be one of the sample.
-    private void rank(RequestAcc r) {
+    private void rank(RequestInProgress r) {
         boolean warm = worstWarmup != null && r.warmup();
-        PriorityQueue<RequestAcc> queue = warm ? worstWarmup : worst;
+        PriorityQueue<RequestInProgress> queue = warm ? worstWarmup : worst;
         queue.add(r);
         if (queue.size() > (warm ? options.warmupShown() : options.top())) {
             letGo(queue.poll());
@@ -128,7 +130,7 @@ final class Selection {
     }
 
     // Out of the top-N: into the sample if its id is one of the sample's, else out of detail.
-    private void letGo(RequestAcc r) {
+    private void letGo(RequestInProgress r) {
         if (!mayBeSampled(r)) {
             r.dropDetail();
             return;
@@ -146,7 +148,7 @@ final class Selection {
         }
     }
 
-    private boolean mayBeSampled(RequestAcc r) {
+    private boolean mayBeSampled(RequestInProgress r) {
         return sampled != null && Math.floorMod(r.id, sampleEvery) == 0;
     }
 
@@ -158,7 +160,7 @@ final class Selection {
         all.clear();
     }
 
-    private void spill(RequestAcc r) {
+    private void spill(RequestInProgress r) {
         spill.add(options.sort().key(r), r.toRequest(options.topSites()));
         r.dropDetail();
     }
@@ -168,7 +170,7 @@ final class Selection {
     // promoted to the old generation, and collecting them was a fifth of the CPU time on big files.
     // Only for sort keys that are final at the request's end (duration, start): from then on, the
     // N-th worst request finished so far can only get worse.
-    boolean cannotBeShown(RequestAcc r) {
+    boolean cannotBeShown(RequestInProgress r) {
         if (leftOut(r)) {
             return true;
         }
@@ -178,24 +180,24 @@ final class Selection {
         if (worst == null) {
             return all == null; // --top 0: none is shown
         }
-        PriorityQueue<RequestAcc> queue = worstWarmup != null && r.warmup() ? worstWarmup : worst;
+        PriorityQueue<RequestInProgress> queue = worstWarmup != null && r.warmup() ? worstWarmup : worst;
         int size = queue == worst ? options.top() : options.warmupShown();
         return options.sort().finalAtEnd() && queue.size() >= size && order.compare(r, queue.peek()) > 0
                 && !mayBeSampled(r);
     }
 
     /** Whether an ended request is outside what was asked for (another name, or started outside the window). */
-    boolean leftOut(RequestAcc r) {
+    boolean leftOut(RequestInProgress r) {
         return glob != null && !glob.matches(r.name == null ? "?" : r.name) || otherTrace(r) || outsideWindow(r);
     }
 
     /** Whether --trace-id asks for another trace than the request's. */
-    private boolean otherTrace(RequestAcc r) {
+    private boolean otherTrace(RequestInProgress r) {
         return options.traceId() != null && !options.traceId().equals(r.traceId);
     }
 
     /** Whether an ended request started outside the window: nothing of it is counted, however late its events. */
-    boolean outsideWindow(RequestAcc r) {
+    boolean outsideWindow(RequestInProgress r) {
         return !window.contains(r.startEpochNanos);
     }
 
@@ -212,15 +214,15 @@ final class Selection {
     }
 
     /** The finished request {@code id} if the selection holds it in memory, or null (a linear search: late events are rare). */
-    RequestAcc held(long id) {
-        Iterable<RequestAcc> held = worst != null ? worst : all != null ? all : List.of();
-        for (RequestAcc r : held) {
+    RequestInProgress held(long id) {
+        Iterable<RequestInProgress> held = worst != null ? worst : all != null ? all : List.of();
+        for (RequestInProgress r : held) {
             if (r.id == id) {
                 return r;
             }
         }
         if (worstWarmup != null) {
-            for (RequestAcc r : worstWarmup) {
+            for (RequestInProgress r : worstWarmup) {
                 if (r.id == id) {
                     return r;
                 }
@@ -235,7 +237,7 @@ final class Selection {
     }
 
     /** A held request's totals changed: the top-N's heap takes it out (its old place is stale) and back in. */
-    void amended(RequestAcc r) {
+    void amended(RequestInProgress r) {
         // A late hopscope.AgentWork can make a steady request a warm-up one: it moves to that list.
         if (worst != null && (worst.remove(r) || worstWarmup != null && worstWarmup.remove(r))) {
             rank(r);
@@ -252,7 +254,7 @@ final class Selection {
         if (worstWarmup == null) {
             return List.of();
         }
-        List<RequestAcc> chosen = new ArrayList<>(worstWarmup);
+        List<RequestInProgress> chosen = new ArrayList<>(worstWarmup);
         chosen.sort(order);
         List<Request> out = new ArrayList<>(chosen.size());
         chosen.forEach(r -> out.add(r.toRequest(options.topSites())));
@@ -298,7 +300,7 @@ final class Selection {
         if (spill != null) {
             return spill.finish();
         }
-        List<RequestAcc> chosen = new ArrayList<>(worst != null ? worst : all != null ? all : List.of());
+        List<RequestInProgress> chosen = new ArrayList<>(worst != null ? worst : all != null ? all : List.of());
         chosen.sort(order);
         if (sampled != null) {
             chosen.addAll(sampled.values()); // after the worst, by id

@@ -10,28 +10,28 @@ import java.util.function.ToLongFunction;
  */
 public enum SortField {
     duration(r -> ~r.durationNanos),
-    hops(r -> ~(long) r.hops),
+    hops(r -> ~(long) r.hopCount),
     allocated(r -> ~r.allocatedBytes),
     blocked(r -> ~r.blockedNanos),
     lock(r -> ~r.lockNanos),
     gc(r -> ~r.gcNanos),
     start(r -> r.startEpochNanos);
 
-    private final ToLongFunction<RequestAcc> key;
-    private final Comparator<RequestAcc> order;
+    private final ToLongFunction<RequestInProgress> key;
+    private final Comparator<RequestInProgress> order;
 
-    SortField(ToLongFunction<RequestAcc> key) {
+    SortField(ToLongFunction<RequestInProgress> key) {
         this.key = key;
         this.order = Comparator.comparingLong(key).thenComparingLong(r -> r.id);
     }
 
     /** A key whose ascending order, then the id's, is the report's order. */
-    long key(RequestAcc r) {
+    long key(RequestInProgress r) {
         return key.applyAsLong(r);
     }
 
     /** The report's order, on the totals, without building records. */
-    Comparator<RequestAcc> order() {
+    Comparator<RequestInProgress> order() {
         return order;
     }
 

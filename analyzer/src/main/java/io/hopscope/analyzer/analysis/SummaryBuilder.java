@@ -47,7 +47,7 @@ final class SummaryBuilder {
         latency.setAutoResize(true);
     }
 
-    void add(RequestAcc r) {
+    void add(RequestInProgress r) {
         count++;
         latency.recordValue(Math.max(0, r.durationNanos));
         minStart = Math.min(minStart, r.startEpochNanos);
@@ -64,10 +64,10 @@ final class SummaryBuilder {
      * can change: a late event's request is taken out, amended, and added again. The maximum of hops
      * stays exact that way, as a request's hops only grow.
      */
-    void addSums(RequestAcc r, int sign) {
-        sumHops += sign * (long) r.hops;
+    void addSums(RequestInProgress r, int sign) {
+        sumHops += sign * (long) r.hopCount;
         if (sign > 0) {
-            maxHops = Math.max(maxHops, r.hops);
+            maxHops = Math.max(maxHops, r.hopCount);
         }
         sumQueueDelay += sign * r.queueDelayNanos;
         sumWakeLatency += sign * r.wakeLatencyNanos;
@@ -94,14 +94,17 @@ final class SummaryBuilder {
         if (r.warmup()) {
             warmup += sign;
         }
-        agentClasses += sign * r.agentClasses;
-        agentTransformed += sign * r.agentTransformedClasses;
-        agentNanos += sign * r.agentNanos;
-        if (r.agentCpuNanos >= 0) {
-            agentCpuNanos = Math.max(0, agentCpuNanos) + sign * r.agentCpuNanos;
+        AgentWorkTotals a = r.agent;
+        if (a != null) {
+            agentClasses += sign * a.classes;
+            agentTransformed += sign * a.transformedClasses;
+            agentNanos += sign * a.nanos;
+            if (a.cpuNanos >= 0) {
+                agentCpuNanos = Math.max(0, agentCpuNanos) + sign * a.cpuNanos;
+            }
+            agentBytes += sign * a.allocatedBytes;
+            agentSampledBytes += sign * a.sampledBytes;
         }
-        agentBytes += sign * r.agentAllocatedBytes;
-        agentSampledBytes += sign * r.agentSampledBytes;
     }
 
     NameSummary build() {

@@ -2,10 +2,10 @@ package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.DiffBuilder;
-import io.hopscope.analyzer.analysis.KernelDiff;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.KernelDiff;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.Diff;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.output.JsonDiff;
@@ -50,8 +50,8 @@ public final class DiffCommand implements Callable<Integer> {
             description = "text or json (default ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
     @Mixin
     WindowOptions window;
@@ -83,13 +83,13 @@ public final class DiffCommand implements Callable<Integer> {
         }
         Diff diff = diff(a, b, window);
         if (bpfA != null) {
-            diff = KernelDiff.add(diff, new KernelJoin(a).join(bpfA), new KernelJoin(b).join(bpfB));
+            diff = KernelDiff.add(diff, new OffCpuAttribution(a).join(bpfA), new OffCpuAttribution(b).join(bpfB));
         }
         PrintWriter err = spec.commandLine().getErr();
         diff.a().warnings().forEach(w -> err.println("warning: " + w));
         diff.b().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             if (format == Format.json) {
                 JsonDiff.write(diff, out);
@@ -97,7 +97,7 @@ public final class DiffCommand implements Callable<Integer> {
                 TextDiff.write(diff, out);
             }
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         return 0;
     }

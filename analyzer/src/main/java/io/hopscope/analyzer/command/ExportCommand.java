@@ -1,11 +1,11 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SegmentJoin;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.export.Endpoint;
 import io.hopscope.analyzer.export.Headers;
 import io.hopscope.analyzer.export.OtlpProfiles;
@@ -17,7 +17,6 @@ import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.BpfInput;
-import io.hopscope.analyzer.read.RecordingProblem;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceResponse;
 import java.io.IOException;
@@ -28,13 +27,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -98,8 +97,8 @@ public final class ExportCommand implements Callable<Integer> {
                     + " else ${DEFAULT-VALUE}).")
     String service;
 
-    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-    String name;
+    @Mixin
+    NameOption name;
 
     @Option(names = "--bpf", paramLabel = "FILE",
             description = "bpf/offwake.py --events JSON Lines of the same process and time: adds off_cpu.")
@@ -182,8 +181,8 @@ public final class ExportCommand implements Callable<Integer> {
     }
 
     private Report read(ProfileSamples samples, PrintWriter err) throws Exception {
-        NameGlob names = name == null ? null : new NameGlob(name);
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name, -1, SortField.start, 5,
+        NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
         for (SampleType type : SampleType.values()) {
             for (String event : type.events()) {
@@ -202,7 +201,7 @@ public final class ExportCommand implements Callable<Integer> {
                 });
             }
         }
-        KernelJoin join = bpf != null ? new KernelJoin(recording).readPlacesIn(analyzer, bpf) : null;
+        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
             report = analyzer.analyze();
@@ -212,7 +211,7 @@ public final class ExportCommand implements Callable<Integer> {
         for (Request r : report.requests()) {
             if (r.detailKept()) {
                 samples.addHops(r);
-            } else if (r.hops() > 0) {
+            } else if (r.hopCount() > 0) {
                 withoutDetail++;
             }
         }

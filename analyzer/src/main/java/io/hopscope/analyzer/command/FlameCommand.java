@@ -1,10 +1,10 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
@@ -16,9 +16,9 @@ import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -80,8 +80,8 @@ public final class FlameCommand implements Callable<Integer> {
             description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE}).")
     FlameFormat format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
     @Option(names = "--bpf", paramLabel = "FILE",
             description = "For --kind offwake: bpf/offwake.py --events JSON Lines of the same process and time"
@@ -122,7 +122,7 @@ public final class FlameCommand implements Callable<Integer> {
                     + "); the flame graph is empty");
         }
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             if (format == FlameFormat.folded) {
                 stacks.write(out);
@@ -130,7 +130,7 @@ public final class FlameCommand implements Callable<Integer> {
                 out.write(FlameHtml.render(stacks, "hopscope " + kind + " (" + kind.unit + "): " + what));
             }
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         return 0;
     }
@@ -185,7 +185,7 @@ public final class FlameCommand implements Callable<Integer> {
             });
             return "whole process, not restricted to requests";
         }
-        KernelReport kernel = new KernelJoin(recording).onOverlap(o -> {
+        KernelReport kernel = new OffCpuAttribution(recording).onOverlap(o -> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }

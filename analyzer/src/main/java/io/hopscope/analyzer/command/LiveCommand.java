@@ -2,29 +2,27 @@ package io.hopscope.analyzer.command;
 
 import static io.hopscope.analyzer.read.HopscopeEvents.each;
 
-import io.hopscope.analyzer.export.Headers;
-import io.hopscope.analyzer.export.LiveMetrics;
-import java.net.URI;
-import java.util.concurrent.atomic.AtomicLong;
-
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.VirtualMachine;
-import io.hopscope.analyzer.analysis.LiveFigures;
+import io.hopscope.analyzer.analysis.live.LiveFigures;
+import io.hopscope.analyzer.export.Headers;
+import io.hopscope.analyzer.export.LiveMetrics;
 import io.hopscope.analyzer.model.LiveInterval;
 import io.hopscope.analyzer.output.LiveJson;
 import io.hopscope.analyzer.output.LiveText;
 import io.hopscope.analyzer.read.HopscopeContract;
 import io.hopscope.analyzer.read.HopscopeEvents.HopEvent;
-import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.HopscopeEvents.MountsEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.RequestStartEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
+import io.hopscope.analyzer.read.JdkEventFields;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.management.MBeanServerConnection;
 import javax.management.remote.JMXConnectionNotification;
@@ -46,8 +45,8 @@ import jdk.management.jfr.RemoteRecordingStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**

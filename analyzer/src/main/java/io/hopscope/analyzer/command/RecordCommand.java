@@ -1,9 +1,9 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.output.HtmlReport;
@@ -252,7 +252,7 @@ public final class RecordCommand implements Callable<Integer> {
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
                 AnalysisOptions.defaultDetailBytes()));
         ReportFlames flames = new ReportFlames(all, null);
-        KernelJoin join = bpfEvents != null ? new KernelJoin(jfr).onOverlap(flames.offWakeSink()).readPlacesIn(all, bpfEvents)
+        OffCpuAttribution join = bpfEvents != null ? new OffCpuAttribution(jfr).onOverlap(flames.offWakeSink()).readPlacesIn(all, bpfEvents)
                 : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(all, jfr)) {

@@ -1,9 +1,9 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Warmup;
@@ -56,11 +56,11 @@ public final class ReportCommand implements Callable<Integer> {
             description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
-    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-    String name;
+    @Mixin
+    NameOption name;
 
     @Mixin
     WindowOptions window;
@@ -116,15 +116,15 @@ public final class ReportCommand implements Callable<Integer> {
         }
         // html folds every request into its hops flame graph and draws the first `shown` of them.
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(name, format == Format.html ? -1 : shown, sort, 5,
+                new AnalysisOptions(name.glob, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
                         .within(window.resolve(recording)).sampling(sample)
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
                         .inTrace(trace.traceId));
-        ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name) : null;
-        KernelJoin join = null;
+        ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name.glob) : null;
+        OffCpuAttribution join = null;
         if (bpf != null) {
-            join = new KernelJoin(recording).readPlacesIn(analyzer, bpf);
+            join = new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf);
             if (flames != null) {
                 join.onOverlap(flames.offWakeSink());
             }
@@ -137,7 +137,7 @@ public final class ReportCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             if (format == Format.json) {
                 JsonReport.write(report, kernel, out);
@@ -148,7 +148,7 @@ public final class ReportCommand implements Callable<Integer> {
                 TextReport.write(report, sort.name(), kernel, out);
             }
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         if (stats) {
             err.printf(Locale.ROOT, "stats: %.2f s wall (%s), heap pools' peak sum %.1f MB, max heap %.0f MB%n",

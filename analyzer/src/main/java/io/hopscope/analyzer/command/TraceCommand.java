@@ -1,9 +1,9 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Report;
@@ -14,17 +14,16 @@ import io.hopscope.analyzer.output.WindowText;
 import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -52,11 +51,11 @@ public final class TraceCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
     Path recording;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here instead of stdout (- is stdout).")
-    Path output;
+    @Mixin
+    OutputOption output;
 
-    @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-    String name;
+    @Mixin
+    NameOption name;
 
     @Mixin
     WindowOptions window;
@@ -84,10 +83,10 @@ public final class TraceCommand implements Callable<Integer> {
         }
         int top = kept.top(AnalysisOptions.DEFAULT_WORST);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
-                new AnalysisOptions(name, top, top < 0 ? SortField.start : SortField.duration, 5,
+                new AnalysisOptions(name.glob, top, top < 0 ? SortField.start : SortField.duration, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
                         .within(window.resolve(recording)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
-        KernelJoin join = bpf != null ? new KernelJoin(recording).readPlacesIn(analyzer, bpf) : null;
+        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -112,11 +111,11 @@ public final class TraceCommand implements Callable<Integer> {
             kernel.notes().forEach(n -> err.println("note: " + n));
         }
         err.flush();
-        PrintWriter out = Output.open(output, spec.commandLine().getOut());
+        PrintWriter out = Output.open(output.file, spec.commandLine().getOut());
         try {
             TraceJson.write(report, offCpu, out);
         } finally {
-            Output.finish(output, out);
+            Output.finish(output.file, out);
         }
         return 0;
     }

@@ -7,11 +7,11 @@ import java.util.List;
  * fall inside its segments. Times are epoch nanoseconds (JFR's clock). When the recording has more
  * requests than the analyzer keeps detail for ({@code detailKept} false), the lists
  * {@code hopList}, {@code segments}, {@code waits} and {@code spans} are empty but every total is exact.
- * {@code hops} counts every kind; {@code handoffHops}, {@code wakeHops} and {@code returnHops} each
+ * {@code hopCount} counts every kind; {@code handoffHops}, {@code wakeHops} and {@code returnHops} each
  * kind (queue delay is the handoffs', wake latency the wakes', return delay the returns').
  * {@code allocatedBytes} is exact but for {@code estimatedAllocatedBytes} of it: the allocation
  * samples of threads whose segments had no allocation counter (virtual threads on JDK 21-25).
- * {@code carriers} is what its virtual threads did on their carriers, {@link Carriers#NONE} when it had none.
+ * {@code carriers} is what its virtual threads did on their carriers, {@link CarrierUse#NONE} when it had none.
  * {@code unexplained} is its parked and monitor time that no wait or hop of it explains, {@link Unexplained#NONE} when none.
  * {@code agentWork} is the agent's own work on its threads, left out of every other figure; a request
  * during which its threads loaded classes is a warm-up request ({@link #warmup()}). {@code traceId} and
@@ -28,7 +28,7 @@ public record Request(
         ThreadRef startThread,
         long startEpochNanos,
         long durationNanos,
-        int hops,
+        int hopCount,
         List<Hop> hopList,
         List<ThreadTime> threads,
         List<Segment> segments,
@@ -49,7 +49,7 @@ public record Request(
         List<AllocationSite> allocationSites,
         long gcNanos,
         List<GcPause> gcPauses,
-        Carriers carriers,
+        CarrierUse carriers,
         boolean detailKept,
         Unexplained unexplained,
         AgentWork agentWork,
@@ -58,14 +58,14 @@ public record Request(
 
     /** A request without a trace context (tests, and older recordings). */
     public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
-                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hops, List<Hop> hopList,
+                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hopCount, List<Hop> hopList,
                    List<ThreadTime> threads, List<Segment> segments, List<Wait> waits, List<Span> spans,
                    long allocatedBytes, long estimatedAllocatedBytes, long blockedNanos, long queueDelayNanos,
                    long wakeLatencyNanos, int handoffHops, int wakeHops, int returnHops, long returnDelayNanos,
                    boolean blockedOnNonBlockingThread, List<PolicyTime> policies, LockContention lock,
-                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, Carriers carriers,
+                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, CarrierUse carriers,
                    boolean detailKept, Unexplained unexplained, AgentWork agentWork) {
-        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hops,
+        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hopCount,
                 hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
                 queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
                 blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
@@ -74,14 +74,14 @@ public record Request(
 
     /** A request without agent work (tests, and the figures of older recordings). */
     public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
-                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hops, List<Hop> hopList,
+                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hopCount, List<Hop> hopList,
                    List<ThreadTime> threads, List<Segment> segments, List<Wait> waits, List<Span> spans,
                    long allocatedBytes, long estimatedAllocatedBytes, long blockedNanos, long queueDelayNanos,
                    long wakeLatencyNanos, int handoffHops, int wakeHops, int returnHops, long returnDelayNanos,
                    boolean blockedOnNonBlockingThread, List<PolicyTime> policies, LockContention lock,
-                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, Carriers carriers,
+                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, CarrierUse carriers,
                    boolean detailKept, Unexplained unexplained) {
-        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hops,
+        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hopCount,
                 hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
                 queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
                 blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,

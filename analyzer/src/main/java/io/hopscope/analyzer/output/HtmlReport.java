@@ -94,7 +94,7 @@ public final class HtmlReport {
             warmups.addObject().put("id", r.id()).put("name", r.name())
                     .put("outcome", r.outcome() + (r.error() != null ? " (" + r.error() + ")" : ""))
                     .put("duration", Units.nanos(r.durationNanos())).put("started", Units.epoch(r.startEpochNanos()))
-                    .put("hops", r.hops()).put("warmup", TextReport.warmup(r))
+                    .put("hops", r.hopCount()).put("warmup", TextReport.warmup(r))
                     .put("agentWork", TextReport.agentWork(r.agentWork()));
         }
         if (kernel != null) {
@@ -147,13 +147,13 @@ public final class HtmlReport {
         o.put("duration", Units.nanos(r.durationNanos()));
         o.put("durationNanos", r.durationNanos());
         o.put("started", Units.epoch(r.startEpochNanos()));
-        o.put("hops", r.hops());
+        o.put("hops", r.hopCount());
         o.put("threads", r.threads().size());
         o.put("blocked", Units.nanos(r.blockedNanos()));
         o.put("queue", Units.nanos(r.queueDelayNanos()));
         o.put("wake", Units.nanos(r.wakeLatencyNanos()));
         // The hops by kind ("2 hop(s) (1 handoff, 1 return), ") and the return delay, when there are any.
-        o.put("hopKinds", r.hops() > 0 ? r.hops() + " hop(s)" + TextReport.hopKinds(r) + ", " : "");
+        o.put("hopKinds", r.hopCount() > 0 ? r.hopCount() + " hop(s)" + TextReport.hopKinds(r) + ", " : "");
         if (r.returnHops() > 0) {
             o.put("ret", Units.nanos(r.returnDelayNanos()));
         }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.KernelView;
@@ -183,7 +183,7 @@ final class JsonRecords {
         n.set("startThread", thread(r.startThread()));
         n.put("startEpochNanos", r.startEpochNanos());
         n.put("durationNanos", r.durationNanos());
-        n.put("hops", r.hops());
+        n.put("hops", r.hopCount());
         array(n, "hopList", r.hopList(), JsonRecords::hop);
         array(n, "threads", r.threads(), JsonRecords::threadTime);
         n.put("allocatedBytes", r.allocatedBytes());
@@ -210,7 +210,7 @@ final class JsonRecords {
         n.put("gcNanos", r.gcNanos());
         array(n, "gcPauses", r.gcPauses(), JsonRecords::gcPause);
         ObjectNode carriers = n.putObject("carriers");
-        Carriers c = r.carriers();
+        CarrierUse c = r.carriers();
         carriers.put("virtualThreads", c.virtualThreads());
         carriers.put("mounts", c.mounts());
         carriers.putArray("carrierNames").addAll(c.carrierNames().stream().map(carriers::textNode).toList());

@@ -6,7 +6,7 @@ import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.LockSite;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -206,7 +206,7 @@ public final class TextReport {
 
     /** " (1 handoff, 1 return)": the request's hops by kind, or nothing without hops. */
     static String hopKinds(Request r) {
-        if (r.hops() == 0) {
+        if (r.hopCount() == 0) {
             return "";
         }
         StringBuilder kinds = new StringBuilder();
@@ -253,7 +253,7 @@ public final class TextReport {
             out.println("  trace " + r.traceId() + (r.spanId() != null ? " span " + r.spanId() : ""));
         }
         out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); blocked %s, queue delay %s, wake latency %s%s, gc %s%n",
-                r.hops(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
+                r.hopCount(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
                 Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
                 r.returnHops() > 0 ? ", return delay " + Units.nanos(r.returnDelayNanos()) : "", Units.nanos(r.gcNanos()));
         unexplained(r).forEach(line -> out.println("  " + line));
@@ -307,7 +307,7 @@ public final class TextReport {
     }
 
     /** "virtual threads: 2, 4 mount(s) on carriers A, B; mount wait 1.8 ms (max 1.7 ms), mounted 41 ms, pinned 25 ms (1)". */
-    static String carriers(Carriers c) {
+    static String carriers(CarrierUse c) {
         return "virtual threads: " + c.virtualThreads() + ", " + c.mounts() + " mount(s)"
                 + (c.carrierNames().isEmpty() ? "" : " on carriers " + String.join(", ", c.carrierNames()))
                 + "; mount wait " + Units.nanos(c.mountWaitNanos()) + " (max " + Units.nanos(c.maxMountWaitNanos())

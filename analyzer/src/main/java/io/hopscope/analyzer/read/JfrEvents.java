@@ -274,9 +274,18 @@ public final class JfrEvents {
     }
 
     /**
-     * Where a thread waited, as {@code Class.method}: the first frame outside the JDK (its {@code java.},
-     * {@code javax.}, {@code jdk.} and {@code sun.} packages: {@code LockSupport.park}, the
-     * {@code java.util.concurrent} synchronizers, {@code Object.wait}), else the top frame; "?" without a stack.
+     * Whether a class is the JDK's own, by its package: {@code java.}, {@code javax.}, {@code jdk.},
+     * {@code sun.} and {@code com.sun.}.
+     */
+    public static boolean isJdkType(String className) {
+        return className.startsWith("java.") || className.startsWith("javax.") || className.startsWith("jdk.")
+                || className.startsWith("sun.") || className.startsWith("com.sun.");
+    }
+
+    /**
+     * Where a thread waited, as {@code Class.method}: the first frame outside the JDK ({@link #isJdkType}:
+     * {@code LockSupport.park}, the {@code java.util.concurrent} synchronizers, {@code Object.wait}), else
+     * the top frame; "?" without a stack.
      */
     public static String firstApplicationFrame(RecordedStackTrace st) {
         if (st == null || st.getFrames().isEmpty()) {
@@ -291,7 +300,7 @@ public final class JfrEvents {
                 first = f;
             }
             String type = f.getMethod().getType().getName();
-            if (!(type.startsWith("java.") || type.startsWith("javax.") || type.startsWith("jdk.") || type.startsWith("sun."))) {
+            if (!isJdkType(type)) {
                 return type + "." + f.getMethod().getName();
             }
         }

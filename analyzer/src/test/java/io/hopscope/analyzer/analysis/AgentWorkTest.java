@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.analysis.memory.RequestCodec;
 import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
@@ -22,7 +23,7 @@ class AgentWorkTest {
 
     @Test
     void theAgentsWorkIsApartFromTheRequestsFigures() throws Exception {
-        RequestAcc r = new RequestAcc(7, true);
+        RequestInProgress r = new RequestInProgress(7, true);
         r.name = "GET 127.0.0.1/x";
         r.durationNanos = 50_000_000;
         r.addSegment(new Segment(CALLER, "start", 0, 40_000_000, 4096, -1));
@@ -48,7 +49,7 @@ class AgentWorkTest {
 
     @Test
     void aRequestWithoutClassLoadsIsSteady() {
-        RequestAcc r = new RequestAcc(8, true);
+        RequestInProgress r = new RequestInProgress(8, true);
         r.addSegment(new Segment(CALLER, "start", 0, 1_000, 64, -1));
         Request request = r.toRequest(5);
         assertThat(request.warmup()).isFalse();

@@ -2,6 +2,7 @@ package io.hopscope.analyzer.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.testing.ContractEvents;

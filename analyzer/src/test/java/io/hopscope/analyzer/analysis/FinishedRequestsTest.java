@@ -2,6 +2,8 @@ package io.hopscope.analyzer.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
+import io.hopscope.analyzer.analysis.memory.FinishedIds;
 import io.hopscope.analyzer.model.LateEvents;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -65,17 +67,17 @@ class FinishedRequestsTest {
         Selection none = new Selection(new AnalysisOptions(null, 0, SortField.duration, 5, 100), new DetailBudget(100));
         FinishedRequests finished = new FinishedRequests(none, new FinishedIds(), 8);
         for (long id = 1; id <= 40; id++) {
-            RequestAcc r = new RequestAcc(id, false);
+            RequestInProgress r = new RequestInProgress(id, false);
             r.name = "GET /x";
-            r.hops = 1;
+            r.hopCount = 1;
             finished.finished(r);
             none.add(r);
         }
         assertThat(finished.isFinished(5)).isTrue();
         assertThat(finished.target(5)).isNull(); // 35 ids before the highest: past the window of 8
-        RequestAcc recent = finished.target(38);
+        RequestInProgress recent = finished.target(38);
         assertThat(recent.name).isEqualTo("GET /x");
-        assertThat(recent.hops).isEqualTo(1);
+        assertThat(recent.hopCount).isEqualTo(1);
         finished.settle(recent);
         assertThat(finished.counts()).isEqualTo(new LateEvents(2, 0, 1));
         assertThat(finished.isFinished(41)).isFalse();

@@ -39,7 +39,7 @@ class KnownPathReportTest {
         for (Request r : report.requests()) {
             assertThat(r.name()).isEqualTo(KnownPathRecording.NAME);
             assertThat(r.outcome()).isEqualTo("ok");
-            assertThat(r.hops()).isEqualTo(3);
+            assertThat(r.hopCount()).isEqualTo(3);
             assertThat(r.hopList()).extracting(Hop::kind).containsExactly("handoff", "handoff", "wake");
             assertThat(r.hopList()).extracting(h -> h.from().name() + ">" + h.to().name()).containsExactly(
                     "known-path-caller>known-path-A", "known-path-A>known-path-B", "known-path-B>known-path-caller");
@@ -163,7 +163,7 @@ class KnownPathReportTest {
         assertThat(noDetail.requests()).filteredOn(r -> !r.detailKept()).hasSize(3)
                 .allSatisfy(r -> {
                     assertThat(r.hopList()).isEmpty();
-                    assertThat(r.hops()).isEqualTo(3);
+                    assertThat(r.hopCount()).isEqualTo(3);
                     assertThat(r.lock().nanos()).isGreaterThanOrEqualTo(25 * MS);
                 });
         assertThat(noDetail.recording().warnings()).anySatisfy(w -> assertThat(w).contains("3 of the 3 requests shown have totals but no event lists"));

@@ -98,7 +98,7 @@ class LateEventTest {
     @Test
     void lateEventsAreAddedToTheirRequestHoweverLate() throws Exception {
         Request r = byId(analyze(AnalysisOptions.all())).get(1L);
-        assertThat(r.hops()).isEqualTo(3);
+        assertThat(r.hopCount()).isEqualTo(3);
         assertThat(r.handoffHops()).isEqualTo(1);
         assertThat(r.wakeHops()).isEqualTo(1);
         assertThat(r.returnHops()).isEqualTo(1);
@@ -162,7 +162,7 @@ class LateEventTest {
         // 1's late hops make it 3, so request 3 (2 hops) finishing after them must push out request 2.
         Report report = analyze(new AnalysisOptions(null, 2, SortField.hops, 5, AnalysisOptions.defaultDetailBytes()));
         assertThat(report.requests()).extracting(Request::id).containsExactly(1L, 3L);
-        assertThat(report.requests().get(0).hops()).isEqualTo(3);
+        assertThat(report.requests().get(0).hopCount()).isEqualTo(3);
     }
 
     @Test

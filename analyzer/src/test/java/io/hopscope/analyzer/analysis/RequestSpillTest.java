@@ -2,8 +2,9 @@ package io.hopscope.analyzer.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.analyzer.analysis.memory.RequestSpill;
 import io.hopscope.analyzer.model.AllocationSite;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -57,11 +58,11 @@ class RequestSpillTest {
     @Test
     void spillKeysOrderRequestsLikeTheReportOrderForEverySortField() {
         Random random = new Random(7);
-        List<RequestAcc> accs = new ArrayList<>();
+        List<RequestInProgress> accs = new ArrayList<>();
         for (int id = 1; id <= 200; id++) {
-            RequestAcc r = new RequestAcc(id, false);
+            RequestInProgress r = new RequestInProgress(id, false);
             r.durationNanos = random.nextInt(5) * 1_000_000L;
-            r.hops = random.nextInt(4);
+            r.hopCount = random.nextInt(4);
             r.allocatedBytes = random.nextInt(3) * 1024L;
             r.blockedNanos = random.nextInt(3);
             r.lockNanos = random.nextInt(3) * 30_000_000L;
@@ -70,23 +71,23 @@ class RequestSpillTest {
             accs.add(r);
         }
         for (SortField sort : SortField.values()) {
-            List<RequestAcc> expected = new ArrayList<>(accs);
-            expected.sort(Comparator.<RequestAcc>comparingLong(r -> sort == SortField.start ? r.startEpochNanos
+            List<RequestInProgress> expected = new ArrayList<>(accs);
+            expected.sort(Comparator.<RequestInProgress>comparingLong(r -> sort == SortField.start ? r.startEpochNanos
                     : -figure(sort, r)).thenComparingLong(r -> r.id));
-            List<RequestAcc> byKey = new ArrayList<>(accs);
-            byKey.sort(Comparator.<RequestAcc>comparingLong(sort::key).thenComparingLong(r -> r.id));
+            List<RequestInProgress> byKey = new ArrayList<>(accs);
+            byKey.sort(Comparator.<RequestInProgress>comparingLong(sort::key).thenComparingLong(r -> r.id));
             assertThat(byKey).as(sort.name()).containsExactlyElementsOf(expected);
-            List<RequestAcc> byOrder = new ArrayList<>(accs);
+            List<RequestInProgress> byOrder = new ArrayList<>(accs);
             byOrder.sort(sort.order());
             assertThat(byOrder).as(sort.name()).containsExactlyElementsOf(expected);
         }
     }
 
     // Largest first: the figure each sort field names, written out here independently of SortField.
-    private static long figure(SortField sort, RequestAcc r) {
+    private static long figure(SortField sort, RequestInProgress r) {
         return switch (sort) {
             case duration -> r.durationNanos;
-            case hops -> r.hops;
+            case hops -> r.hopCount;
             case allocated -> r.allocatedBytes;
             case blocked -> r.blockedNanos;
             case lock -> r.lockNanos;
@@ -99,7 +100,7 @@ class RequestSpillTest {
         if (!full) {
             return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, null, 1_000 + id, 50, 0,
                     List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(),
-                    LockContention.NONE, List.of(), 0, List.of(), Carriers.NONE, false, Unexplained.NONE);
+                    LockContention.NONE, List.of(), 0, List.of(), CarrierUse.NONE, false, Unexplained.NONE);
         }
         return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
                 "error", "java.io.IOException: reset", 503, CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id, 2,
@@ -116,7 +117,7 @@ class RequestSpillTest {
                         "a.B.c:1\nd.E.f:2"))),
                 List.of(new AllocationSite("a.B.c:1", "byte[]", 2, 1 << 20)),
                 5_000, List.of(new GcPause(4, "G1New", 11, 12)),
-                new Carriers(2, 5, List.of("ForkJoinPool-1-worker-1", "ForkJoinPool-1-worker-2"), 90_000, 60_000,
+                new CarrierUse(2, 5, List.of("ForkJoinPool-1-worker-1", "ForkJoinPool-1-worker-2"), 90_000, 60_000,
                         1_500_000, 1, 25_000_000), true,
                 new Unexplained(50_000_000, 2, List.of(new UnexplainedSite("monitorWait", "a.B.await", "a.Lock", 2,
                         50_000_000, LOOP, "java.lang.Object.wait:-1\na.B.await:3"))));

@@ -3,9 +3,9 @@ package io.hopscope.analyzer.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
-import io.hopscope.analyzer.analysis.KernelJoin;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
+import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.read.JfrEvents;
@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every output reads the recording once: the kernel join of {@code --bpf} takes its places from the
- * analyzer's pass ({@link KernelJoin#readPlacesIn}) and gives what its own pass gave, and the joins of
- * JDK events to requests ({@code RecordingAnalyzer#join}) run in that pass too. Passes are counted by the reader
+ * analyzer's pass ({@link OffCpuAttribution#readPlacesIn}) and gives what its own pass gave, and the
+ * joins of JDK events to requests ({@code RecordingAnalyzer#join}) run in that pass too. Passes are counted by the reader
  * ({@link JfrEvents#passes()}); the tests of this module run one at a time in one JVM.
  */
 class OnePassTest {
@@ -86,12 +86,12 @@ class OnePassTest {
     @Test
     void theJoinInTheAnalyzersPassGivesWhatItsOwnPassGave() throws Exception {
         List<OffCpuOverlap> alone = new ArrayList<>();
-        KernelReport ownPass = new KernelJoin(jfr).onOverlap(alone::add).join(events);
+        KernelReport ownPass = new OffCpuAttribution(jfr).onOverlap(alone::add).join(events);
 
         List<OffCpuOverlap> listening = new ArrayList<>();
         RecordingAnalyzer analyzer = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.start, 5,
                 AnalysisOptions.defaultDetailBytes()));
-        KernelJoin join = new KernelJoin(jfr).onOverlap(listening::add).readPlacesIn(analyzer, events);
+        OffCpuAttribution join = new OffCpuAttribution(jfr).onOverlap(listening::add).readPlacesIn(analyzer, events);
         long before = JfrEvents.passes();
         analyzer.analyze();
         KernelReport samePass = join.join(events);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.analysis.DiffBuilder;
 import io.hopscope.analyzer.model.AllocationSite;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LateEvents;
@@ -78,7 +78,7 @@ class ExpectedOutputTest {
                 new LockContention(1, 2 * MS, List.of(new LockSite("monitor", "java.lang.Object", 1, 2 * MS,
                         "com.example.Cache.get:41\ncom.example.Handler.handle:17"))),
                 List.of(new AllocationSite("io.netty.buffer.PooledByteBufAllocator.newDirectBuffer:409", "byte[]", 2, 16_384)),
-                MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), Carriers.NONE, true,
+                MS / 2, List.of(new GcPause(3, "Young Pause", T0 + 8 * MS, T0 + 8 * MS + MS / 2)), CarrierUse.NONE, true,
                 new Unexplained(1_800_000, 1, List.of(new UnexplainedSite("park", "com.example.Foo.await",
                         "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", 1, 1_800_000, null,
                         "jdk.internal.misc.Unsafe.park\njava.util.concurrent.locks.LockSupport.park:371\n"

@@ -2,7 +2,7 @@ package io.hopscope.analyzer.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.Request;
@@ -50,6 +50,6 @@ class FoldedStacksTest {
                         new Segment(MAIN, "resume", t0 + workNanos + 300, t0 + workNanos + 350, 0, -1)),
                 List.of(new Wait("Future.get", MAIN, worker, t0 + 100, t0 + workNanos + 300, 50, false, "value")),
                 List.of(), 0, 0, workNanos + 200, 75, 50, 1, 1, 0, 0, false, List.of(), LockContention.NONE,
-                List.of(), 0, List.of(), Carriers.NONE, true, Unexplained.NONE);
+                List.of(), 0, List.of(), CarrierUse.NONE, true, Unexplained.NONE);
     }
 }

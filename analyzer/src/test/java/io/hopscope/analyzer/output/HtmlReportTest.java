@@ -46,7 +46,7 @@ class HtmlReportTest {
 
     static Request withAgentWork(Request r, long id, String name, AgentWork work) {
         return new Request(id, name, r.boundary(), r.url(), r.outcome(), r.error(), r.statusCode(), r.startThread(),
-                r.startEpochNanos(), r.durationNanos(), r.hops(), r.hopList(), r.threads(), r.segments(), r.waits(),
+                r.startEpochNanos(), r.durationNanos(), r.hopCount(), r.hopList(), r.threads(), r.segments(), r.waits(),
                 r.spans(), r.allocatedBytes(), r.estimatedAllocatedBytes(), r.blockedNanos(), r.queueDelayNanos(),
                 r.wakeLatencyNanos(), r.handoffHops(), r.wakeHops(), r.returnHops(), r.returnDelayNanos(),
                 r.blockedOnNonBlockingThread(), r.policies(), r.lock(), r.allocationSites(), r.gcNanos(), r.gcPauses(),

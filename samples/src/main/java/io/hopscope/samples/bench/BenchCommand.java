@@ -192,18 +192,18 @@ public final class BenchCommand implements Callable<Integer> {
         BenchResult result = new BenchResult(command(), machine.after(), windows, roundCount, workloads, configs, rows,
                 analyzer, tracer, (System.nanoTime() - start) / 1e9);
 
-        System.out.print(Report.text(result));
+        System.out.print(BenchText.text(result));
         System.out.flush();
         if (json != null) {
-            Files.writeString(json, JsonReport.write(result));
+            Files.writeString(json, BenchJson.write(result));
         }
         if (markdown != null) {
             String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
-            Files.writeString(markdown, MarkdownSection.replace(existing, Report.markdown(result)));
+            Files.writeString(markdown, MarkdownSection.replace(existing, BenchText.markdown(result)));
         }
         if (readme != null) {
             String existing = Files.isRegularFile(readme) ? Files.readString(readme) : null;
-            Files.writeString(readme, MarkdownSection.replace(existing, Report.summaryMarkdown(result), MarkdownSection.SUMMARY_NAME));
+            Files.writeString(readme, MarkdownSection.replace(existing, BenchText.summaryMarkdown(result), MarkdownSection.SUMMARY_NAME));
         }
         return 0;
     }
@@ -214,7 +214,7 @@ public final class BenchCommand implements Callable<Integer> {
         err.println("bench: " + tracerRounds + " round(s) of offwake beside the empty-program floor (switchcost.py --empty)");
         err.flush();
         TracerBench.Result tracer = TracerBench.run(tools, tracerRounds);
-        StringBuilder out = new StringBuilder(Report.tracerLine(tracer)).append('\n');
+        StringBuilder out = new StringBuilder(BenchText.tracerLine(tracer)).append('\n');
         for (TargetCheck t : Targets.tracer(tracer)) {
             out.append("  ").append(t.target()).append(" [").append(t.row()).append("]: ").append(t.valueText())
                     .append(", target ").append(t.limitText()).append(": ").append(t.status()).append('\n');
@@ -223,7 +223,7 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.flush();
         if (markdown != null) {
             String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
-            Files.writeString(markdown, MarkdownSection.replace(existing, Report.tracerMarkdown(tracer, command(),
+            Files.writeString(markdown, MarkdownSection.replace(existing, BenchText.tracerMarkdown(tracer, command(),
                     machine.after(), (System.nanoTime() - start) / 1e9), MarkdownSection.TRACER_NAME));
         }
         return 0;

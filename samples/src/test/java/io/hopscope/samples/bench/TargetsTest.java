@@ -74,13 +74,13 @@ class TargetsTest {
         // Medians: report 1.5, otlp 1.7, pprof 1.9: the dearer export over the report, 1.9 / 1.5.
         assertThat(statusByTarget(result.targets()))
                 .containsEntry("export CPU over report's on the demo's Netty recording", "not met by 0.267x");
-        assertThat(Report.toolLines(result)).contains("export on the demo's Netty recording (2.1 MB), CPU s of report /"
+        assertThat(BenchText.toolLines(result)).contains("export on the demo's Netty recording (2.1 MB), CPU s of report /"
                 + " export otlp / export pprof by round: 1.50 / 2.00 / 1.90, 1.40 / 1.60 / 1.80, 1.60 / 1.70 / 2.10;"
                 + " medians 1.50 / 1.70 / 1.90; export / report 1.27x");
-        assertThat(JsonReport.write(result)).contains("\"export_cpu_over_report\"");
+        assertThat(BenchJson.write(result)).contains("\"export_cpu_over_report\"");
 
         ExportBench.Result failed = new ExportBench.Result(0, List.of(), "recording the demo's Netty run failed");
-        assertThat(Report.exportLine(failed)).isEqualTo("export: not measured: recording the demo's Netty run failed");
+        assertThat(BenchText.exportLine(failed)).isEqualTo("export: not measured: recording the demo's Netty run failed");
         assertThat(failed.exportOverReport()).isNull();
     }
 

@@ -30,7 +30,7 @@ class TracerBenchTest {
         assertThat(r.costNsPerInterval()).isEqualTo(1258.5);
         assertThat(r.floorNsPerInterval()).isEqualTo(658.5);
         assertThat(r.lostEvents()).isEqualTo(3);
-        assertThat(Report.tracerLine(r)).contains("+1562 / +617 / +945 (2 lost), +955 / +700 / +255 (1 lost)")
+        assertThat(BenchText.tracerLine(r)).contains("+1562 / +617 / +945 (2 lost), +955 / +700 / +255 (1 lost)")
                 .contains("offwake above the floor of its round +600 (medians)");
         assertThat(Targets.tracer(r).get(0).status()).isEqualTo("not met by 300.0 ns");
     }

@@ -12,9 +12,9 @@ import java.util.Map;
  * figures, the analyzer and tracer rows, the targets. Written by hand: the samples carry no JSON
  * library of their own (azure-core's Jackson is its version, not ours to lean on).
  */
-final class JsonReport {
+final class BenchJson {
 
-    private JsonReport() {
+    private BenchJson() {
     }
 
     static String write(BenchResult r) {

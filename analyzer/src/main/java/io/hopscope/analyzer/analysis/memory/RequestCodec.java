@@ -1,8 +1,8 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.memory;
 
 import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
@@ -27,12 +27,12 @@ import java.util.List;
  * The binary form of a {@link Request} in {@link RequestSpill}'s data file: every field of the model's
  * records, in declaration order ({@code RequestFieldsTest} fails when a new field is left out).
  */
-final class RequestCodec {
+public final class RequestCodec {
 
     private RequestCodec() {
     }
 
-    static void write(DataOutputStream o, Request r) throws IOException {
+    public static void write(DataOutputStream o, Request r) throws IOException {
         o.writeLong(r.id());
         str(o, r.name());
         str(o, r.boundary());
@@ -43,7 +43,7 @@ final class RequestCodec {
         thread(o, r.startThread());
         o.writeLong(r.startEpochNanos());
         o.writeLong(r.durationNanos());
-        o.writeInt(r.hops());
+        o.writeInt(r.hopCount());
         list(o, r.hopList(), RequestCodec::hop);
         list(o, r.threads(), RequestCodec::threadTime);
         list(o, r.segments(), RequestCodec::segment);
@@ -88,7 +88,7 @@ final class RequestCodec {
         return w.equals(AgentWork.NONE) ? AgentWork.NONE : w;
     }
 
-    static Request read(DataInputStream i) throws IOException {
+    public static Request read(DataInputStream i) throws IOException {
         long id = i.readLong();
         String name = str(i);
         String boundary = str(i);
@@ -124,7 +124,7 @@ final class RequestCodec {
         List<AllocationSite> sites = list(i, RequestCodec::allocationSite);
         long gcNanos = i.readLong();
         List<GcPause> pauses = list(i, RequestCodec::gcPause);
-        Carriers carriers = carriers(i);
+        CarrierUse carriers = carriers(i);
         boolean detailKept = i.readBoolean();
         Unexplained unexplained = unexplained(i);
         AgentWork agentWork = agentWork(i);
@@ -165,7 +165,7 @@ final class RequestCodec {
         return new UnexplainedSite(str(i), str(i), str(i), i.readLong(), i.readLong(), thread(i), str(i));
     }
 
-    private static void carriers(DataOutputStream o, Carriers c) throws IOException {
+    private static void carriers(DataOutputStream o, CarrierUse c) throws IOException {
         o.writeInt(c.virtualThreads());
         o.writeInt(c.mounts());
         list(o, c.carrierNames(), RequestCodec::str);
@@ -176,7 +176,7 @@ final class RequestCodec {
         o.writeLong(c.pinnedNanos());
     }
 
-    private static Carriers carriers(DataInputStream i) throws IOException {
+    private static CarrierUse carriers(DataInputStream i) throws IOException {
         int virtualThreads = i.readInt();
         int mounts = i.readInt();
         List<String> names = list(i, RequestCodec::str);
@@ -185,8 +185,8 @@ final class RequestCodec {
         long mounted = i.readLong();
         int pinnedCount = i.readInt();
         long pinned = i.readLong();
-        return virtualThreads == 0 && pinnedCount == 0 ? Carriers.NONE
-                : new Carriers(virtualThreads, mounts, names, wait, maxWait, mounted, pinnedCount, pinned);
+        return virtualThreads == 0 && pinnedCount == 0 ? CarrierUse.NONE
+                : new CarrierUse(virtualThreads, mounts, names, wait, maxWait, mounted, pinnedCount, pinned);
     }
 
     private static void hop(DataOutputStream o, Hop h) throws IOException {

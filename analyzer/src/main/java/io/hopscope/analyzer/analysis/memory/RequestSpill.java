@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.memory;
 
 import io.hopscope.analyzer.model.Request;
 import java.io.BufferedInputStream;
@@ -27,9 +27,9 @@ import java.util.PriorityQueue;
  * the runs are merged into an offset file at the end (an external sort). Memory stays at one run,
  * whatever the number of requests; the files are deleted when the JVM exits.
  */
-final class RequestSpill implements AutoCloseable {
+public final class RequestSpill implements AutoCloseable {
 
-    static final int RUN_ENTRIES = 1 << 20; // 24 MB of keys in memory at most
+    public static final int RUN_ENTRIES = 1 << 20; // 24 MB of keys in memory at most
 
     private final int runEntries;
 
@@ -44,12 +44,12 @@ final class RequestSpill implements AutoCloseable {
     private long offset;
     private long count;
 
-    RequestSpill() {
+    public RequestSpill() {
         this(RUN_ENTRIES);
     }
 
     /** {@code runEntries}: keys sorted in memory per run (small in tests, to merge several runs). */
-    RequestSpill(int runEntries) {
+    public RequestSpill(int runEntries) {
         this.runEntries = runEntries;
         try {
             dir = Files.createTempDirectory("hopscope-spill");
@@ -64,11 +64,11 @@ final class RequestSpill implements AutoCloseable {
 
     /** {@code sortKey} ascending, then {@code id} ascending, is the order {@link #finish} gives. */
     /** Requests added so far. */
-    long size() {
+    public long size() {
         return count;
     }
 
-    void add(long sortKey, Request r) {
+    public void add(long sortKey, Request r) {
         try {
             record.reset();
             RequestCodec.write(recordOut, r);
@@ -113,7 +113,7 @@ final class RequestSpill implements AutoCloseable {
     }
 
     /** Closes the data file, merges the runs, and gives a read-only list that reads each request from disk. */
-    List<Request> finish() {
+    public List<Request> finish() {
         try {
             dataOut.close();
             flushRun();

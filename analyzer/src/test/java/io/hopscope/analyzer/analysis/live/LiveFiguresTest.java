@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.live;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;

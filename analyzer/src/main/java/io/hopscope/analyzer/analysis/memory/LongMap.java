@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.memory;
 
 import java.util.Arrays;
 import java.util.function.Consumer;
@@ -11,34 +11,34 @@ import java.util.function.Consumer;
  * <p>Linear probing with backward-shift deletion (no tombstones, so a long run of puts and removes
  * keeps probes short). Not thread-safe.
  */
-final class LongMap<V> {
+public final class LongMap<V> {
 
     private long[] keys;
     private Object[] values;
     private int size;
     private int mask;
 
-    LongMap() {
+    public LongMap() {
         this(64);
     }
 
-    LongMap(int expected) {
+    public LongMap(int expected) {
         int capacity = Integer.highestOneBit(Math.max(16, expected * 2 - 1)) << 1;
         keys = new long[capacity];
         values = new Object[capacity];
         mask = capacity - 1;
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
     @SuppressWarnings("unchecked")
-    V get(long key) {
+    public V get(long key) {
         for (int i = slot(key); ; i = (i + 1) & mask) {
             Object v = values[i];
             if (v == null) {
@@ -50,12 +50,12 @@ final class LongMap<V> {
         }
     }
 
-    boolean containsKey(long key) {
+    public boolean containsKey(long key) {
         return get(key) != null;
     }
 
     /** Maps {@code key} to {@code value} (not null), replacing any previous value. */
-    void put(long key, V value) {
+    public void put(long key, V value) {
         if (value == null) {
             throw new NullPointerException("null value for key " + key);
         }
@@ -75,7 +75,7 @@ final class LongMap<V> {
     }
 
     @SuppressWarnings("unchecked")
-    V remove(long key) {
+    public V remove(long key) {
         int i = slot(key);
         while (values[i] != null) {
             if (keys[i] == key) {
@@ -89,14 +89,14 @@ final class LongMap<V> {
         return null;
     }
 
-    void clear() {
+    public void clear() {
         if (size > 0) {
             Arrays.fill(values, null);
             size = 0;
         }
     }
 
-    void forEachValue(Consumer<? super V> action) {
+    public void forEachValue(Consumer<? super V> action) {
         for (Object v : values) {
             if (v != null) {
                 @SuppressWarnings("unchecked")

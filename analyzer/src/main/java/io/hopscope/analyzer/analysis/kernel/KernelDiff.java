@@ -1,5 +1,6 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.kernel;
 
+import io.hopscope.analyzer.analysis.DiffBuilder;
 import io.hopscope.analyzer.model.Diff;
 import io.hopscope.analyzer.model.DiffRow;
 import io.hopscope.analyzer.model.KernelReport;

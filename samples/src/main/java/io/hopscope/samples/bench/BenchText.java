@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 /** The bench as people read it: the table, the analyzer and tracer lines, the targets; as text or markdown. */
-final class Report {
+final class BenchText {
 
-    private Report() {
+    private BenchText() {
     }
 
     static String text(BenchResult r) {

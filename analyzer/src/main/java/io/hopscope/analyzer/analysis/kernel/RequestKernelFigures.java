@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.kernel;
 
 import io.hopscope.analyzer.model.KernelView;
 import io.hopscope.analyzer.model.Waker;
@@ -11,11 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Kernel figures of one request while {@link KernelJoin} streams the eBPF file: totals per place kind
+ * Kernel figures of one request while {@link OffCpuAttribution} streams the eBPF file: totals per place kind
  * and the wakers that ended its off-CPU intervals, with their stacks, capped ({@link #MAX_WAKERS},
  * {@link #MAX_STACKS}); turned into a {@link KernelView} at the end.
  */
-final class KernelAcc {
+final class RequestKernelFigures {
 
     static final int MAX_WAKERS = 16;
     static final int MAX_STACKS = 3;
@@ -31,7 +31,7 @@ final class KernelAcc {
         long futexWaits;
     }
 
-    private static final class WakerAcc {
+    private static final class WakerTotals {
         long count;
         long futexWakes;
         long offCpuNanos;
@@ -48,12 +48,12 @@ final class KernelAcc {
     final Totals total = new Totals();
     // Made on the first interval: most requests of a long recording may have none.
     private Map<String, Totals> byPlace;
-    private Map<String, WakerAcc> wakers;
+    private Map<String, WakerTotals> wakers;
     private Map<String, Long> waitsEnded;
     private long lastFutexTid = -1;
     private long lastFutexEnter = -1;
 
-    KernelAcc(long id, int slot) {
+    RequestKernelFigures(long id, int slot) {
         this.id = id;
         this.slot = slot;
     }
@@ -91,12 +91,12 @@ final class KernelAcc {
     void addWaker(String waker, String thread, String place, boolean futexWake, long offCpuNanos, long runQueueNanos,
                   String stack, int stackWeight) {
         String key = waker + '\0' + thread + '\0' + place;
-        WakerAcc w = wakers.get(key);
+        WakerTotals w = wakers.get(key);
         if (w == null) {
             if (wakers.size() >= MAX_WAKERS) {
                 key = OTHER + '\0' + thread + '\0' + OTHER;
             }
-            w = wakers.computeIfAbsent(key, x -> new WakerAcc());
+            w = wakers.computeIfAbsent(key, x -> new WakerTotals());
         }
         w.count++;
         if (futexWake) {

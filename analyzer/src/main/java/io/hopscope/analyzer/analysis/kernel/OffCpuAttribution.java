@@ -1,7 +1,8 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.kernel;
 
 import static io.hopscope.analyzer.read.HopscopeEvents.each;
 
+import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.KernelSummary;
 import io.hopscope.analyzer.model.KernelView;
@@ -46,7 +47,7 @@ import jdk.jfr.consumer.RecordedThread;
  * {@link RecordingAnalyzer}'s accounting. The places (segments and waits) are kept per OS thread id
  * as sorted primitive arrays (about 30 bytes each); the eBPF file is then streamed, each interval
  * looked up by binary search, so it is never held or sorted. Per request only aggregates are kept
- * ({@link KernelAcc}).
+ * ({@link RequestKernelFigures}).
  *
  * <p>A request is marked incomplete when one of its places overlaps a window of the file's loss
  * records on a thread the window names (or on any thread, for a window that names none): every
@@ -54,16 +55,16 @@ import jdk.jfr.consumer.RecordedThread;
  * counts for a request only where it overlaps one of the request's places on the interval's thread,
  * so no other request can miss one.
  */
-public final class KernelJoin {
+public final class OffCpuAttribution {
 
     static final String SEGMENT = "segment";
 
     private final Path recording;
     private final JfrEvents jfr = new JfrEvents();
     private final ClockAlignment clock = new ClockAlignment();
-    private final Map<Long, KernelAcc> byId = new HashMap<>();
-    private final List<KernelAcc> bySlot = new ArrayList<>();
-    private final Map<Long, KernelLane> lanes = new HashMap<>();
+    private final Map<Long, RequestKernelFigures> byId = new HashMap<>();
+    private final List<RequestKernelFigures> bySlot = new ArrayList<>();
+    private final Map<Long, ThreadPlaces> lanes = new HashMap<>();
     private final Map<Long, String> namesByOsId = new HashMap<>();
     private final List<String> placeNames = new ArrayList<>(List.of(SEGMENT));
     private final List<String> enders = new ArrayList<>();
@@ -75,7 +76,7 @@ public final class KernelJoin {
     // The places came in an analyzer's pass (readPlacesIn).
     private boolean placesRead;
 
-    public KernelJoin(Path recording) {
+    public OffCpuAttribution(Path recording) {
         this.recording = recording;
     }
 
@@ -83,7 +84,7 @@ public final class KernelJoin {
      * Also hands each part of an interval that falls in a place of a finished request to {@code sink},
      * in file order, as it is joined (the pictures draw them; the report keeps only totals).
      */
-    public KernelJoin onOverlap(Consumer<OffCpuOverlap> sink) {
+    public OffCpuAttribution onOverlap(Consumer<OffCpuOverlap> sink) {
         this.overlaps = sink;
         return this;
     }
@@ -93,7 +94,7 @@ public final class KernelJoin {
      * recording is read once (call before it analyzes, and {@link #join} after). Folded input needs no
      * places: for it, nothing is read.
      */
-    public KernelJoin readPlacesIn(RecordingAnalyzer analyzer, Path bpfFile) throws RecordingProblem {
+    public OffCpuAttribution readPlacesIn(RecordingAnalyzer analyzer, Path bpfFile) throws RecordingProblem {
         if (BpfInput.detect(bpfFile) == BpfInput.EVENTS) {
             placeReaders().forEach(analyzer::listen);
             placesRead = true;
@@ -117,7 +118,7 @@ public final class KernelJoin {
         if (!placesRead) {
             jfr.stream(recording, placeReaders());
         }
-        lanes.values().forEach(KernelLane::freeze);
+        lanes.values().forEach(ThreadPlaces::freeze);
         if (!clock.isKnown()) {
             throw new RecordingProblem(recording + ": no hopscope.ClockSync events, so eBPF times cannot be aligned "
                     + "with it (record with the hopscope agent)");
@@ -199,8 +200,8 @@ public final class KernelJoin {
             if (windows.n == 0) {
                 return;
             }
-            for (int k = 0; k < lane.n; k++) {
-                if (windows.overlaps(lane.starts[k], lane.ends[k])) {
+            for (int k = 0; k < lane.size(); k++) {
+                if (windows.overlaps(lane.start(k), lane.end(k))) {
                     bySlot.get(lane.slots[k]).incomplete = true;
                 }
             }
@@ -243,7 +244,7 @@ public final class KernelJoin {
         readers.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), e -> clock.add(e.startNanos(),
                 e.monotonicNanos())));
         readers.put(HopscopeContract.REQUEST, each(new RequestEvent(), e -> {
-            KernelAcc r = request(e.requestId());
+            RequestKernelFigures r = request(e.requestId());
             if (r != null) {
                 r.ended = true;
                 r.name = e.name();
@@ -268,25 +269,25 @@ public final class KernelJoin {
         return readers;
     }
 
-    private KernelAcc request(long id) {
+    private RequestKernelFigures request(long id) {
         if (id == 0) {
             return null;
         }
         return byId.computeIfAbsent(id, k -> {
-            KernelAcc r = new KernelAcc(k, bySlot.size());
+            RequestKernelFigures r = new RequestKernelFigures(k, bySlot.size());
             bySlot.add(r);
             return r;
         });
     }
 
     private void place(long requestId, RecordedThread thread, long start, long end, int place) {
-        KernelAcc r = request(requestId);
+        RequestKernelFigures r = request(requestId);
         ThreadRef t = jfr.thread(thread);
         if (r == null || t == null || t.osId() < 0) {
             return;
         }
         known(t);
-        lanes.computeIfAbsent(t.osId(), k -> new KernelLane()).add(start, end, r.slot, place);
+        lanes.computeIfAbsent(t.osId(), k -> new ThreadPlaces()).add(start, end, r.slot, place);
     }
 
     private void known(ThreadRef t) {
@@ -308,7 +309,7 @@ public final class KernelJoin {
 
     /** Attributes one interval to the request places it overlaps on its thread. */
     void add(OffCpuInterval i) {
-        KernelLane lane = lanes.get(i.tid());
+        ThreadPlaces lane = lanes.get(i.tid());
         if (lane == null) {
             return;
         }
@@ -318,25 +319,25 @@ public final class KernelJoin {
         int first = last;
         // Places of one thread do not overlap, so only the few that start before the end and reach
         // the start can match; capped in case a recording breaks that rule.
-        while (first > 0 && last - first < 64 && lane.ends[first - 1] >= off) {
+        while (first > 0 && last - first < 64 && lane.end(first - 1) >= off) {
             first--;
         }
         long coveredUntil = off;
         int lastHit = -1;
         long rqStart = i.runQueueStartEpochNanos();
         for (int k = Math.max(first, 0); k <= last && k >= 0; k++) {
-            long from = Math.max(coveredUntil, lane.starts[k]);
-            long to = Math.min(on, lane.ends[k]);
+            long from = Math.max(coveredUntil, lane.start(k));
+            long to = Math.min(on, lane.end(k));
             if (to <= from) {
                 continue;
             }
-            KernelAcc r = bySlot.get(lane.slots[k]);
+            RequestKernelFigures r = bySlot.get(lane.slots[k]);
             if (overlaps != null && r.ended) {
                 overlaps.accept(new OffCpuOverlap(i, r.id, r.name == null ? "?" : r.name, placeNames.get(lane.places[k]),
                         name(i.tid(), i.comm()), i.wakerComm() != null ? wakerName(i) : null, from, to));
             }
             long runq = rqStart < 0 ? 0 : Math.max(0, to - Math.max(from, rqStart));
-            boolean switchedOutHere = off >= lane.starts[k] && off < lane.ends[k] && from == off;
+            boolean switchedOutHere = off >= lane.start(k) && off < lane.end(k) && from == off;
             r.addOffCpu(placeNames.get(lane.places[k]), to - from, runq, switchedOutHere, i.futexWait(), i.tid(),
                     i.futexEnterEpochNanos());
             coveredUntil = Math.max(coveredUntil, to);
@@ -364,7 +365,7 @@ public final class KernelJoin {
     private KernelReport build(Path bpfFile, long stackEvery, List<WakePair> threadNames, List<String> notes,
                                long lossWindows, long incompleteRequests) {
         lanes.forEach((tid, lane) -> {
-            for (int k = 0; k < lane.n; k++) {
+            for (int k = 0; k < lane.size(); k++) {
                 if (lane.lastWaker[k] >= 0) {
                     bySlot.get(lane.slots[k]).waitEnded(enders.get(lane.lastWaker[k]) + '\0' + name(tid, null) + '\0'
                             + placeNames.get(lane.places[k]));
@@ -373,7 +374,7 @@ public final class KernelJoin {
         });
         Map<Long, KernelView> views = new HashMap<>();
         Map<String, List<KernelView>> byName = new TreeMap<>();
-        for (KernelAcc r : bySlot) {
+        for (RequestKernelFigures r : bySlot) {
             if (!r.ended) {
                 continue;
             }
@@ -407,13 +408,13 @@ public final class KernelJoin {
             String[] p = k.split("\0", -1);
             top.add(new Waker(p[0], p[1], p[2], a[0], a[1], a[4], a[2], a[3], List.of()));
         });
-        top.sort(KernelAcc.WAKER_ORDER);
+        top.sort(RequestKernelFigures.WAKER_ORDER);
         return new KernelSummary(name, vs.size(),
                 vs.stream().mapToLong(KernelView::offCpuNanos).sum() / n,
                 vs.stream().mapToLong(KernelView::runQueueNanos).sum() / n,
                 vs.stream().mapToLong(KernelView::contextSwitches).sum() / n,
                 vs.stream().mapToLong(KernelView::futexWaits).sum() / n,
-                List.copyOf(top.subList(0, Math.min(top.size(), KernelAcc.MAX_WAKERS))),
+                List.copyOf(top.subList(0, Math.min(top.size(), RequestKernelFigures.MAX_WAKERS))),
                 vs.stream().filter(KernelView::incomplete).count());
     }
 }

@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.kernel;
 
 import static io.hopscope.analyzer.testing.KernelFixture.MS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** report --bpf on a recording with known places and hand-made offwake intervals with known answers. */
-class KernelJoinTest {
+class OffCpuAttributionTest {
 
     @TempDir
     static Path dir;

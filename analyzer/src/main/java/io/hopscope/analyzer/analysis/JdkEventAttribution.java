@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
@@ -19,7 +20,7 @@ import jdk.jfr.consumer.RecordedThread;
  * thread), so each waits in a pending list and is joined at a flush point against the
  * {@link SegmentWindow}; one whose segment has not come {@link #PENDING_LAG} flush points later is dropped.
  */
-final class JdkEventJoin {
+final class JdkEventAttribution {
 
     // A JDK event waits longer for its segment than a request waits for its stragglers
     // (RecordingAnalyzer's FINISH_LAG), since a long segment may commit later.
@@ -38,13 +39,13 @@ final class JdkEventJoin {
 
     private final RecordingFacts facts;
     private final JfrEvents jfr;
-    private final SegmentWindow window;
+    private final SegmentWindow<RequestInProgress> window;
     private List<PendingJdk> pending = new ArrayList<>();
     private long flushes;
     private long sampledAllocBytes;
     private long sampledAllocBytesInRequests;
 
-    JdkEventJoin(RecordingFacts facts, JfrEvents jfr, SegmentWindow window) {
+    JdkEventAttribution(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
@@ -119,7 +120,7 @@ final class JdkEventJoin {
         window.sort();
         List<PendingJdk> keep = new ArrayList<>();
         for (PendingJdk p : pending) {
-            RequestAcc r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
+            RequestInProgress r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
             if (r != null && !r.finished) {
                 attribute(p, r);
             } else if (!last && p.flush() > flushes - PENDING_LAG) {
@@ -129,7 +130,7 @@ final class JdkEventJoin {
         pending = keep;
     }
 
-    private void attribute(PendingJdk p, RequestAcc r) {
+    private void attribute(PendingJdk p, RequestInProgress r) {
         if (p.kind() == ALLOCATION) {
             String agentFrame = agentFrame(p.stack());
             if (agentFrame == null) {
@@ -173,19 +174,14 @@ final class JdkEventJoin {
                 continue;
             }
             String type = f.getMethod().getType().getName();
-            if (type.startsWith(RequestAcc.AGENT_PACKAGE)) {
+            if (type.startsWith(RequestInProgress.AGENT_PACKAGE)) {
                 return JfrEvents.frame(f);
             }
-            if (!isJdk(type)) {
+            if (!JfrEvents.isJdkType(type)) {
                 return null;
             }
         }
         return null;
-    }
-
-    private static boolean isJdk(String type) {
-        return type.startsWith("java.") || type.startsWith("jdk.") || type.startsWith("sun.")
-                || type.startsWith("com.sun.");
     }
 
     long sampledAllocBytes() {

@@ -10,12 +10,12 @@ import java.util.List;
  * {@code mountedNanos}; {@code pinnedNanos} of the request's time its threads were pinned to a carrier
  * while they parked or blocked ({@code pinnedCount} jdk.VirtualThreadPinned events, 1 ms and over).
  */
-public record Carriers(int virtualThreads, int mounts, List<String> carrierNames, long mountWaitNanos,
+public record CarrierUse(int virtualThreads, int mounts, List<String> carrierNames, long mountWaitNanos,
                        long maxMountWaitNanos, long mountedNanos, int pinnedCount, long pinnedNanos) {
 
     public static final int MAX_NAMES = 16;
 
-    public static final Carriers NONE = new Carriers(0, 0, List.of(), 0, 0, 0, 0, 0);
+    public static final CarrierUse NONE = new CarrierUse(0, 0, List.of(), 0, 0, 0, 0, 0);
 
     /** Whether there is anything to show: a virtual thread mounted, or a pin. */
     public boolean any() {

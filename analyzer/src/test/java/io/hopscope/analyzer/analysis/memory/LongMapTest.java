@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

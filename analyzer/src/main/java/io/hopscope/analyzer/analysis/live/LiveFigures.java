@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.live;
 
 import io.hopscope.analyzer.model.LiveInterval;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.threads;
 
 import java.util.Arrays;
 
@@ -6,26 +6,26 @@ import java.util.Arrays;
  * One thread's segments as parallel primitive arrays sorted by start, the payload (whose request a
  * segment is) kept by the subclass in an array of its own type so an int slot is never boxed.
  */
-abstract class SegmentLane {
+public abstract class SegmentLane {
 
-    long[] starts;
-    long[] ends;
-    int n;
-    boolean sorted = true;
+    protected long[] starts;
+    protected long[] ends;
+    protected int n;
+    private boolean sorted = true;
 
-    SegmentLane(int capacity) {
+    protected SegmentLane(int capacity) {
         starts = new long[capacity];
         ends = new long[capacity];
     }
 
     /** Resizes the payload array to {@code length}, keeping its first {@code n} entries. */
-    abstract void resizePayload(int length);
+    protected abstract void resizePayload(int length);
 
     /** Rearranges the first {@code n} payload entries so entry {@code i} is the old {@code order[i]}. */
-    abstract void reorderPayload(Integer[] order);
+    protected abstract void reorderPayload(Integer[] order);
 
     /** Appends a segment and returns its index, where the subclass stores its payload. */
-    final int append(long start, long end) {
+    protected final int append(long start, long end) {
         if (n == starts.length) {
             starts = Arrays.copyOf(starts, n * 2);
             ends = Arrays.copyOf(ends, n * 2);
@@ -41,7 +41,7 @@ abstract class SegmentLane {
         return n++;
     }
 
-    final void sort() {
+    protected final void sort() {
         if (sorted) {
             return;
         }
@@ -58,7 +58,7 @@ abstract class SegmentLane {
     }
 
     /** A new array of {@code a}'s length whose first {@code n} entries are {@code a[order[i]]}. */
-    static long[] permuted(long[] a, Integer[] order, int n) {
+    protected static long[] permuted(long[] a, Integer[] order, int n) {
         long[] p = new long[a.length];
         for (int i = 0; i < n; i++) {
             p[i] = a[order[i]];
@@ -67,7 +67,7 @@ abstract class SegmentLane {
     }
 
     /** The same for an int payload. */
-    static int[] permuted(int[] a, Integer[] order, int n) {
+    protected static int[] permuted(int[] a, Integer[] order, int n) {
         int[] p = new int[a.length];
         for (int i = 0; i < n; i++) {
             p[i] = a[order[i]];
@@ -76,7 +76,7 @@ abstract class SegmentLane {
     }
 
     /** Index of the segment that overlaps [start, end] the most (contains it, for a point), or -1. */
-    final int mostOverlapping(long startEpochNanos, long endEpochNanos) {
+    public final int mostOverlapping(long startEpochNanos, long endEpochNanos) {
         int best = -1;
         long bestOverlap = Long.MIN_VALUE;
         // Segments of one thread do not overlap, so only the few that start before the end and still
@@ -96,12 +96,12 @@ abstract class SegmentLane {
     }
 
     /** Whether segment {@code i} belongs to the request that {@link #overlapNanos} was asked about. */
-    interface Owned {
+    public interface Owned {
         boolean test(int i);
     }
 
     /** Overlap in nanoseconds between [start, end] and the segments {@code owned} accepts. */
-    final long overlapNanos(long startEpochNanos, long endEpochNanos, Owned owned) {
+    public final long overlapNanos(long startEpochNanos, long endEpochNanos, Owned owned) {
         long sum = 0;
         int i = lastStartAtOrBefore(endEpochNanos);
         for (int steps = 0; i >= 0 && steps < 64 && ends[i] >= startEpochNanos; i--, steps++) {
@@ -112,12 +112,27 @@ abstract class SegmentLane {
         return sum;
     }
 
-    final int lastStartAtOrBefore(long t) {
+    /** How many segments it holds. */
+    public final int size() {
+        return n;
+    }
+
+    /** Start of segment {@code i}. */
+    public final long start(int i) {
+        return starts[i];
+    }
+
+    /** End of segment {@code i}. */
+    public final long end(int i) {
+        return ends[i];
+    }
+
+    public final int lastStartAtOrBefore(long t) {
         return lastStartAtOrBefore(starts, n, t);
     }
 
     /** Index of the last of the first {@code n} sorted {@code starts} that is at or before t, or -1. */
-    static int lastStartAtOrBefore(long[] starts, int n, long t) {
+    public static int lastStartAtOrBefore(long[] starts, int n, long t) {
         int lo = 0;
         int hi = n - 1;
         int ans = -1;

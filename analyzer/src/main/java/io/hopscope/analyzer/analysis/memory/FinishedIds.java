@@ -1,4 +1,4 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.memory;
 
 import java.util.Arrays;
 
@@ -9,10 +9,10 @@ import java.util.Arrays;
  * an id whose events were never read), not one entry per request. Bounded: past {@link #MAX_RANGES}
  * the lowest quarter is dropped, and an id at or below the highest dropped one is then {@link #forgotten}.
  */
-final class FinishedIds {
+public final class FinishedIds {
 
     // 16 bytes a range: 16 MB at most, reached only with a million gaps at once.
-    static final int MAX_RANGES = 1 << 20;
+    public static final int MAX_RANGES = 1 << 20;
 
     private final int maxRanges;
     // Inclusive, sorted, disjoint and never adjacent (adjacent ranges are merged).
@@ -21,16 +21,16 @@ final class FinishedIds {
     private int n;
     private long forgottenUpTo;
 
-    FinishedIds() {
+    public FinishedIds() {
         this(MAX_RANGES);
     }
 
     /** {@code maxRanges} at least 4 (tests use a small one). */
-    FinishedIds(int maxRanges) {
+    public FinishedIds(int maxRanges) {
         this.maxRanges = maxRanges;
     }
 
-    void add(long id) {
+    public void add(long id) {
         if (id <= forgottenUpTo) {
             return;
         }
@@ -62,17 +62,17 @@ final class FinishedIds {
         }
     }
 
-    boolean contains(long id) {
+    public boolean contains(long id) {
         int i = rangeAtOrBelow(id);
         return i >= 0 && id <= his[i];
     }
 
     /** Whether {@code id} is at or below the ranges dropped for memory: finished or not, it cannot be told. */
-    boolean forgotten(long id) {
+    public boolean forgotten(long id) {
         return id <= forgottenUpTo;
     }
 
-    int ranges() {
+    public int ranges() {
         return n;
     }
 

@@ -1,20 +1,21 @@
-package io.hopscope.analyzer.analysis;
+package io.hopscope.analyzer.analysis.kernel;
 
+import io.hopscope.analyzer.analysis.threads.SegmentLane;
 import java.util.Arrays;
 
 /**
- * Places (segments and waits of requests) of one OS thread for {@link KernelJoin}: the request's slot
+ * Places (segments and waits of requests) of one OS thread for {@link OffCpuAttribution}: the request's slot
  * and the place's kind per entry, and, once frozen, the switch-in time and waker of the last woken
  * off-CPU interval in each place (what ended a wait).
  */
-final class KernelLane extends SegmentLane {
+final class ThreadPlaces extends SegmentLane {
 
     int[] slots = new int[8];
     int[] places = new int[8];
     long[] lastOn;
     int[] lastWaker;
 
-    KernelLane() {
+    ThreadPlaces() {
         super(8);
     }
 
@@ -26,13 +27,13 @@ final class KernelLane extends SegmentLane {
     }
 
     @Override
-    void resizePayload(int length) {
+    protected void resizePayload(int length) {
         slots = Arrays.copyOf(slots, length);
         places = Arrays.copyOf(places, length);
     }
 
     @Override
-    void reorderPayload(Integer[] order) {
+    protected void reorderPayload(Integer[] order) {
         slots = permuted(slots, order, n);
         places = permuted(places, order, n);
     }

@@ -1,13 +1,12 @@
 package io.hopscope.analyzer.analysis;
 
+import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.model.AgentWork;
-import io.hopscope.analyzer.model.AllocationSite;
-import io.hopscope.analyzer.model.Carriers;
+import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
-import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
@@ -18,9 +17,7 @@ import io.hopscope.analyzer.model.Wait;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -29,7 +26,7 @@ import java.util.function.Supplier;
  * immutable {@link Request} only when an output reads it. Totals are always exact; the event lists
  * are kept while they fit in the {@link DetailBudget} ({@code detail} off otherwise).
  */
-final class RequestAcc {
+final class RequestInProgress {
 
     final long id;
     /** Whether it keeps its event lists; turned off for good by {@link #dropDetail()}. */
@@ -66,7 +63,7 @@ final class RequestAcc {
     long startEpochNanos;
     long durationNanos;
 
-    int hops;
+    int hopCount;
     long allocatedBytes;
     /** The part of allocatedBytes estimated from allocation samples (see addAllocationSample). */
     long estimatedAllocatedBytes;
@@ -80,24 +77,13 @@ final class RequestAcc {
     int returnHops;
     long returnDelayNanos;
     boolean nonBlocking;
-    // Small arrays rather than maps: a request touches a few threads and policies, and there can be
+    // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads, and there can be
     // millions of requests, so per-request overhead is what bounds memory.
     ThreadRef[] threadRefs;
     long[] threadFigures; // per thread: segments, nanos, bytes
     int threadCount;
-    String[] policyNames;
-    String[] policyKinds;
-    long[] policyFigures; // per policy: count, total nanos, self nanos
-    int policyCount;
-    // Self time: children end before their parent, but the file's order across threads is not
-    // commit order, so a child's time waits here for a parent not yet seen (pending), or is taken
-    // off a parent already seen (finished).
-    long[] finishedSpanIds;
-    int[] finishedSpanPolicy;
-    int finishedCount;
-    long[] pendingParentIds;
-    long[] pendingChildNanos;
-    int pendingCount;
+    // Its time per pipeline policy (hopscope.Span), made at its first span.
+    private PolicyTimes policies;
 
     List<Segment> segments;
     List<Hop> hopList;
@@ -106,8 +92,8 @@ final class RequestAcc {
 
     long lockCount;
     long lockNanos;
-    Map<String, LockAcc> lockSites;
-    Map<String, long[]> allocSites; // frame + '|' + class -> [samples, bytes]
+    // Where its lock contention and its sampled allocation happened, made at the first of either.
+    private Sites sites;
     long gcNanos;
     // The virtual threads' carriers (hopscope.Mounts) and their pinned time (jdk.VirtualThreadPinned).
     private int virtualThreads;
@@ -124,41 +110,23 @@ final class RequestAcc {
     List<GcPause> gcPauses;
     // Its parks and monitor waits inside its segments and what explains them (null until it has either).
     private BlindSpots blind;
-    // The agent's own work on its threads (hopscope.AgentWork, and allocation samples in its package).
-    long agentClasses;
-    long agentTransformedClasses;
-    long agentNanos;
-    long agentCpuNanos = -1;
-    long agentAllocatedBytes;
-    long agentSampledBytes;
+    // The agent's own work on its threads, made at the first of it.
+    AgentWorkTotals agent;
 
-    static final class LockAcc {
-        final String kind;
-        final String className;
-        long count;
-        long nanos;
-        long longestNanos = -1;
-        String stack = "";
-
-        LockAcc(String kind, String className) {
-            this.kind = kind;
-            this.className = className;
-        }
-    }
 
     /**
      * The agent's package (its shaded Byte Buddy too): an allocation sample whose stack passes through
-     * it is the agent's, given as this frame by the reader ({@link JdkEventJoin}).
+     * it is the agent's, given as this frame by the reader ({@link JdkEventAttribution}).
      */
     static final String AGENT_PACKAGE = "io.hopscope.agent.";
 
     /** A request whose lists, if {@code detail}, are not bounded (for tests). */
-    RequestAcc(long id, boolean detail) {
+    RequestInProgress(long id, boolean detail) {
         this(id, detail ? new DetailBudget(Long.MAX_VALUE) : null);
     }
 
     /** A request that keeps lists if {@code budget} (null: none) admits it now. */
-    RequestAcc(long id, DetailBudget budget) {
+    RequestInProgress(long id, DetailBudget budget) {
         this.id = id;
         this.detail = budget != null && budget.admit();
         this.budget = detail ? budget : null;
@@ -209,7 +177,7 @@ final class RequestAcc {
     }
 
     void addHop(Hop h) {
-        hops++;
+        hopCount++;
         long delay = Math.max(0, h.delayNanos());
         if ("wake".equals(h.kind())) {
             wakeHops++;
@@ -235,48 +203,10 @@ final class RequestAcc {
     }
 
     void addSpan(Span s) {
-        String key = s.name() == null ? "?" : s.name();
-        int p = policyIndex(key, s.kind());
-        policyFigures[3 * p]++;
-        policyFigures[3 * p + 1] += s.durationNanos();
-        long children = 0;
-        for (int i = 0; i < pendingCount; i++) {
-            if (pendingParentIds[i] == s.spanId()) {
-                children += pendingChildNanos[i];
-                pendingParentIds[i] = pendingParentIds[pendingCount - 1];
-                pendingChildNanos[i] = pendingChildNanos[pendingCount - 1];
-                pendingCount--;
-                i--;
-            }
+        if (policies == null) {
+            policies = new PolicyTimes();
         }
-        policyFigures[3 * p + 2] += s.durationNanos() - children;
-        if (s.parentSpanId() != 0) {
-            int parent = -1;
-            for (int i = 0; i < finishedCount; i++) {
-                if (finishedSpanIds[i] == s.parentSpanId()) {
-                    parent = finishedSpanPolicy[i];
-                    break;
-                }
-            }
-            if (parent >= 0) {
-                policyFigures[3 * parent + 2] -= s.durationNanos();
-            } else {
-                if (pendingParentIds == null || pendingCount == pendingParentIds.length) {
-                    int n = pendingParentIds == null ? 2 : pendingCount * 2;
-                    pendingParentIds = pendingParentIds == null ? new long[n] : Arrays.copyOf(pendingParentIds, n);
-                    pendingChildNanos = pendingChildNanos == null ? new long[n] : Arrays.copyOf(pendingChildNanos, n);
-                }
-                pendingParentIds[pendingCount] = s.parentSpanId();
-                pendingChildNanos[pendingCount++] = s.durationNanos();
-            }
-        }
-        if (finishedSpanIds == null || finishedCount == finishedSpanIds.length) {
-            int n = finishedSpanIds == null ? 4 : finishedCount * 2;
-            finishedSpanIds = finishedSpanIds == null ? new long[n] : Arrays.copyOf(finishedSpanIds, n);
-            finishedSpanPolicy = finishedSpanPolicy == null ? new int[n] : Arrays.copyOf(finishedSpanPolicy, n);
-        }
-        finishedSpanIds[finishedCount] = s.spanId();
-        finishedSpanPolicy[finishedCount++] = p;
+        policies.add(s);
         if (detail && keeps(DetailBudget.SPAN_BYTES)) {
             spans.add(s);
         }
@@ -307,36 +237,13 @@ final class RequestAcc {
         return threadCount++;
     }
 
-    private int policyIndex(String name, String kind) {
-        for (int i = 0; i < policyCount; i++) {
-            // Names are interned by the analyzer: identity first, equals for the rest.
-            if (policyNames[i] == name || policyNames[i].equals(name)) {
-                return i;
-            }
-        }
-        if (policyNames == null || policyCount == policyNames.length) {
-            int n = policyNames == null ? 4 : policyCount * 2;
-            policyNames = policyNames == null ? new String[n] : Arrays.copyOf(policyNames, n);
-            policyKinds = policyKinds == null ? new String[n] : Arrays.copyOf(policyKinds, n);
-            policyFigures = policyFigures == null ? new long[3 * n] : Arrays.copyOf(policyFigures, 3 * n);
-        }
-        policyNames[policyCount] = name;
-        policyKinds[policyCount] = kind;
-        return policyCount++;
-    }
 
     /**
      * The agent worked on {@code thread} during one of its segments: the segment's counters left that
      * out already; its time comes off the thread's time here.
      */
     void addAgentWork(ThreadRef thread, int classes, int transformed, long nanos, long cpuNanos, long bytes) {
-        agentClasses += classes;
-        agentTransformedClasses += transformed;
-        agentNanos += Math.max(0, nanos);
-        if (cpuNanos >= 0) {
-            agentCpuNanos = Math.max(0, agentCpuNanos) + cpuNanos;
-        }
-        agentAllocatedBytes += Math.max(0, bytes);
+        agent().add(classes, transformed, nanos, cpuNanos, bytes);
         if (thread != null && nanos > 0) {
             threadFigures[3 * threadIndex(thread) + 1] -= nanos;
         }
@@ -344,30 +251,25 @@ final class RequestAcc {
 
     /** Whether its threads loaded classes while they worked on it. */
     boolean warmup() {
-        return agentClasses > 0;
+        return agent != null && agent.classes > 0;
+    }
+
+    private AgentWorkTotals agent() {
+        if (agent == null) {
+            agent = new AgentWorkTotals();
+        }
+        return agent;
     }
 
     AgentWork agentWork() {
-        return agentClasses == 0 && agentNanos == 0 && agentAllocatedBytes == 0 && agentSampledBytes == 0
-                ? AgentWork.NONE
-                : new AgentWork(agentClasses, agentTransformedClasses, agentNanos, agentCpuNanos, agentAllocatedBytes,
-                        agentSampledBytes);
+        return agent == null ? AgentWork.NONE : agent.toAgentWork();
     }
 
     /** Adds a contention event clipped to the request ({@code nanos}); the longest one's stack is kept. */
     void addLock(String kind, String className, long nanos, long eventNanos, Supplier<String> stack) {
         lockCount++;
         lockNanos += nanos;
-        if (lockSites == null) {
-            lockSites = new HashMap<>(4);
-        }
-        LockAcc site = lockSites.computeIfAbsent(kind + '|' + className, k -> new LockAcc(kind, className));
-        site.count++;
-        site.nanos += nanos;
-        if (eventNanos > site.longestNanos) {
-            site.longestNanos = eventNanos;
-            site.stack = stack.get();
-        }
+        sites().addLock(kind, className, nanos, eventNanos, stack);
     }
 
     /**
@@ -376,7 +278,7 @@ final class RequestAcc {
      */
     void addAllocationSample(String frame, String objectClass, long weightBytes, long javaThreadId) {
         if (frame.startsWith(AGENT_PACKAGE)) {
-            agentSampledBytes += weightBytes;
+            agent().sampledBytes += weightBytes;
             return;
         }
         if (threadsWithoutCounter != 0) {
@@ -389,12 +291,14 @@ final class RequestAcc {
                 }
             }
         }
-        if (allocSites == null) {
-            allocSites = new HashMap<>(8);
+        sites().addAllocation(frame, objectClass, weightBytes);
+    }
+
+    private Sites sites() {
+        if (sites == null) {
+            sites = new Sites();
         }
-        long[] a = allocSites.computeIfAbsent(frame + '|' + objectClass, k -> new long[2]);
-        a[0]++;
-        a[1] += weightBytes;
+        return sites;
     }
 
     void addGcPause(GcPause p, long overlapNanos) {
@@ -422,7 +326,7 @@ final class RequestAcc {
         }
         for (String name : carriers.split(", ")) {
             // "+N": the agent kept 8 names; those beyond are not named.
-            if (!name.startsWith("+") && carrierNames.size() < Carriers.MAX_NAMES && !carrierNames.contains(name)) {
+            if (!name.startsWith("+") && carrierNames.size() < CarrierUse.MAX_NAMES && !carrierNames.contains(name)) {
                 if (!keeps(DetailBudget.CARRIER_NAME_BYTES)) {
                     return;
                 }
@@ -474,12 +378,12 @@ final class RequestAcc {
         pinnedNanos += overlapNanos;
     }
 
-    private Carriers carriers() {
+    private CarrierUse carriers() {
         if (virtualThreads == 0 && pinnedCount == 0) {
-            return Carriers.NONE;
+            return CarrierUse.NONE;
         }
         List<String> names = carrierNames == null ? List.of() : List.copyOf(carrierNames);
-        return new Carriers(virtualThreads, mounts, names, mountWaitNanos, maxMountWaitNanos, mountedNanos,
+        return new CarrierUse(virtualThreads, mounts, names, mountWaitNanos, maxMountWaitNanos, mountedNanos,
                 pinnedCount, pinnedNanos);
     }
 
@@ -516,39 +420,21 @@ final class RequestAcc {
         if (threadTimes.isEmpty() && started != null) {
             threadTimes.add(new ThreadTime(started, 0, 0, 0));
         }
-        List<PolicyTime> policyTimes = new ArrayList<>(policyCount);
-        for (int i = 0; i < policyCount; i++) {
-            policyTimes.add(new PolicyTime(policyNames[i], policyKinds[i], policyFigures[3 * i], policyFigures[3 * i + 1],
-                    Math.max(0, policyFigures[3 * i + 2])));
-        }
-        policyTimes.sort(Comparator.comparingLong(PolicyTime::selfNanos).reversed().thenComparing(PolicyTime::name));
-        List<LockSite> locks = new ArrayList<>();
-        if (lockSites != null) {
-            lockSites.values().forEach(l -> locks.add(new LockSite(l.kind, l.className, l.count, l.nanos, l.stack)));
-            locks.sort(Comparator.comparingLong(LockSite::nanos).reversed().thenComparing(LockSite::className));
-        }
-        List<AllocationSite> sites = new ArrayList<>();
-        if (allocSites != null) {
-            allocSites.forEach((k, v) -> {
-                int bar = k.lastIndexOf('|');
-                sites.add(new AllocationSite(k.substring(0, bar), k.substring(bar + 1), v[0], v[1]));
-            });
-            sites.sort(Comparator.comparingLong(AllocationSite::sampledBytes).reversed().thenComparing(AllocationSite::frame));
-        }
+        List<LockSite> locks = sites == null ? List.of() : sites.locks(topSites);
         List<Hop> hopsSorted = detail ? new ArrayList<>(hopList) : List.of();
         if (detail) {
             hopsSorted.sort(Comparator.comparingLong(Hop::arrivalEpochNanos));
         }
         return new Request(id, name, boundary, url, outcome, error, statusCode, started,
-                startEpochNanos, durationNanos, hops, List.copyOf(hopsSorted), List.copyOf(threadTimes),
+                startEpochNanos, durationNanos, hopCount, List.copyOf(hopsSorted), List.copyOf(threadTimes),
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
                 detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
                 detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),
                 allocatedBytes, estimatedAllocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops,
-                returnDelayNanos, nonBlocking, List.copyOf(policyTimes),
+                returnDelayNanos, nonBlocking, policies == null ? List.of() : policies.toList(),
                 lockCount == 0 ? LockContention.NONE
-                        : new LockContention(lockCount, lockNanos, List.copyOf(locks.subList(0, Math.min(topSites, locks.size())))),
-                List.copyOf(sites.subList(0, Math.min(topSites, sites.size()))),
+                        : new LockContention(lockCount, lockNanos, locks),
+                sites == null ? List.of() : sites.allocations(topSites),
                 gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
                 blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), traceId, spanId);
     }
