@@ -5,7 +5,6 @@ import static net.bytebuddy.matcher.ElementMatchers.isSynthetic;
 import static net.bytebuddy.matcher.ElementMatchers.nameStartsWith;
 
 import io.hopscope.agent.bootstrap.Bridge;
-import io.hopscope.agent.bootstrap.Hooks;
 import io.hopscope.agent.events.AgentErrorEvent;
 import io.hopscope.agent.events.AgentInfoEvent;
 import io.hopscope.agent.events.ClockSyncEvent;
@@ -31,7 +30,6 @@ import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
 import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
 import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.AgentWork;
-import io.hopscope.agent.runtime.FaultInjectingHooks;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.StringReader;
@@ -212,12 +210,6 @@ final class AgentInstaller {
         });
 
         selfCheck(runtime);
-        // Tests only: from here on every hook throws (see FaultInjectingHooks); after the
-        // self-check, which would otherwise report the instrumentation missing.
-        Hooks faulty = FaultInjectingHooks.requested(runtime);
-        if (faulty != null) {
-            Bridge.hooks = faulty;
-        }
         warmUpInBackground();
         if (options.asprof != null && options.jfrPath == null) {
             System.err.println("hopscope: asprof= needs jfr=PATH (async-profiler writes that recording); not started");

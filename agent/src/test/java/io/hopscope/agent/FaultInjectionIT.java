@@ -3,89 +3,148 @@ package io.hopscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.hopscope.agent.bootstrap.Hooks;
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.FaultAgent;
+import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.SamplesJar;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sample workloads (every scenario, both pipeline modes with each client, both JDK client
- * modes, the open loop) under the agent with -Dhopscope.test.faults=all, where every hook the Bridge
- * calls throws, and =after, where each throws once the runtime has done its work (so a request
- * entered loses its token, a wait registered is never ended): each sample still exits 0 (it validates every response and exits 1 on a wrong one),
- * and the agent counts the failures as AgentError events per instrumentation and prints one
- * stderr line per instrumentation, not one per failure.
+ * modes, the open loop) under the agent with {@link FaultAgent} after it, in mode all, where every
+ * hook the Bridge calls throws, after, where each throws once the runtime has done its work (so
+ * a request entered loses its token, a wait registered is never ended), and exits: each sample still exits 0
+ * (it validates every response and exits 1 on a wrong one), and the agent counts the failures as
+ * AgentError events per instrumentation and prints one stderr line per instrumentation, not one per
+ * failure. In mode exits only the hooks given what a hook returned throw (an exit and its token).
+ * The same with the test application's hand-overs, on the second JDK with virtual threads too.
+ * Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest makes
+ * every hook throw, in process).
  */
 class FaultInjectionIT {
+
+    /** Hooks only a virtual thread calls, on JDK 21+ (the samples run on JDK 17). */
+    private static final Set<String> VIRTUAL_THREAD_HOOKS = Set.of("attachedVirtualThreadEnter",
+            "virtualThreadSubmitted", "mountEnter", "mountExit", "virtualThreadEnded");
+
+    /** The runs of the whole class on one JVM: 3 modes of 8 samples and of the hand-overs. */
+    private static final int ONE_JVM_RUNS = 27;
+
+    /**
+     * Hooks no workload here calls (invokeAll/invokeAny; a boundary that takes a callback, as
+     * async-http-client's and HttpAsyncClient 5's): BridgeFaultsTest makes them throw in process.
+     */
+    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback");
+
+    private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
+    private static final AtomicInteger RUNS = new AtomicInteger();
+    private static final AtomicInteger VIRTUAL_RUNS = new AtomicInteger();
+    private static Path faultAgent;
 
     private static final String COUNT = "20";
     private static final Pattern FAILED = Pattern.compile("hopscope: instrumentation (\\S+) failed \\(.*");
 
     @BeforeAll
-    static void samplesAreBuilt() {
+    static void samplesAreBuilt() throws IOException {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
                 .as("samples jar at %s", SamplesJar.path()).isTrue();
+        faultAgent = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent.jar"));
+    }
+
+    /**
+     * The runs together made every hook of Hooks throw: a new hook needs no new fault code, but a
+     * run that reaches it. The virtual threads' hooks are reached only on the second JDK; the
+     * exits (hooks given a token or a wrapped task) only in mode exits.
+     */
+    @AfterAll
+    static void everyHookWasCalled() {
+        Set<String> hooks = new TreeSet<>();
+        for (Method m : Hooks.class.getMethods()) {
+            hooks.add(m.getName());
+        }
+        hooks.remove("onError");
+        hooks.removeAll(NO_WORKLOAD_CALLS);
+        if (VIRTUAL_RUNS.get() == 0) {
+            hooks.removeAll(VIRTUAL_THREAD_HOOKS);
+        }
+        int expected = ONE_JVM_RUNS + VIRTUAL_RUNS.get();
+        assumeThat(RUNS.get()).as("runs of this class made (all are needed to reach every hook)").isEqualTo(expected);
+        assertThat(new TreeSet<>(CALLED)).as("hooks the fault runs called").containsAll(hooks);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void pipelineOkHttpSync(String faults) throws Exception {
         check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
                 "--count", COUNT), "boundaries", "spans");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void pipelineNettySyncOverAsync(String faults) throws Exception {
         check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel",
                 "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void jdkHttpSync(String faults) throws Exception {
         check(faults, "jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count",
                 COUNT), "boundaries", "executors", "context", "waits");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void knownPath(String faults) throws Exception {
         check(faults, "jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path", "--count",
                 "3", "--pause-ms", "10"), "boundaries", "executors", "waits");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void pipelineOkHttpSyncOverAsync(String faults) throws Exception {
         check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "okhttp",
                 "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void pipelineNettySync(String faults) throws Exception {
         check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "netty", "--parallel", "2",
                 "--count", COUNT), "boundaries", "spans", "executors", "context", "waits");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void jdkHttpAsync(String faults) throws Exception {
         check(faults, "jfr=%JFR%", List.of("jdk-http", "--mode", "async", "--producers", "1", "--in-flight", "4",
                 "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"all", "after"})
+    @ValueSource(strings = {"all", "after", "exits"})
     void openLoop(String faults) throws Exception {
         check(faults, "jfr=%JFR%,requests=io.hopscope.samples.openloop.OpenLoopCommand#exchange", List.of("open-loop",
                 "--mode", "sync-over-async", "--rps", "20", "--duration", "2", "--delay-ms", "20"),
@@ -93,22 +152,61 @@ class FaultInjectionIT {
     }
 
     /**
-     * Runs the sample with faults on and checks: exit 0; every hopscope line on stderr is a failure
-     * report, at most one per instrumentation; each of {@code hit} has AgentError events, the last
-     * with a count above 1 (failures are counted, not only reported once).
+     * The test application's hand-overs (fork/join, submit, invokeAll, scheduling, threads; on the
+     * second JDK virtual threads too), on each JVM: the hooks the samples do not reach.
      */
+    @ParameterizedTest
+    @MethodSource("handoverRuns")
+    void handovers(String java, String faults) throws Exception {
+        List<String> program = new ArrayList<>(List.of("-cp", System.getProperty("hopscope.test.classes"),
+                "io.hopscope.testapps.HandoverApp"));
+        for (String scenario : List.of("fork", "forkInline", "submit", "submitRunnable", "submitCallable", "execute",
+                "invoke", "supplyAsync", "runAsync", "stages", "schedule", "fixedRate", "fixedDelay", "newThread")) {
+            program.add(scenario + (scenario.equals("forkInline") || scenario.equals("invoke") ? ":parked" : ":before"));
+        }
+        if (!java.equals(Handovers.jvms().findFirst().orElseThrow())) {
+            VIRTUAL_RUNS.incrementAndGet();
+            program.addAll(List.of("virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:parked",
+                    "virtual:parked"));
+        }
+        check(java, faults, "jfr=%JFR%,requests=" + Handovers.BOUNDARY, program, "boundaries", "executors");
+    }
+
+    static Stream<Arguments> handoverRuns() {
+        return Handovers.jvms().flatMap(java -> Stream.of("all", "after", "exits").map(f -> Arguments.of(java, f)));
+    }
+
     private static void check(String faults, String options, List<String> sampleArgs, String... hit) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-Dhopscope.test.faults=" + faults, "-jar", SamplesJar.path().toString()));
-        args.addAll(sampleArgs);
-        AgentRun run = AgentRun.run(options, args);
-        assertThat(run.exitCode).as("exit code of %s; stdout %s; stderr %s", sampleArgs, run.stdout, run.stderr)
+        List<String> program = new ArrayList<>(List.of("-jar", SamplesJar.path().toString()));
+        program.addAll(sampleArgs);
+        check(Path.of(System.getProperty("java.home"), "bin", "java").toString(), faults, options, program, hit);
+    }
+
+    /**
+     * Runs the program on {@code java} with faults on and checks: exit 0; every hopscope line on
+     * stderr is a failure report, at most one per instrumentation; each of {@code hit} has AgentError
+     * events, the last with a count above 1 (failures are counted, not only reported once).
+     */
+    private static void check(String java, String faults, String options, List<String> program, String... hit)
+            throws Exception {
+        if (faults.equals("exits")) {
+            // Only the exits throw: of the instrumentations, surely the boundaries' (every request's exit).
+            hit = new String[] {"boundaries"};
+        }
+        Path called = Files.createTempFile(AgentRun.workDir(), "called-", ".txt");
+        List<String> args = new ArrayList<>(List.of("-javaagent:" + faultAgent + "=" + faults + "," + called));
+        args.addAll(program);
+        AgentRun run = AgentRun.run(java, options, args);
+        assertThat(run.exitCode).as("exit code of %s; stdout %s; stderr %s", program, run.stdout, run.stderr)
                 .isZero();
+        CALLED.addAll(Files.readAllLines(called));
+        RUNS.incrementAndGet();
 
         Map<String, Integer> linesPerInstrumentation = new TreeMap<>();
         for (String line : run.agentLines()) {
             Matcher m = FAILED.matcher(line);
             assertThat(m.matches()).as("stderr line %s", line).isTrue();
-            assertThat(line).contains("hopscope.test.faults: injected fault");
+            assertThat(line).contains(FaultAgent.FAULT);
             linesPerInstrumentation.merge(m.group(1), 1, Integer::sum);
         }
         assertThat(linesPerInstrumentation.values()).as("stderr lines per instrumentation: %s", run.stderr)
@@ -120,12 +218,12 @@ class FaultInjectionIT {
                 counts.merge(e.getString("instrumentation"), e.getLong("count"), Math::max);
             }
         }
-        assertThat(counts).as("AgentError counts of %s", sampleArgs).containsKeys(hit);
+        assertThat(counts).as("AgentError counts of %s", program).containsKeys(hit);
         for (String instrumentation : hit) {
-            assertThat(counts.get(instrumentation)).as("AgentError count of %s in %s", instrumentation, sampleArgs)
+            assertThat(counts.get(instrumentation)).as("AgentError count of %s in %s", instrumentation, program)
                     .isGreaterThan(1);
         }
         assertThat(linesPerInstrumentation.keySet()).as("instrumentations on stderr").isEqualTo(counts.keySet());
-        System.out.println("FaultInjectionIT " + faults + " " + String.join(" ", sampleArgs) + ": " + counts);
+        System.out.println("FaultInjectionIT " + faults + " " + String.join(" ", program) + ": " + counts);
     }
 }

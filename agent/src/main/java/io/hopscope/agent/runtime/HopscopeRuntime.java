@@ -209,13 +209,13 @@ public final class HopscopeRuntime implements Hooks {
     // ---------------------------------------------------------------- waits
 
     @Override
-    public Object joinEnter(Object waitedOn) {
-        return Waits.joinEnter(waitedOn);
+    public Object monoBlockEnter(Object mono) {
+        return Waits.monoBlockEnter(mono);
     }
 
     @Override
-    public void joinExit(Object token) {
-        Waits.joinExit(token);
+    public void monoBlockExit(Object token) {
+        Waits.monoBlockExit(token);
     }
 
     @Override

@@ -76,8 +76,11 @@ final class ThreadState {
     /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
     HopTask runningTask;
 
-    /** Whether this thread is a non-blocking thread: 0 not yet known, 1 no, 2 yes. */
-    byte nonBlocking;
+    /** Whether a library declares this thread non-blocking (LibraryRules#isNonBlockingThread). */
+    enum Blocking { NOT_LOOKED_UP, MAY_BLOCK, NON_BLOCKING }
+
+    /** This thread's {@link Blocking}, looked up the first time a wait on it needs it. */
+    Blocking blocking = Blocking.NOT_LOOKED_UP;
 
     /** Depth of Mono#block calls on this thread, and the request such a block() joined, or null. */
     int blockDepth;

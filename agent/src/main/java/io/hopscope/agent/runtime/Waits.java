@@ -276,10 +276,11 @@ final class Waits {
     }
 
     private boolean isNonBlocking(ThreadState s) {
-        if (s.nonBlocking == 0) {
-            s.nonBlocking = rules.isNonBlockingThread(s.thread) ? (byte) 2 : (byte) 1;
+        if (s.blocking == ThreadState.Blocking.NOT_LOOKED_UP) {
+            s.blocking = rules.isNonBlockingThread(s.thread)
+                    ? ThreadState.Blocking.NON_BLOCKING : ThreadState.Blocking.MAY_BLOCK;
         }
-        return s.nonBlocking == 2;
+        return s.blocking == ThreadState.Blocking.NON_BLOCKING;
     }
 
     // ---------------------------------------------------------------- joins
@@ -289,11 +290,11 @@ final class Waits {
      * the source of the chain being blocked on) is joined by this thread: the request then ends when
      * the block returns, so that it includes the wake back. Allocates nothing.
      */
-    static Object joinEnter(Object waitedOn) {
+    static Object monoBlockEnter(Object mono) {
         ThreadState s = ThreadContexts.state();
         s.blockDepth++;
-        if (waitedOn instanceof RequestCarrier && s.request == null && s.blockJoin == null) {
-            join(s, ((RequestCarrier) waitedOn).hopscopeRequest());
+        if (mono instanceof RequestCarrier && s.request == null && s.blockJoin == null) {
+            join(s, ((RequestCarrier) mono).hopscopeRequest());
         }
         return s;
     }
@@ -310,7 +311,8 @@ final class Waits {
         return true;
     }
 
-    static void joinExit(Object token) {
+    /** Mono#block returned or threw: the request it joined, if any, is left (and ends here if it is done). */
+    static void monoBlockExit(Object token) {
         ThreadState s = (ThreadState) token;
         if (--s.blockDepth > 0 || s.blockJoin == null) {
             return;

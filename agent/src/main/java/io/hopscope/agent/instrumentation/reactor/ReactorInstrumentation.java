@@ -102,12 +102,12 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
     static final class JoinAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static Object enter(@Advice.This Object mono) {
-            return Bridge.joinEnter(mono);
+            return Bridge.monoBlockEnter(mono);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token) {
-            Bridge.joinExit(token);
+            Bridge.monoBlockExit(token);
         }
     }
 

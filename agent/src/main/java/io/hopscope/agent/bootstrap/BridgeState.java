@@ -1,0 +1,38 @@
+package io.hopscope.agent.bootstrap;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the generated {@code Bridge} reads before it calls a hook: the installed runtime and the
+ * counters that let the hottest hooks return at once while nothing of theirs is in progress.
+ * Advice and the runtime name them through Bridge, which inherits them.
+ */
+public abstract class BridgeState {
+
+    /** The runtime, set once the agent is installed; null means "do nothing". */
+    public static volatile Hooks hooks;
+
+    /**
+     * Number of threads currently registered as blocked in an instrumented wait. LockSupport.unpark
+     * is called all the time by every lock in the JVM: this one volatile read is all it costs while
+     * no instrumented wait is in progress.
+     */
+    public static final AtomicInteger WAITERS = new AtomicInteger();
+
+    /**
+     * Number of attached tasks (fork/join tasks, threads) handed over in a request and not started
+     * yet (an upper bound: a task collected unrun stays counted). Every fork/join task and thread in
+     * the JVM checks it when it runs: one volatile read while no request has one pending.
+     */
+    public static final AtomicInteger PENDING_TASKS = new AtomicInteger();
+
+    /**
+     * Number of virtual threads working on a request (see Carriers). Every virtual thread in the
+     * JVM checks it when it is submitted to its scheduler and when a carrier runs it: one volatile
+     * read while none is.
+     */
+    public static final AtomicInteger CARRIED = new AtomicInteger();
+
+    BridgeState() {
+    }
+}

@@ -1,0 +1,158 @@
+package io.hopscope.agent.testing;
+
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.bootstrap.Hooks;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+/**
+ * Makes the hooks throw, for the fault-injection tests: a dynamic proxy over {@link Hooks} put in
+ * place of the installed runtime, so that a new hook is covered without being written again. With
+ * {@code all} each hook throws at once; with {@code after} it throws once the runtime has done its
+ * work, so that the runtime's wrappers and half-done states (a request entered whose token is lost)
+ * are exercised too. Neither reaches a hook that takes what another returned (an exit and its
+ * token, the task a wrap returned): the bridge passes the fallback, or skips it. With {@code exits}
+ * the runtime works and its hooks return, except those given something a hook returned: they throw
+ * once the runtime has done their work. onError reaches the runtime, to count and report. Records
+ * which hooks threw, so that a test can check that it reached them all.
+ *
+ * <p>On a separate JVM it is a second java agent ({@link #jar}), after hopscope's: its premain runs
+ * once hopscope's install, self-check included, is done, and wraps what hopscope installed.
+ */
+public final class FaultAgent implements InvocationHandler {
+
+    /** The message every injected fault carries. */
+    public static final String FAULT = "hopscope.test.faults: injected fault in ";
+
+    private final Hooks runtime;
+    private final String mode;
+    private final Set<String> called = ConcurrentHashMap.newKeySet();
+    /** With exits: what the hooks returned (weakly, by identity: no runtime class defines equals). */
+    private final Map<Object, Boolean> returned = Collections.synchronizedMap(new WeakHashMap<>());
+
+    private FaultAgent(Hooks runtime, String mode) {
+        this.runtime = runtime;
+        this.mode = mode;
+    }
+
+    /** Hooks over {@code runtime} that throw ({@code mode} all, after or exits), and the handler that records them. */
+    public static FaultAgent around(Hooks runtime, String mode) {
+        if (!Set.of("all", "after", "exits").contains(mode)) {
+            throw new IllegalArgumentException("fault mode is all, after or exits, not " + mode);
+        }
+        return new FaultAgent(runtime, mode);
+    }
+
+    public Hooks hooks() {
+        return (Hooks) Proxy.newProxyInstance(Hooks.class.getClassLoader(), new Class<?>[] {Hooks.class}, this);
+    }
+
+    /** The hooks made to throw so far (onError is not a hook, and never throws). */
+    public Set<String> called() {
+        return new TreeSet<>(called);
+    }
+
+    @Override
+    public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+        if (method.getDeclaringClass() == Object.class) {
+            return switch (method.getName()) {
+                case "equals" -> proxy == args[0];
+                case "hashCode" -> System.identityHashCode(proxy);
+                default -> "FaultAgent(" + runtime + ")";
+            };
+        }
+        if (method.getName().equals("onError")) {
+            return callRuntime(method, args);
+        }
+        if (mode.equals("exits")) {
+            Object result = callRuntime(method, args);
+            if (!givenWhatAHookReturned(args)) {
+                if (result != null && !(result instanceof Collection)) {
+                    returned.put(result, Boolean.TRUE);
+                }
+                return result;
+            }
+        } else if (mode.equals("after")) {
+            callRuntime(method, args);
+        }
+        called.add(method.getName());
+        throw new IllegalStateException(FAULT + method.getName());
+    }
+
+    private boolean givenWhatAHookReturned(Object[] args) {
+        if (args == null) {
+            return false;
+        }
+        for (Object arg : args) {
+            if (arg != null && returned.containsKey(arg)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Object callRuntime(Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(runtime, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * Java agent entry: {@code mode,hitsFile}. Puts the faulty hooks in place of hopscope's (none
+     * installed: nothing to do) and writes the hooks called, one a line, to hitsFile at exit.
+     */
+    public static void premain(String arguments, Instrumentation instrumentation) {
+        String[] parts = arguments.split(",", 2);
+        Hooks installed = Bridge.hooks;
+        if (installed == null) {
+            return;
+        }
+        FaultAgent faults = around(installed, parts[0]);
+        Bridge.hooks = faults.hooks();
+        Path hits = Path.of(parts[1]);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                Files.write(hits, faults.called(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                System.err.println("FaultAgent: cannot write " + hits + ": " + e);
+            }
+        }));
+    }
+
+    /** Writes this class as a java agent jar: {@code -javaagent:jar=mode,hitsFile}, after hopscope's. */
+    public static Path jar(Path jar) throws IOException {
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), FaultAgent.class.getName());
+        String entry = FaultAgent.class.getName().replace('.', '/') + ".class";
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest);
+                InputStream in = FaultAgent.class.getClassLoader().getResourceAsStream(entry)) {
+            j.putNextEntry(new JarEntry(entry));
+            in.transferTo(j);
+            j.closeEntry();
+        }
+        return jar;
+    }
+}
