@@ -22,8 +22,9 @@ AGENT=agent/target/hopscope-agent.jar
 [ -f "$SAMPLES" ] && [ -f "$AGENT" ] || { echo "attribution: build first: make build" >&2; exit 2; }
 MVN=${MVN:-mvn -B -ntp -q}
 if [ ! -f agent/target/test-classes/io/hopscope/bench/CpuAttribution.class ] || [ ! -f agent/target/bench.classpath ]; then
-  $MVN -pl agent test-compile
-  $MVN -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+  # One reactor run: the agent's settings module resolves from the reactor only.
+  $MVN -pl agent -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile=target/bench.classpath
 fi
 read -r -a SAMPLE <<< "${SAMPLE_ARGS:-pipeline --mode sync --http-client okhttp --parallel 8 --size 1024}"
 OUT=$(mktemp -d)

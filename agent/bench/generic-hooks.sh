@@ -13,8 +13,9 @@ OPTIONS="requests=$B#parksInRequest;$B#executesInRequest"
 AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}
 MVN=${MVN:-mvn -B -ntp -q}
 if [ -z "${NO_BUILD:-}" ]; then
-  $MVN -pl samples,agent -am -DskipTests package
-  $MVN -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+  # One reactor run: the agent's settings module resolves from the reactor only.
+  $MVN -pl samples,agent -am -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile=target/bench.classpath
 fi
 CP="agent/target/test-classes:$(cat agent/target/bench.classpath)"
 echo "== CPU per call, agent off"

@@ -9,8 +9,9 @@ cd "$(dirname "$0")/../.."
 AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}
 MVN=${MVN:-mvn -B -ntp -q}
 if [ -z "${NO_BUILD:-}" ]; then
-  $MVN -pl samples,agent -am -DskipTests package
-  $MVN -pl agent dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.classpath
+  # One reactor run: the agent's settings module resolves from the reactor only.
+  $MVN -pl samples,agent -am -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
+      -Dmdep.outputFile=target/bench.classpath
 fi
 ALL="agent/target/test-classes:$(cat agent/target/bench.classpath)"
 NO_OTEL=$(echo "$ALL" | tr ':' '\n' | grep -v '/io/opentelemetry/' | paste -sd: -)

@@ -20,7 +20,7 @@ JAR=analyzer/target/hopscope.jar
 HEAP=${HEAP:-256m}
 REQUESTS=${REQUESTS:-8500000}
 FILE=${1:-}
-[ -f "$JAR" ] || { echo "report-heap: $JAR missing; run mvn -pl analyzer package" >&2; exit 2; }
+[ -f "$JAR" ] || { echo "report-heap: $JAR missing; run mvn -pl analyzer -am package" >&2; exit 2; }
 if [ -z "$FILE" ]; then
   mkdir -p analyzer/target/bench
   FILE=analyzer/target/bench/generated-$REQUESTS.jfr

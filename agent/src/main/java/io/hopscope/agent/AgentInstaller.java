@@ -32,9 +32,9 @@ import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.AgentWork;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.UrlRedactor;
-import java.io.StringReader;
+import io.hopscope.settings.AgentOptions;
+import io.hopscope.settings.AttachProperties;
 import java.lang.instrument.Instrumentation;
-import java.nio.file.Path;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,9 +46,7 @@ import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import jdk.jfr.Configuration;
 import jdk.jfr.FlightRecorder;
-import jdk.jfr.Recording;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
 import net.bytebuddy.dynamic.loading.ClassInjector;
@@ -57,33 +55,13 @@ import net.bytebuddy.dynamic.DynamicType;
 import net.bytebuddy.matcher.ElementMatcher;
 import net.bytebuddy.utility.JavaModule;
 
-/** Parses the options, builds and installs the instrumentation, checks it, starts the recording. */
+/**
+ * Parses the options, installs the instrumentations, checks them, and has {@link AgentRecording}
+ * start the recording.
+ */
 final class AgentInstaller {
 
     static final String VERSION = "0.1.0";
-
-    /**
-     * System properties the agent sets for {@code hopscope attach}, which reads them back through
-     * the attach API: where the jfr= recording goes (set once it runs), and, after a late attach,
-     * the instrumentations (comma-separated) that add a field and so skip the classes already loaded.
-     */
-    static final String RECORDING_PROPERTY = "hopscope.agent.recording";
-    static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
-    /** Set when the agent could not raise JFR's stack depth: what to do instead (see StackDepth). */
-    static final String SHALLOW_STACKS_PROPERTY = "hopscope.agent.shallowstacks";
-
-    /** The JDK classes the instrumentations transform, loaded in premain (see install). */
-    static final List<String> PRELOADED_JDK_CLASSES = List.of("java.util.concurrent.CompletableFuture",
-            "java.util.concurrent.FutureTask", "java.util.concurrent.ForkJoinPool", "java.util.concurrent.ForkJoinTask",
-            "java.util.concurrent.ScheduledThreadPoolExecutor",
-            "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask",
-            "java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.locks.LockSupport",
-            "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
-            "java.util.concurrent.ForkJoinTask$AdaptedRunnable", "java.util.concurrent.ForkJoinTask$AdaptedRunnableAction",
-            "java.util.concurrent.ForkJoinTask$AdaptedCallable", "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleCallable",
-            "java.util.concurrent.ForkJoinTask$RunnableExecuteAction", "java.util.concurrent.DelayScheduler$ScheduledForkJoinTask",
-            "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleRunnable",
-            "java.util.concurrent.ForkJoinTask$CallableWithTimeout", "java.lang.VirtualThread");
 
     private AgentInstaller() {
     }
@@ -91,11 +69,44 @@ final class AgentInstaller {
     /** {@code late}: loaded into a running JVM (agentmain), where classes are already loaded. */
     static void install(String rawOptions, Instrumentation instrumentation, boolean late) throws Exception {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
-        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(options.keptQueryParameters), options.cpuTime,
-                options.spanEvery);
-
         List<HopscopeInstrumentation> all = instrumentations(options);
+        options.checkDisabled(all.stream().map(HopscopeInstrumentation::name).toList(), System.err::println);
+        HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(keptQueryParameters(options, all)),
+                options.cpuTime(), options.spanEvery());
         boolean debug = Boolean.getBoolean("hopscope.debug");
+
+        Map<HopscopeInstrumentation, LibraryLoaders> applied = installInstrumentations(all, options.disabled(), runtime,
+                instrumentation, late, debug);
+        addPeriodicEvents(options.raw(), applied);
+        selfCheck(runtime);
+        warmUpInBackground();
+        AgentRecording.start(options, instrumentation, debug);
+        if (debug) {
+            System.err.println("hopscope: agent " + VERSION + " installed: "
+                    + String.join(";", applied.keySet().stream().map(HopscopeInstrumentation::name).toList()));
+        }
+    }
+
+    /**
+     * The query parameters {@code Request.url} keeps: {@code redact=}'s, or those the instrumented
+     * libraries name as never a credential.
+     */
+    private static Set<String> keptQueryParameters(AgentOptions options, List<HopscopeInstrumentation> all) {
+        if (options.keptQueryParameters() != null) {
+            return options.keptQueryParameters();
+        }
+        Set<String> kept = new LinkedHashSet<>();
+        all.forEach(each -> kept.addAll(each.keptQueryParameters()));
+        return kept;
+    }
+
+    /**
+     * Installs every instrumentation not {@code disabled} whose JDK module is there, with the
+     * hooks of {@code runtime} behind the bridge; returns each one applied with the loaders its
+     * library is looked for in (null: the JDK's).
+     */
+    private static Map<HopscopeInstrumentation, LibraryLoaders> installInstrumentations(List<HopscopeInstrumentation> all,
+            Set<String> disabled, HopscopeRuntime runtime, Instrumentation instrumentation, boolean late, boolean debug) {
         // Byte Buddy looks for sun.misc.Unsafe when its class injectors load, which the agent never
         // uses (advice is inlined, the bridge is on the boot path, initialization is NoOp): JDK 24+
         // warns on the first Unsafe call. The safe property (the shaded copy's own name, so the
@@ -141,7 +152,7 @@ final class AgentInstaller {
         for (HopscopeInstrumentation each : all) {
             // A library's rules hold even where it is not instrumented (see addRules).
             each.addRules(runtime.rules());
-            if (options.disabled.contains(each.name()) || !each.availableInJdk()) {
+            if (disabled.contains(each.name()) || !each.availableInJdk()) {
                 continue; // turned off by the user (disable=), or a JDK module this runtime lacks
             }
             // A library is looked for in the loader of each class to transform, wherever the
@@ -169,20 +180,21 @@ final class AgentInstaller {
             applied.put(each, libraryLoaders);
         }
         if (!skippedLate.isEmpty()) {
-            System.setProperty(SKIPPED_PROPERTY, String.join(",", skippedLate));
+            System.setProperty(AttachProperties.SKIPPED, String.join(",", skippedLate));
         }
 
-        // Load the JDK classes the agent instruments now, so that they are transformed here, in
-        // premain, and not in the middle of the application's first request (CompletableFuture alone
-        // costs about 100 ms to transform on a cold JVM); and so that none of them is first loaded
-        // while Byte Buddy transforms another (CompletableFuture's thread per task executor was, by
-        // its class's initialisation), which it would then leave untransformed.
-        for (String jdkClass : PRELOADED_JDK_CLASSES) {
-            try {
-                Class.forName(jdkClass, false, null);
-            } catch (ClassNotFoundException e) {
-                // Not in this JDK (the thread per task executor is JDK 17's only, the scheduled
-                // fork/join task JDK 25's): nothing to transform.
+        // Load the JDK classes the instrumentations transform now, so that they are transformed
+        // here, in premain, and not in the middle of the application's first request; and so that
+        // none of them is first loaded while Byte Buddy transforms another (CompletableFuture's
+        // thread per task executor was, by its class's initialisation), which it would then leave
+        // untransformed.
+        for (HopscopeInstrumentation each : applied.keySet()) {
+            for (String jdkClass : each.preloadedClasses()) {
+                try {
+                    Class.forName(jdkClass, false, null);
+                } catch (ClassNotFoundException e) {
+                    // Not in this JDK: nothing to transform.
+                }
             }
         }
         Bridge.hooks = runtime;
@@ -190,16 +202,21 @@ final class AgentInstaller {
         AgentWork.end(AgentWork.begin(false));
         builder.installOn(instrumentation);
         fieldBuilder.installOn(instrumentation);
+        return applied;
+    }
 
-        // ClockSync every second (its own period) and at each chunk start and end: a JFR setting
-        // has one period, so the AgentInfo (chunk start and end) and AgentError (chunk end) hooks
-        // add one. AgentInfo at the end too: it names the library copies found during the chunk.
+    /**
+     * ClockSync every second (its own period) and at each chunk start and end: a JFR setting has
+     * one period, so the AgentInfo (chunk start and end) and AgentError (chunk end) hooks add one.
+     * AgentInfo at the end too: it names the library copies found during the chunk.
+     */
+    private static void addPeriodicEvents(String rawOptions, Map<HopscopeInstrumentation, LibraryLoaders> applied) {
         FlightRecorder.addPeriodicEvent(ClockSyncEvent.class, AgentInstaller::clockSync);
         FlightRecorder.addPeriodicEvent(AgentInfoEvent.class, () -> {
             clockSync();
             AgentInfoEvent event = new AgentInfoEvent();
             event.version = VERSION;
-            event.options = options.raw;
+            event.options = rawOptions;
             event.pid = ProcessHandle.current().pid();
             event.instrumentations = instrumentationsFound(applied);
             event.commit();
@@ -208,36 +225,6 @@ final class AgentInstaller {
             clockSync();
             AgentErrors.emitCounts();
         });
-
-        selfCheck(runtime);
-        warmUpInBackground();
-        if (options.asprof != null && options.jfrPath == null) {
-            System.err.println("hopscope: asprof= needs jfr=PATH (async-profiler writes that recording); not started");
-        }
-        if (options.jfrPath != null) {
-            try {
-                String jfc = RecordingSettings.jfc(options.lockStacks, options.spanThreshold);
-                String shallow = StackDepth.raise(instrumentation); // before the first recording
-                if (shallow != null) {
-                    System.err.println(shallow);
-                    System.setProperty(SHALLOW_STACKS_PROPERTY, shallow);
-                }
-                trainJit(debug);
-                if (options.asprof == null || !io.hopscope.agent.asprof.AsyncProfilerRecording.start(
-                        options.asprof, Path.of(options.jfrPath), jfc)) {
-                    startRecording(options.jfrPath, jfc);
-                }
-                System.setProperty(RECORDING_PROPERTY, Path.of(options.jfrPath).toAbsolutePath().toString());
-            } catch (Exception e) {
-                // The instrumentation stays on: events still go to any recording the user starts.
-                System.err.println("hopscope: cannot record to jfr=" + options.jfrPath + " (" + e.getMessage()
-                        + "); no recording started, check that the directory exists and is writable");
-            }
-        }
-        if (debug) {
-            System.err.println("hopscope: agent " + VERSION + " installed: "
-                    + String.join(";", applied.keySet().stream().map(HopscopeInstrumentation::name).toList()));
-        }
     }
 
     /** Whether a class of this name is loaded, in any class loader (after a late attach). */
@@ -277,12 +264,12 @@ final class AgentInstaller {
                 new ThreadsInstrumentation(),
                 new FuturesInstrumentation(),
                 new ParksInstrumentation(),
-                new RequestsInstrumentation(options.requests, options.policies),
+                new RequestsInstrumentation(options.requests(), options.policies()),
                 new ReactorInstrumentation(),
                 new NettyInstrumentation(),
                 new ReactorPoolInstrumentation(),
                 new AzureCoreInstrumentation(),
-                new OkHttpInstrumentation(options.okhttpInternal),
+                new OkHttpInstrumentation(options.okhttpInternal()),
                 new JdkHttpInstrumentation(),
                 new HttpClient5Instrumentation(),
                 new HttpAsyncClient5Instrumentation(),
@@ -306,7 +293,7 @@ final class AgentInstaller {
             try {
                 HopscopeRuntime.warmUp();
             } catch (Throwable t) {
-                AgentErrors.report("warm-up", t);
+                AgentErrors.reportTask("warm-up", "", t);
             }
         }, "hopscope-warm-up");
         warmUp.setDaemon(true);
@@ -325,35 +312,6 @@ final class AgentInstaller {
                     + " request will be followed across threads; run on a HotSpot JDK 17 or newer, do not disable"
                     + " class retransformation, and add -Dhopscope.debug=true to see why");
         }
-    }
-
-    /**
-     * Runs {@link JitTraining} before the jfr= recording starts. An optimisation only: if it fails,
-     * the failure is an AgentError and the recording starts all the same.
-     */
-    private static void trainJit(boolean debug) {
-        long start = System.nanoTime();
-        try {
-            boolean trained = JitTraining.run();
-            if (debug) {
-                System.err.println("hopscope: JIT training of the JFR writer " + (trained
-                        ? "took " + (System.nanoTime() - start) / 1_000_000 + " ms"
-                        : "skipped (a recording is already running)"));
-            }
-        } catch (RuntimeException e) {
-            AgentErrors.report("jit-training", e);
-        }
-    }
-
-    private static void startRecording(String path, String jfc) throws Exception {
-        Configuration configuration = Configuration.create(new StringReader(jfc));
-        Recording recording = new Recording(configuration);
-        recording.setName("hopscope");
-        recording.setToDisk(true);
-        // Written at JVM exit, and to the same file by `jcmd PID JFR.dump name=hopscope`.
-        recording.setDestination(Path.of(path));
-        recording.setDumpOnExit(true);
-        recording.start();
     }
 
     /**
@@ -380,7 +338,7 @@ final class AgentInstaller {
             try {
                 return AgentWork.begin(countsClass);
             } catch (Throwable t) {
-                AgentErrors.report("agent-work", t);
+                AgentErrors.reportTask("agent-work", "", t);
                 return null;
             }
         }
@@ -391,7 +349,7 @@ final class AgentInstaller {
             try {
                 AgentWork.end(token);
             } catch (Throwable t) {
-                AgentErrors.report("agent-work", t);
+                AgentErrors.reportTask("agent-work", "", t);
             }
         }
     }
@@ -407,7 +365,7 @@ final class AgentInstaller {
         @Override
         public void onError(String typeName, ClassLoader classLoader, JavaModule module, boolean loaded,
                 Throwable throwable) {
-            AgentErrors.report("transform " + typeName, throwable);
+            AgentErrors.reportTask("transform", typeName, throwable);
         }
 
         @Override

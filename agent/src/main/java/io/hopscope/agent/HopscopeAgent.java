@@ -1,5 +1,6 @@
 package io.hopscope.agent;
 
+import io.hopscope.settings.AttachProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
@@ -30,11 +31,11 @@ public final class HopscopeAgent {
     }
 
     private static synchronized void start(String options, Instrumentation instrumentation, boolean late) {
-        if (System.getProperty("hopscope.agent.started") != null) {
+        if (System.getProperty(AttachProperties.STARTED) != null) {
             System.err.println("hopscope: agent already started in this JVM; ignoring the second start");
             return;
         }
-        System.setProperty("hopscope.agent.started", "true");
+        System.setProperty(AttachProperties.STARTED, "true");
         try {
             StartupJit.keepByteBuddyOutOfC2(instrumentation); // first: before Byte Buddy's code gets hot
             instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(bridgeJar().toFile()));

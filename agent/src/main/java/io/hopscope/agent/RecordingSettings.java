@@ -1,8 +1,7 @@
 package io.hopscope.agent;
 
+import io.hopscope.settings.HopscopeJfc;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The text of the recording settings the agent starts with {@code jfr=}: {@code hopscope.jfc} from
@@ -20,7 +19,6 @@ import java.nio.charset.StandardCharsets;
  */
 final class RecordingSettings {
 
-    static final String RESOURCE = "/hopscope.jfc";
     private static final String MONITOR_ENTER_OFF =
             "<event name=\"jdk.JavaMonitorEnter\"><setting name=\"enabled\">true</setting><setting name=\"stackTrace\">false</setting>";
     private static final String SPAN_THRESHOLD =
@@ -34,20 +32,14 @@ final class RecordingSettings {
      * ({@code 0 ns}, {@code 500 us}), or null to keep the shipped one.
      */
     static String jfc(boolean lockStacks, String spanThreshold) throws IOException {
-        String text;
-        try (InputStream in = RecordingSettings.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IOException("no " + RESOURCE + " in the agent jar");
-            }
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        String text = HopscopeJfc.text();
         if (!text.contains(MONITOR_ENTER_OFF)) {
-            throw new IOException(RESOURCE + " no longer names jdk.JavaMonitorEnter as RecordingSettings expects");
+            throw new IOException(HopscopeJfc.RESOURCE + " no longer names jdk.JavaMonitorEnter as RecordingSettings expects");
         }
         int span = text.indexOf(SPAN_THRESHOLD);
         int spanEnd = span < 0 ? -1 : text.indexOf('<', span + SPAN_THRESHOLD.length());
         if (spanEnd < 0) {
-            throw new IOException(RESOURCE + " no longer names hopscope.Span as RecordingSettings expects");
+            throw new IOException(HopscopeJfc.RESOURCE + " no longer names hopscope.Span as RecordingSettings expects");
         }
         if (spanThreshold != null) {
             text = text.substring(0, span + SPAN_THRESHOLD.length()) + spanThreshold + text.substring(spanEnd);

@@ -23,6 +23,9 @@ class AgentJarIT {
             assertThat(names).anyMatch(n -> n.startsWith("io/hopscope/agent/shaded/bytebuddy/agent/builder/"));
             assertThat(names).contains("io/hopscope/agent/bootstrap/Bridge.class", "io/hopscope/agent/bootstrap/Hooks.class",
                     "hopscope.jfc");
+            // The settings module, under the prefix the agent never transforms.
+            assertThat(names).contains("io/hopscope/agent/shaded/settings/AgentOptions.class")
+                    .noneMatch(n -> n.startsWith("io/hopscope/settings/"));
             // The instrumented libraries are never shipped inside the agent.
             assertThat(names).noneMatch(n -> n.startsWith("reactor/") || n.startsWith("com/azure/")
                     || n.startsWith("okhttp3/") || n.startsWith("io/netty/"));

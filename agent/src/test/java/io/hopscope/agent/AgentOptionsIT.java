@@ -20,7 +20,7 @@ class AgentOptionsIT {
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stdout).contains("request 0 done 0");
         assertThat(run.agentLines()).hasSize(4);
-        assertThat(run.agentLines().get(0)).contains("unknown option 'colour'");
+        assertThat(run.agentLines().get(0)).contains("option 'colour' is unknown");
         assertThat(run.agentLines().get(1)).contains("'NoMethodHere' is not CLASS#METHOD");
         assertThat(run.agentLines().get(2)).contains("'nonsense' is not key=value");
         assertThat(run.agentLines().get(3)).contains("jfr= needs a file path");

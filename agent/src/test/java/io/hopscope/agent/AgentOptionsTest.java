@@ -2,69 +2,64 @@ package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.UrlRedactor;
+import io.hopscope.settings.AgentOption;
+import io.hopscope.settings.AgentOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
-/** Option parsing and URL redaction. */
+/**
+ * The options as the agent takes them: the table of docs/agent.md, instrumentation names from the
+ * instrumentations, the redaction defaults from the libraries. (Parsing: the settings module's test.)
+ */
 class AgentOptionsTest {
 
+    private static final String REGENERATE = "docs/agent.md's options table is not AgentOption.markdownTable()'s output;"
+            + " run with -Dhopscope.docs.write=true to rewrite it";
+
+    private static List<String> names(AgentOptions options) {
+        return AgentInstaller.instrumentations(options).stream().map(HopscopeInstrumentation::name).toList();
+    }
+
     @Test
-    void listsAreSeparatedBySemicolons() {
+    void theDocsTableIsTheOptionsTable() throws Exception {
+        Path doc = Path.of(System.getProperty("hopscope.docs", "../docs"), "agent.md");
+        String table = AgentOption.markdownTable(names(AgentOptions.parse("", p -> { })));
+        String text = Files.readString(doc);
+        int start = text.indexOf("| option | meaning |\n");
+        assertThat(start).as("the options table in " + doc).isPositive();
+        String documented = text.substring(start, text.indexOf("\n\n", start) + 1);
+        if (Boolean.getBoolean("hopscope.docs.write")) {
+            Files.writeString(doc, text.replace(documented, table));
+            documented = table;
+        }
+        assertThat(documented).as(REGENERATE).isEqualTo(table);
+    }
+
+    @Test
+    void everyInstrumentationHasItsOwnNameAndCanBeDisabledByIt() {
+        List<String> names = names(AgentOptions.parse("", p -> { }));
+        assertThat(names).doesNotHaveDuplicates().contains("executors", "azure-core", "httpclient4");
         List<String> problems = new ArrayList<>();
-        AgentOptions o = AgentOptions.parse("jfr=/tmp/a.jfr,requests=a.B#c;d.E#f,policies=x.Y,redact=comp;sv",
-                problems::add);
-        assertThat(problems).isEmpty();
-        assertThat(o.jfrPath).isEqualTo("/tmp/a.jfr");
-        assertThat(o.requests).containsExactly("a.B#c", "d.E#f");
-        assertThat(o.policies).containsExactly("x.Y");
-        assertThat(o.keptQueryParameters).containsExactly("comp", "sv");
+        AgentOptions options = AgentOptions.parse("disable=" + String.join(";", names) + ";nonsense", problems::add);
+        options.checkDisabled(names, problems::add);
+        assertThat(options.disabled()).containsExactlyElementsOf(names);
+        assertThat(problems).singleElement().asString().contains("'nonsense'").contains(String.join(", ", names));
     }
 
     @Test
-    void cpuTimeIsOffUnlessAskedFor() {
-        assertFlagIsOffUnlessAskedFor("cputime", o -> o.cpuTime, "yes");
-    }
-
-    @Test
-    void lockStacksIsOffUnlessAskedFor() {
-        assertFlagIsOffUnlessAskedFor("lockstacks", o -> o.lockStacks, "1");
-    }
-
-    /** A true|false option: false by default, true when asked, a bad value reported and taken as false. */
-    private static void assertFlagIsOffUnlessAskedFor(String key, Predicate<AgentOptions> flag, String bad) {
-        List<String> problems = new ArrayList<>();
-        assertThat(flag.test(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add))).isFalse();
-        assertThat(flag.test(AgentOptions.parse(key + "=true", problems::add))).isTrue();
-        assertThat(problems).isEmpty();
-        assertThat(flag.test(AgentOptions.parse(key + "=" + bad, problems::add))).isFalse();
-        assertThat(problems).singleElement().asString().contains(key + "=").contains("'" + bad + "'");
-    }
-
-    @Test
-    void disableTakesTheInstrumentationsNames() {
-        List<String> problems = new ArrayList<>();
-        AgentOptions o = AgentOptions.parse("disable=okhttp;reactor-pool;nonsense", problems::add);
-        assertThat(o.disabled).containsExactly("okhttp", "reactor-pool");
-        assertThat(problems).singleElement().asString().contains("'nonsense'").contains("jdk-http");
-        assertThat(AgentInstaller.instrumentations(o)).extracting(i -> i.name())
-                .containsExactlyElementsOf(AgentOptions.INSTRUMENTATIONS);
-    }
-
-    @Test
-    void eachBadOptionIsOneLineNamingIt() {
-        List<String> problems = new ArrayList<>();
-        AgentOptions o = AgentOptions.parse("speed=11,requests=a.B#c;broken;x#y#z,oops,policies=a.B#m", problems::add);
-        assertThat(problems).hasSize(5);
-        assertThat(problems.get(0)).contains("'speed'");
-        assertThat(problems.get(1)).contains("'broken'");
-        assertThat(problems.get(2)).contains("'x#y#z'");
-        assertThat(problems.get(3)).contains("'oops'");
-        assertThat(problems.get(4)).contains("'a.B#m'");
-        assertThat(o.requests).containsExactly("a.B#c");
+    void everyPreloadedClassIsOneItsInstrumentationMatches() {
+        for (HopscopeInstrumentation each : AgentInstaller.instrumentations(AgentOptions.parse("", p -> { }))) {
+            for (String preloaded : each.preloadedClasses()) {
+                assertThat(each.jdkClasses()).as(each.name() + " preloads " + preloaded)
+                        .anyMatch(named -> named.endsWith(".") ? preloaded.startsWith(named) : preloaded.equals(named));
+            }
+        }
     }
 
     @Test
@@ -77,32 +72,14 @@ class AgentOptionsTest {
     }
 
     @Test
-    void spansTakesAllNoneOrOneInN() {
-        List<String> problems = new ArrayList<>();
-        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).spanEvery).isEqualTo(1);
-        assertThat(AgentOptions.parse("spans=all", problems::add).spanEvery).isEqualTo(1);
-        assertThat(AgentOptions.parse("spans=none", problems::add).spanEvery).isZero();
-        assertThat(AgentOptions.parse("spans=1/16", problems::add).spanEvery).isEqualTo(16);
-        assertThat(problems).isEmpty();
-        for (String bad : List.of("1/0", "2/3", "half", "1/", "1/-4")) {
-            assertThat(AgentOptions.parse("spans=" + bad, problems::add).spanEvery).as(bad).isEqualTo(1);
-        }
-        assertThat(problems).hasSize(5).allSatisfy(p -> assertThat(p).startsWith("hopscope: option spans= takes"));
-    }
-
-    @Test
-    void spanThresholdTakesZeroOrAWholeNumberWithAUnit() {
-        List<String> problems = new ArrayList<>();
-        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).spanThreshold).isNull();
-        assertThat(AgentOptions.parse("spanthreshold=0", problems::add).spanThreshold).isEqualTo("0 ns");
-        assertThat(AgentOptions.parse("spanthreshold=500us", problems::add).spanThreshold).isEqualTo("500 us");
-        assertThat(AgentOptions.parse("spanthreshold=20ms", problems::add).spanThreshold).isEqualTo("20 ms");
-        assertThat(AgentOptions.parse("spanthreshold=2s", problems::add).spanThreshold).isEqualTo("2 s");
-        assertThat(problems).isEmpty();
-        for (String bad : List.of("", "ms", "1.5ms", "-1ms", "10", "10 min", "1ms;x")) {
-            assertThat(AgentOptions.parse("spanthreshold=" + bad, problems::add).spanThreshold).as(bad).isNull();
-        }
-        assertThat(problems).hasSize(7)
-                .allSatisfy(p -> assertThat(p).startsWith("hopscope: option spanthreshold= takes 0 or a whole number"));
+    void azureStoragesSelectorsAreKeptByTheAzureCoreInstrumentation() {
+        List<String> kept = new ArrayList<>();
+        AgentInstaller.instrumentations(AgentOptions.parse("", p -> { })).forEach(each -> {
+            if (!each.name().equals("azure-core")) {
+                assertThat(each.keptQueryParameters()).as(each.name()).isEmpty();
+            }
+            kept.addAll(each.keptQueryParameters());
+        });
+        assertThat(kept).containsExactly("comp", "restype", "api-version", "timeout");
     }
 }

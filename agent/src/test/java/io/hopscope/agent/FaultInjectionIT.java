@@ -215,6 +215,8 @@ class FaultInjectionIT {
         Map<String, Long> counts = new TreeMap<>();
         for (RecordedEvent e : run.events()) {
             if (e.getEventType().getName().equals("hopscope.AgentError")) {
+                // A hook's failure is its instrumentation's, never a task of the agent's own.
+                assertThat(e.getString("task")).as("task of %s", e).isEmpty();
                 counts.merge(e.getString("instrumentation"), e.getLong("count"), Math::max);
             }
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.settings.AgentOptions;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -47,8 +48,10 @@ class JdkIgnoreTest {
         }
         ElementMatcher<TypeDescription> ignored = Matchers.jdkExcept(named);
 
-        for (String jdkClass : AgentInstaller.PRELOADED_JDK_CLASSES) {
-            assertThat(ignored.matches(type(jdkClass))).as(jdkClass).isFalse();
+        for (HopscopeInstrumentation each : AgentInstaller.instrumentations(options)) {
+            for (String jdkClass : each.preloadedClasses()) {
+                assertThat(ignored.matches(type(jdkClass))).as(jdkClass).isFalse();
+            }
         }
         assertThat(ignored.matches(type("java.lang.Thread"))).isFalse();
         assertThat(ignored.matches(type("jdk.internal.net.http.HttpClientImpl"))).isFalse();

@@ -66,6 +66,23 @@ public interface HopscopeInstrumentation {
         return List.of();
     }
 
+    /**
+     * The JDK classes this instrumentation transforms that the agent loads at install, so that they
+     * are transformed then and not during the application's first request, nor first loaded while
+     * another class is being transformed (see AgentInstaller); one a JDK lacks is passed over.
+     */
+    default List<String> preloadedClasses() {
+        return List.of();
+    }
+
+    /**
+     * Query parameters this library's URLs carry that are never a credential, kept in
+     * {@code Request.url} unless {@code redact=} says otherwise.
+     */
+    default List<String> keptQueryParameters() {
+        return List.of();
+    }
+
     /** Whether the JDK has what a JDK instrumentation needs (a runtime image may leave a module out). */
     default boolean availableInJdk() {
         return true;

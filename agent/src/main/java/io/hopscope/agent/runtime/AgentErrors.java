@@ -9,14 +9,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Failures inside the agent's own code: counted per instrumentation, reported once as an
- * AgentError event and one stderr line, and never thrown into the application. The table is
- * bounded by the fixed set of instrumentation names.
+ * Failures inside the agent's own code: counted per instrumentation (a hook, an adapter, a helper)
+ * or per task of the agent's own (see {@link #reportTask}), reported once as an AgentError event and
+ * one stderr line, and never thrown into the application. The table is bounded by the fixed sets of
+ * instrumentation and task names.
  */
 public final class AgentErrors {
 
-    private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
-    private static final Map<String, String> FIRST_MESSAGES = new ConcurrentHashMap<>();
+    /** What failed: an instrumentation by its name, or a task of the agent's own; the other is empty. */
+    private record Source(String instrumentation, String task) {
+    }
+
+    private static final Map<Source, AtomicLong> COUNTS = new ConcurrentHashMap<>();
+    private static final Map<Source, String> FIRST_MESSAGES = new ConcurrentHashMap<>();
     static final int MAX_MESSAGE = 300;
     private static final Pattern URL = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://[^\\s\"'<>]+");
     private static final Pattern CREDENTIAL = Pattern.compile(
@@ -28,23 +33,42 @@ public final class AgentErrors {
     private AgentErrors() {
     }
 
+    /** An instrumentation's failure, by the instrumentation's name (as AgentInfo lists it). */
     public static void report(String instrumentation, Throwable error) {
+        report(new Source(instrumentation, ""), "", error);
+    }
+
+    /**
+     * A failure of one of the agent's own tasks, which no instrumentation owns: {@code warm-up},
+     * {@code jit-training}, {@code agent-work}, {@code transform} (with the class in {@code subject}).
+     */
+    public static void reportTask(String task, String subject, Throwable error) {
+        report(new Source("", task), subject, error);
+    }
+
+    private static void report(Source source, String subject, Throwable error) {
         try {
-            AtomicLong count = COUNTS.computeIfAbsent(instrumentation, k -> new AtomicLong());
+            AtomicLong count = COUNTS.computeIfAbsent(source, k -> new AtomicLong());
             if (count.incrementAndGet() == 1) {
-                String message = describe(error);
-                FIRST_MESSAGES.put(instrumentation, message);
-                System.err.println("hopscope: instrumentation " + instrumentation + " failed (" + message
+                String message = (subject.isEmpty() ? "" : subject + ": ") + describe(error);
+                FIRST_MESSAGES.put(source, message);
+                System.err.println("hopscope: " + (source.task().isEmpty() ? "instrumentation " + source.instrumentation()
+                        : "agent task " + source.task()) + " failed (" + message
                         + "); it keeps running, the application is not affected");
-                AgentErrorEvent event = new AgentErrorEvent();
-                event.instrumentation = instrumentation;
-                event.message = message;
-                event.count = 1;
-                event.commit();
+                commit(source, message, 1);
             }
         } catch (Throwable ignored) {
             // Reporting a failure must not become a failure of the application.
         }
+    }
+
+    private static void commit(Source source, String message, long count) {
+        AgentErrorEvent event = new AgentErrorEvent();
+        event.instrumentation = source.instrumentation();
+        event.task = source.task();
+        event.message = message;
+        event.count = count;
+        event.commit();
     }
 
     /**
@@ -77,12 +101,8 @@ public final class AgentErrors {
 
     /** Emits the running counts; called by JFR at each chunk end. */
     public static void emitCounts() {
-        for (Map.Entry<String, AtomicLong> entry : COUNTS.entrySet()) {
-            AgentErrorEvent event = new AgentErrorEvent();
-            event.instrumentation = entry.getKey();
-            event.message = FIRST_MESSAGES.get(entry.getKey());
-            event.count = entry.getValue().get();
-            event.commit();
+        for (Map.Entry<Source, AtomicLong> entry : COUNTS.entrySet()) {
+            commit(entry.getKey(), FIRST_MESSAGES.get(entry.getKey()), entry.getValue().get());
         }
     }
 

@@ -3,7 +3,13 @@ package io.hopscope.agent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class AgentErrorsTest {
 
@@ -31,5 +37,31 @@ class AgentErrorsTest {
     void aUrlThatCannotBeTakenApartIsDroppedWhole() {
         assertThat(AgentErrors.describe(new RuntimeException("bad https://user:secret@/x?sig=abc")))
                 .isEqualTo("java.lang.RuntimeException: bad <url>");
+    }
+
+    @Test
+    void aTaskOfTheAgentsOwnIsNotAnInstrumentation(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("errors.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("hopscope.AgentError");
+            recording.start();
+            AgentErrors.reportTask("transform", "com.example.Broken", new IllegalStateException("no frames"));
+            AgentErrors.reportTask("transform", "com.example.Other", new IllegalStateException("counted only"));
+            // A name no other test reports under: the counts are the JVM's.
+            AgentErrors.report("agent-errors-test", new IllegalStateException("a hook failed"));
+            recording.stop();
+            recording.dump(file);
+        }
+        List<String> errors = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("hopscope.AgentError"))
+                .map(AgentErrorsTest::line).toList();
+        assertThat(errors).containsExactly(
+                "|transform|com.example.Broken: java.lang.IllegalStateException: no frames|1",
+                "agent-errors-test||java.lang.IllegalStateException: a hook failed|1");
+    }
+
+    private static String line(RecordedEvent e) {
+        return e.getString("instrumentation") + "|" + e.getString("task") + "|" + e.getString("message") + "|"
+                + e.getLong("count");
     }
 }

@@ -86,7 +86,7 @@ final class RecordingFacts {
 
     void onAgentError(AgentErrorEvent e) {
         hopscopeEvent(e.startNanos(), e.endNanos());
-        agentErrors.merge(e.instrumentation() + ": " + e.message(), e.count(), Math::max);
+        agentErrors.merge(e.source() + ": " + e.message(), e.count(), Math::max);
     }
 
     /** An agent event read only to be counted (hopscope.NonBlockingWait). */

@@ -1,6 +1,8 @@
 package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.Hopscope;
+import io.hopscope.settings.AgentOption;
+import io.hopscope.settings.AgentOptions;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,6 +59,22 @@ final class AgentJar {
     }
 
     /**
+     * The agent reports a bad option on the target's stderr, where the user of hopscope does not
+     * look, and goes on without it: the same check says it here instead, before anything is loaded.
+     */
+    static void checkOptions(String options, String command) throws CliProblem {
+        List<String> problems = new ArrayList<>();
+        AgentOptions.parse(options, problems::add);
+        if (!problems.isEmpty()) {
+            // The agent's line without what the agent would do about it ("; ignored").
+            String problem = problems.get(0).replaceFirst("^hopscope: ", "");
+            int consequence = problem.indexOf("; ");
+            throw new CliProblem(command + ": agent " + (consequence < 0 ? problem : problem.substring(0, consequence))
+                    + " (for example requests=com.example.Api#call; all of them: docs/agent.md)");
+        }
+    }
+
+    /**
      * The agent options with {@code jfr=} made absolute against this working directory (the
      * target's own may differ), or {@code jfr=defaultJfr} added when there is none.
      */
@@ -65,15 +83,16 @@ final class AgentJar {
         boolean jfr = false;
         if (options != null && !options.isBlank()) {
             for (String part : options.split(",")) {
-                if (part.startsWith("jfr=") && part.length() > 4) {
-                    part = "jfr=" + Path.of(part.substring(4)).toAbsolutePath().normalize();
+                String path = AgentOption.JFR.isSetBy(part) ? AgentOptions.parse(part, p -> { }).jfrPath() : null;
+                if (path != null) {
+                    part = AgentOption.JFR.key() + "=" + Path.of(path).toAbsolutePath().normalize();
                     jfr = true;
                 }
                 parts.add(part);
             }
         }
         if (!jfr) {
-            parts.add(0, "jfr=" + defaultJfr.toAbsolutePath().normalize());
+            parts.add(0, AgentOption.JFR.key() + "=" + defaultJfr.toAbsolutePath().normalize());
         }
         return String.join(",", parts);
     }

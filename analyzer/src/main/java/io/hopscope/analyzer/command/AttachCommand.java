@@ -3,6 +3,7 @@ package io.hopscope.analyzer.command;
 import com.sun.tools.attach.AgentInitializationException;
 import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.VirtualMachine;
+import io.hopscope.settings.AttachProperties;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -76,6 +77,7 @@ public final class AttachCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "-o goes with --stop");
         }
         long id = AttachTarget.parse(pid, "attach");
+        AgentJar.checkOptions(agentOptions, "attach");
         AttachTarget.check(id, "attach");
         Path jar = stop ? null : AgentJar.find(agent, "attach");
         VirtualMachine vm = AttachTarget.attach(id, "attach");
@@ -89,14 +91,14 @@ public final class AttachCommand implements Callable<Integer> {
     private int load(VirtualMachine vm, long id, Path jar) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         Properties before = vm.getSystemProperties();
-        if (before.getProperty(AttachTarget.STARTED_PROPERTY) != null) {
+        if (before.getProperty(AttachProperties.STARTED) != null) {
             Optional<RecordingInfo> recording = withFlightRecorder(vm, id, (jfr, r) -> r);
             if (recording.isEmpty() || !"RUNNING".equals(recording.get().getState())) {
                 throw new CliProblem("attach: the hopscope agent is already in PID " + id + " but its recording is not"
                         + " running (stopped with --stop?); an agent starts once per JVM: restart the JVM to record again");
             }
             out.println("attach: the hopscope agent is already recording in PID " + id + " to "
-                    + before.getProperty(AttachTarget.RECORDING_PROPERTY, recording.get().getDestination()) + "; nothing done");
+                    + before.getProperty(AttachProperties.RECORDING, recording.get().getDestination()) + "; nothing done");
             return 0;
         }
         String options = AgentJar.withAbsoluteJfr(agentOptions, Path.of("hopscope-" + id + ".jfr"));
@@ -106,22 +108,22 @@ public final class AttachCommand implements Callable<Integer> {
             throw new CliProblem("attach: PID " + id + " did not load " + jar + ": " + e.getMessage());
         }
         Properties after = vm.getSystemProperties();
-        if (after.getProperty(AttachTarget.STARTED_PROPERTY) == null) {
+        if (after.getProperty(AttachProperties.STARTED) == null) {
             throw new CliProblem("attach: the agent did not start in PID " + id + "; its reason is on that process's stderr");
         }
-        String recording = after.getProperty(AttachTarget.RECORDING_PROPERTY);
+        String recording = after.getProperty(AttachProperties.RECORDING);
         if (recording == null) {
             throw new CliProblem("attach: the agent is in PID " + id + " but started no recording ("
                     + options.split(",")[0] + "); its reason is on that process's stderr");
         }
         out.println("attach: recording PID " + id + " to " + recording + " (save and stop it: hopscope attach " + id
                 + " --stop -o FILE; or it is written when the JVM exits)");
-        String skipped = after.getProperty(AttachTarget.SKIPPED_PROPERTY);
+        String skipped = after.getProperty(AttachProperties.SKIPPED);
         if (skipped != null) {
             out.println("attach: " + skipped + " cannot apply late (it adds a field): only classes loaded from now on"
                     + " get it, see docs/agent.md");
         }
-        String shallow = after.getProperty(AttachTarget.SHALLOW_STACKS_PROPERTY);
+        String shallow = after.getProperty(AttachProperties.SHALLOW_STACKS);
         if (shallow != null) {
             out.println("attach: stacks in this recording are cut at JFR's depth (64 frames by default): the JVM's"
                     + " flag -XX:FlightRecorderOptions=stackdepth=2048 is read at start only, so restart PID " + id
@@ -147,7 +149,7 @@ public final class AttachCommand implements Callable<Integer> {
         if (!Files.isDirectory(file.getParent())) {
             throw new CliProblem(output + ": cannot write the recording, its directory does not exist");
         }
-        if (vm.getSystemProperties().getProperty(AttachTarget.STARTED_PROPERTY) == null) {
+        if (vm.getSystemProperties().getProperty(AttachProperties.STARTED) == null) {
             throw new CliProblem("attach: no hopscope agent in PID " + id + ", so no recording to stop;"
                     + " start one with: hopscope attach " + id);
         }

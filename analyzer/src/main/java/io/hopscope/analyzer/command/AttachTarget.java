@@ -15,13 +15,6 @@ import java.util.Optional;
  */
 final class AttachTarget {
 
-    /** Set by the agent (HopscopeAgent, AgentInstaller): read back through the attach API. */
-    static final String STARTED_PROPERTY = "hopscope.agent.started";
-    static final String RECORDING_PROPERTY = "hopscope.agent.recording";
-    static final String SKIPPED_PROPERTY = "hopscope.agent.skipped";
-    /** What to do for whole stacks, set by an agent that could not raise JFR's stack depth. */
-    static final String SHALLOW_STACKS_PROPERTY = "hopscope.agent.shallowstacks";
-
     private AttachTarget() {
     }
 

@@ -18,6 +18,8 @@ import io.hopscope.analyzer.read.HopscopeEvents.RequestEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.RequestStartEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.SegmentEvent;
 import io.hopscope.analyzer.read.JdkEventFields;
+import io.hopscope.settings.AttachProperties;
+import io.hopscope.settings.HopscopeJfc;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -116,7 +118,7 @@ public final class LiveCommand implements Callable<Integer> {
                     + intervalSeconds);
         }
         long target = AttachTarget.parse(pid, "live");
-        checkAgentOptions(agentOptions);
+        AgentJar.checkOptions(agentOptions, "live");
         Headers headers = Headers.NONE;
         if (otlp != null) {
             if (!"http".equals(otlp.getScheme()) && !"https".equals(otlp.getScheme()) || otlp.getHost() == null) {
@@ -280,8 +282,10 @@ public final class LiveCommand implements Callable<Integer> {
         stream.enable(HopscopeContract.HOP);
         stream.enable(HopscopeContract.SEGMENT);
         stream.enable(HopscopeContract.MOUNTS);
-        // As hopscope.jfc: shorter monitor enters are a pool's normal rhythm, and stacks cost (docs/agent.md, lockstacks=).
-        stream.enable(HopscopeContract.MONITOR_ENTER).withThreshold(Duration.ofMillis(10)).withoutStackTrace();
+        // hopscope.jfc's threshold (shorter monitor enters are a pool's normal rhythm), without the
+        // stacks that cost at every contended enter (docs/agent.md, lockstacks=).
+        stream.enable(HopscopeContract.MONITOR_ENTER).with("threshold", HopscopeJfc.of(HopscopeContract.MONITOR_ENTER,
+                "threshold")).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
         // Each handler has its own view: the stream calls them on its one thread.
         stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(), e -> figures.started(e.requestId(),
@@ -309,25 +313,12 @@ public final class LiveCommand implements Callable<Integer> {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
-    /**
-     * The agent reports a malformed option on the target's stderr, where the user of live does not
-     * look, and goes on without it: say it here instead, before anything is loaded.
-     */
-    static void checkAgentOptions(String options) throws CliProblem {
-        for (String pair : options.split(",")) {
-            if (!pair.isBlank() && pair.indexOf('=') <= 0) {
-                throw new CliProblem("live: agent option '" + pair.strip() + "' is not key=value"
-                        + " (for example requests=com.example.Api#call; all of them: docs/agent.md)");
-            }
-        }
-    }
-
     /** Attaches, loads the agent unless it runs already, and returns the JVM's local JMX address. */
     private String attach(long target, PrintWriter err) throws CliProblem {
         VirtualMachine vm = AttachTarget.attach(target, "live");
         try {
             Properties properties = vm.getSystemProperties();
-            if (properties.getProperty(AttachTarget.STARTED_PROPERTY) == null) {
+            if (properties.getProperty(AttachProperties.STARTED) == null) {
                 Path jar = AgentJar.find(agentJar, "live");
                 vm.loadAgent(jar.toString(), agentOptions);
                 err.println("live: loaded the agent into process " + target

@@ -9,6 +9,7 @@ import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
+import io.hopscope.settings.AgentOption;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -92,7 +93,7 @@ public final class RecordCommand implements Callable<Integer> {
         if (!java.equals("java") && !java.equals("java.exe")) {
             throw new ParameterException(spec.commandLine(), "the command must start with a java executable, got " + command.get(0));
         }
-        if (agentOptions != null && List.of(agentOptions.split(",")).stream().anyMatch(o -> o.startsWith("jfr="))) {
+        if (agentOptions != null && List.of(agentOptions.split(",")).stream().anyMatch(AgentOption.JFR::isSetBy)) {
             throw new ParameterException(spec.commandLine(), "--agent-options: jfr= is chosen by record (DIR/recording.jfr)");
         }
         if (dir.toString().equals("-")) {

@@ -81,7 +81,7 @@ public final class HopscopeContract {
                 "maxMountWaitNanos", "long", "mountedNanos", "long", "allocatedBytes", "long"));
         m.put(AGENT_WORK, fields("requestId", "long", "classes", "int", "transformedClasses", "int", "nanos", "long",
                 "cpuNanos", "long", "allocatedBytes", "long"));
-        m.put(AGENT_ERROR, fields("instrumentation", "String", "message", "String", "count", "long"));
+        m.put(AGENT_ERROR, fields("instrumentation", "String", "task", "String", "message", "String", "count", "long"));
         m.put(CLOCK_SYNC, fields("monotonicNanos", "long"));
         m.put(AGENT_INFO, fields("version", "String", "options", "String", "pid", "long",
                 "instrumentations", "String"));

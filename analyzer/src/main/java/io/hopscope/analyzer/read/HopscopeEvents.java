@@ -404,23 +404,35 @@ public final class HopscopeEvents {
         }
     }
 
-    /** {@link HopscopeContract#AGENT_ERROR}: an instrumentation that failed, and how often. */
+    /** {@link HopscopeContract#AGENT_ERROR}: an instrumentation, or a task of the agent's own, that failed, and how often. */
     public static final class AgentErrorEvent extends View {
         public AgentErrorEvent() {
-            super(HopscopeContract.AGENT_ERROR, "instrumentation", "message", "count");
+            super(HopscopeContract.AGENT_ERROR, "instrumentation", "task", "message", "count");
         }
 
+        /** Empty (or null) when a task of the agent's own failed. */
         public String instrumentation() {
             return stringAt(0);
         }
 
-        public String message() {
+        /** Null in a recording from before the field (where the task was in instrumentation). */
+        public String task() {
             return stringAt(1);
+        }
+
+        public String message() {
+            return stringAt(2);
         }
 
         /** At least 1 (an error event stands for one failure when it carries no count). */
         public long count() {
-            return Math.max(1, longAt(2, 1));
+            return Math.max(1, longAt(3, 1));
+        }
+
+        /** What failed, for a line: the instrumentation, else {@code agent task NAME}. */
+        public String source() {
+            String instrumentation = instrumentation();
+            return instrumentation != null && !instrumentation.isEmpty() ? instrumentation : "agent task " + task();
         }
     }
 }

@@ -29,6 +29,22 @@ class LiveCliTest {
     }
 
     @Test
+    void anAgentOptionTheAgentWouldRefuseIsOneLine() {
+        Cli r = Cli.run("live", Long.toString(ProcessHandle.current().pid()), "spans=half");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: live: agent option spans= takes all, none or 1/N with N >= 1,"
+                + " not 'half' (for example requests=com.example.Api#call; all of them: docs/agent.md)");
+    }
+
+    @Test
+    void anUnknownAgentOptionIsOneLine() {
+        Cli r = Cli.run("live", Long.toString(ProcessHandle.current().pid()), "colour=red");
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err().strip()).isEqualTo("hopscope: live: agent option 'colour' is unknown"
+                + " (for example requests=com.example.Api#call; all of them: docs/agent.md)");
+    }
+
+    @Test
     void aGonePidIsOneLine() throws Exception {
         Process p = new ProcessBuilder("true").start();
         assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();

@@ -76,7 +76,7 @@ class HopscopeEventsTest {
         handlers.put(HopscopeContract.AGENT_INFO, each(new AgentInfoEvent(), e -> read.add("info " + e.version() + " "
                 + e.options())));
         handlers.put(HopscopeContract.AGENT_ERROR, each(new AgentErrorEvent(), e -> read.add("error "
-                + e.instrumentation() + " " + e.message() + " " + e.count())));
+                + e.source() + " " + e.message() + " " + e.count())));
         new JfrEvents().stream(file, handlers);
         assertThat(read).containsExactlyInAnyOrder(
                 "request 7 GET 127.0.0.1/x servlet http://127.0.0.1/x error boom 503 me me true",
@@ -87,7 +87,8 @@ class HopscopeEventsTest {
                 "clock 123456789",
                 "info 9.9 requests=x",
                 "error okhttp it broke 1", // a count of 0 stands for one failure
-                "error reactor again 4");
+                "error reactor again 4",
+                "error agent task jit-training not trained 1");
     }
 
     private static String mine(RecordedThread t, Thread me) {
@@ -158,5 +159,11 @@ class HopscopeEventsTest {
         again.message = "again";
         again.count = 4;
         again.commit();
+        ContractEvents.AgentError task = new ContractEvents.AgentError();
+        task.instrumentation = "";
+        task.task = "jit-training";
+        task.message = "not trained";
+        task.count = 1;
+        task.commit();
     }
 }

@@ -123,6 +123,7 @@ public final class ContractEvents {
     @StackTrace(false)
     public static final class AgentError extends Event {
         public String instrumentation;
+        public String task;
         public String message;
         public long count;
     }

@@ -13,6 +13,7 @@ import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
+import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.implementation.bytecode.assign.Assigner;
@@ -48,6 +49,12 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
     @Override
     public String libraryPackage() {
         return "com.azure.core";
+    }
+
+    /** Azure Storage's operation selectors: they say what a request does, never who may do it. */
+    @Override
+    public List<String> keptQueryParameters() {
+        return List.of("comp", "restype", "api-version", "timeout");
     }
 
     @Override

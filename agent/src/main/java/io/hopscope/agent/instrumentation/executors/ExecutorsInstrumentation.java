@@ -59,6 +59,14 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public List<String> preloadedClasses() {
+        // The thread per task executor is JDK 17's only.
+        return List.of("java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
+                "java.util.concurrent.ScheduledThreadPoolExecutor",
+                "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask");
+    }
+
+    @Override
     public List<String> jdkClasses() {
         return List.of("java.util.concurrent.");
     }

@@ -44,6 +44,17 @@ public final class ForkJoinInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public List<String> preloadedClasses() {
+        // The scheduled fork/join task is JDK 25's only.
+        return List.of("java.util.concurrent.ForkJoinPool", "java.util.concurrent.ForkJoinTask",
+                "java.util.concurrent.ForkJoinTask$AdaptedRunnable", "java.util.concurrent.ForkJoinTask$AdaptedRunnableAction",
+                "java.util.concurrent.ForkJoinTask$AdaptedCallable", "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleCallable",
+                "java.util.concurrent.ForkJoinTask$AdaptedInterruptibleRunnable",
+                "java.util.concurrent.ForkJoinTask$CallableWithTimeout", "java.util.concurrent.ForkJoinTask$RunnableExecuteAction",
+                "java.util.concurrent.DelayScheduler$ScheduledForkJoinTask");
+    }
+
+    @Override
     public List<String> jdkClasses() {
         return List.of("java.util.concurrent.");
     }

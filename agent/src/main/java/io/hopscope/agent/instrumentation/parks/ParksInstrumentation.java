@@ -56,6 +56,11 @@ public final class ParksInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public List<String> preloadedClasses() {
+        return List.of("java.util.concurrent.locks.LockSupport");
+    }
+
+    @Override
     public List<String> jdkClasses() {
         return List.of("java.util.concurrent.locks.LockSupport", "java.lang.Thread");
     }

@@ -59,6 +59,11 @@ public final class ThreadsInstrumentation implements HopscopeInstrumentation {
     }
 
     @Override
+    public List<String> preloadedClasses() {
+        return List.of("java.lang.VirtualThread");
+    }
+
+    @Override
     public List<String> jdkClasses() {
         return List.of("java.lang.Thread", "java.lang.VirtualThread");
     }
