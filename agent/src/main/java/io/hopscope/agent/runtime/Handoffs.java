@@ -59,7 +59,7 @@ final class Handoffs {
             selfCheckHits++;
         }
         RequestState r = s.request;
-        if (r == null || rules.isHousekeeping(task)) {
+        if (r == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
         return new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread, System.nanoTime(),

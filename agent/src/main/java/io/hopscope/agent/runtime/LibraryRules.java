@@ -23,6 +23,8 @@ public final class LibraryRules {
     /** The same, each after a dot: where a relocated copy's names have them. */
     private volatile String[] relocatedHousekeepingTaskPrefixes = new String[0];
     private volatile String[] housekeepingThreadPrefixes = new String[0];
+    @SuppressWarnings("unchecked")
+    private volatile Predicate<Object>[] housekeepingExecutors = new Predicate[0];
     private volatile String[] nonBlockingThreadTypes = new String[0];
     @SuppressWarnings("unchecked")
     private volatile Function<Object, String>[] waitKinds = new Function[0];
@@ -41,6 +43,15 @@ public final class LibraryRules {
     public synchronized void addHousekeepingTask(String classNamePrefix) {
         housekeepingTaskPrefixes = append(housekeepingTaskPrefixes, classNamePrefix);
         relocatedHousekeepingTaskPrefixes = append(relocatedHousekeepingTaskPrefixes, "." + classNamePrefix);
+    }
+
+    /**
+     * Executors every task of which is a library's own (the virtual threads' scheduler runs only their
+     * continuations): a task handed to one is not followed, whatever wraps it (another agent's context
+     * wrapper hides the task's own class from {@link #addHousekeepingTask}'s prefixes).
+     */
+    public synchronized void addHousekeepingExecutor(Predicate<Object> isHousekeeping) {
+        housekeepingExecutors = append(housekeepingExecutors, isHousekeeping);
     }
 
     /**
@@ -108,6 +119,18 @@ public final class LibraryRules {
             }
         }
         return false;
+    }
+
+    /** Whether {@code task} handed to {@code executor} (null: none known) is a library's own. */
+    boolean isHousekeeping(Object task, Object executor) {
+        if (executor != null) {
+            for (Predicate<Object> p : housekeepingExecutors) {
+                if (p.test(executor)) {
+                    return true;
+                }
+            }
+        }
+        return isHousekeeping(task);
     }
 
     boolean isHousekeepingThread(Thread thread) {

@@ -3,6 +3,7 @@ package io.hopscope.agent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
 import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
 import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
@@ -10,6 +11,8 @@ import io.hopscope.agent.testing.RelocatedSamples;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import java.lang.reflect.Constructor;
 import java.net.URLClassLoader;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
 import okhttp3.internal.concurrent.TaskRunner;
 import org.junit.jupiter.api.Test;
 import reactor.core.scheduler.NonBlocking;
@@ -49,6 +52,33 @@ class LibraryRulesTest {
         Constructor<?> c = Class.forName("reactor.core.publisher." + simpleName).getDeclaredConstructor(Context.class);
         c.setAccessible(true);
         return c.newInstance(Context.empty());
+    }
+
+    /**
+     * A task handed to a housekeeping executor is a library's own whatever its class (another agent's
+     * context wrapper around a virtual thread's continuation); the executors rule names the virtual
+     * threads' scheduler only, no other ForkJoinPool (JDK 25 with the OpenTelemetry agent: OtelTraceIdIT).
+     */
+    @Test
+    void aTaskHandedToAHousekeepingExecutorIsALibrarysWhateverWrapsIt() {
+        Executor scheduler = Runnable::run;
+        Runnable wrapper = () -> { };
+        LibraryRules rules = new LibraryRules();
+        assertThat(rules.isHousekeeping(wrapper, scheduler)).isFalse();
+        rules.addHousekeepingExecutor(e -> e == scheduler);
+        assertThat(rules.isHousekeeping(wrapper, scheduler)).isTrue();
+        assertThat(rules.isHousekeeping(wrapper, (Executor) Runnable::run)).isFalse();
+        assertThat(rules.isHousekeeping(wrapper, null)).isFalse();
+
+        LibraryRules jdk = new LibraryRules();
+        new ExecutorsInstrumentation().addRules(jdk);
+        ForkJoinPool own = new ForkJoinPool(1);
+        try {
+            assertThat(jdk.isHousekeeping(wrapper, own)).isFalse();
+            assertThat(jdk.isHousekeeping(wrapper, ForkJoinPool.commonPool())).isFalse();
+        } finally {
+            own.shutdown();
+        }
     }
 
     @Test

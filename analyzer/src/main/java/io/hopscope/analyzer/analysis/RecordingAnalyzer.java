@@ -38,7 +38,7 @@ import jdk.jfr.consumer.RecordedEvent;
  * requests in flight rather than by the file. This class drives the stream and the flush points; the
  * jobs are its parts: {@link RequestEvents} (the agent's events into requests), {@link JdkEventAttribution}
  * (locks and allocation samples into the segments they fall in), {@link GcPauses}, {@link Selection}
- * (summary, top-N or every request, spilled), {@link RecordingFacts}, and {@link JoinPass} (extra joins).
+ * (summary, top-N or every request, spilled), {@link RecordingFacts}, and {@link SampleJoins} (extra joins).
  *
  * <p>The file is not in time order across threads (each thread's buffer is written when it fills, or
  * at a flush point), so joins happen at flush points. A request is finished two flush points after
@@ -70,7 +70,7 @@ public final class RecordingAnalyzer {
     private final JdkEventAttribution jdk;
     private final DetailBudget budget;
     private final Selection selection;
-    private JoinPass joins;
+    private SampleJoins joins;
     private final Map<String, Consumer<RecordedEvent>> listeners = new LinkedHashMap<>();
     // Told the share of the recording's time read so far at each flush point, or null.
     private DoubleConsumer progress;
@@ -79,7 +79,6 @@ public final class RecordingAnalyzer {
     private RequestEvents requests;
     private long flushes;
     private long passNanos;
-    private long joinPassNanos;
     // Ended requests that may wait for their flush lag at once: a quarter of the heap's worth. A file
     // whose flush intervals hold more (a dump with few flush points, a slow disk) finishes its
     // earliest ended requests sooner; a straggler of theirs then comes late (FinishedRequests).
@@ -97,14 +96,14 @@ public final class RecordingAnalyzer {
     }
 
     /**
-     * Also streams the events of type {@code eventName} (in a second pass over just the joined types)
-     * and hands each to {@code join} with the request it fell in (call before {@link #analyze()}).
-     * Several joins for one type run in the order they were added. Costs a full segment index
-     * (24 bytes a segment, and a slot per request) on top of the single pass's bounded memory.
+     * Also hands each event of type {@code eventName} to {@code join} with the request it fell in, in
+     * this same pass, when that request finishes (call before {@link #analyze()}). Several joins for
+     * one type run in the order they were added. Costs the joined events of the requests in flight
+     * (their stacks are the file's, decoded only for the requests the report keeps).
      */
     public RecordingAnalyzer join(String eventName, SegmentJoin join) {
         if (joins == null) {
-            joins = new JoinPass();
+            joins = new SampleJoins(window);
         }
         joins.add(eventName, join);
         return this;
@@ -128,7 +127,7 @@ public final class RecordingAnalyzer {
             progressStart = span.startEpochNanos();
             progressSpan = span.endEpochNanos() - span.startEpochNanos();
         }
-        requests = new RequestEvents(facts, jfr, window, selection, joins, budget);
+        requests = new RequestEvents(facts, jfr, window, selection, budget);
         ChunkScan.Result scan = jfr.stream(file, handlers(), this::onFlush);
         facts.scanMajor = scan.major();
         facts.scanMinor = scan.minor();
@@ -144,12 +143,14 @@ public final class RecordingAnalyzer {
                     + " read once");
         }
         jdk.joinRemaining();
-        finishEnded(Long.MAX_VALUE);
-        passNanos = System.nanoTime() - t0;
         if (joins != null) {
-            joins.run(jfr, file);
-            joinPassNanos = System.nanoTime() - t0 - passNanos;
+            joins.placeRemaining();
         }
+        finishEnded(Long.MAX_VALUE);
+        if (joins != null) {
+            joins.dropUnfinished();
+        }
+        passNanos = System.nanoTime() - t0;
         return build();
     }
 
@@ -189,6 +190,9 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.CPU_LOAD, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_START, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_END, facts::onCountedOnly);
+        if (joins != null) {
+            joins.handlers().forEach((name, join) -> h.merge(name, join, Consumer::andThen));
+        }
         listeners.forEach((name, listener) -> h.merge(name, listener, Consumer::andThen));
         return h;
     }
@@ -219,6 +223,9 @@ public final class RecordingAnalyzer {
         }
         requests.onFlush(flushes);
         jdk.onFlush(flushes);
+        if (joins != null) {
+            joins.onFlush(flushes);
+        }
         finishEnded(flushes - FINISH_LAG);
         window.prune();
         gc.prune(requests.earliestInFlight(), facts.maxEnd);
@@ -284,12 +291,11 @@ public final class RecordingAnalyzer {
                 options.warmup());
     }
 
-    /** Wall time of the pass (and of the extra joins' pass), and what was in flight, for the benchmark's figures. */
+    /** Wall time of the pass, and what was in flight, for the benchmark's figures. */
     public String passTimes() {
-        return String.format(Locale.ROOT, "one pass %.2f s%s, %d flush points, %d requests, at most %d in flight,"
+        return String.format(Locale.ROOT, "one pass %.2f s, %d flush points, %d requests, at most %d in flight,"
                         + " event lists at most %s of %s (%d request(s) without)",
-                passNanos / 1e9, joins == null ? "" : String.format(Locale.ROOT, " + joins pass %.2f s",
-                        joinPassNanos / 1e9), flushes, requests == null ? 0 : requests.requestsSeen,
+                passNanos / 1e9, flushes, requests == null ? 0 : requests.requestsSeen,
                 requests == null ? 0 : requests.peakInFlight, DetailBudget.mib(budget.peakBytes()),
                 DetailBudget.mib(budget.limitBytes()), budget.droppedRequests());
     }

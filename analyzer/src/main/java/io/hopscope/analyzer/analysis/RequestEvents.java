@@ -33,7 +33,6 @@ final class RequestEvents {
     private final JfrEvents jfr;
     private final SegmentWindow<RequestInProgress> window;
     private final Selection selection;
-    private final JoinPass joins;
     private final DetailBudget budget;
     private final LongMap<RequestInProgress> live = new LongMap<>(1024);
     private final ArrayDeque<RequestInProgress> ended = new ArrayDeque<>();
@@ -50,14 +49,12 @@ final class RequestEvents {
     int peakInFlight;
     long allocInRequests;
 
-    /** {@code joins} is null when there is no second pass. */
-    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window, Selection selection, JoinPass joins,
+    RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window, Selection selection,
                   DetailBudget budget) {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
         this.selection = selection;
-        this.joins = joins;
         this.budget = budget;
         this.finishedRequests = new FinishedRequests(selection);
     }
@@ -114,9 +111,6 @@ final class RequestEvents {
                 e.allocatedBytes(), detail ? e.cpuNanos() : -1));
         if (!r.finished) { // a late segment's JDK events were joined already (see FinishedRequests)
             window.add(thread.javaId(), eventStart, eventEnd, r);
-        }
-        if (joins != null && r.joinSlot >= 0) {
-            joins.addSegment(thread.javaId(), eventStart, eventEnd, r);
         }
         settleIfLate(r);
     }
@@ -245,9 +239,6 @@ final class RequestEvents {
         requestsSeen++;
         inFlight++;
         peakInFlight = Math.max(peakInFlight, inFlight);
-        if (joins != null) {
-            joins.slot(r);
-        }
         return r;
     }
 

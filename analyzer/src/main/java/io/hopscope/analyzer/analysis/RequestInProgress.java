@@ -34,8 +34,6 @@ final class RequestInProgress {
     // The budget its lists are charged to, and the bytes charged so far (given back when they go).
     private final DetailBudget budget;
     private long detailBytes;
-    /** Index of this request in the full segment index kept only for extra joins, or -1. */
-    int joinSlot = -1;
 
     boolean ended;
     /** Flush points read before its hopscope.Request event; it is finished two flush points later. */

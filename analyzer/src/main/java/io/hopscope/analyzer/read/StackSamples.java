@@ -21,29 +21,62 @@ public final class StackSamples {
      * contention, the parked-on class and the time parked for a park, nothing and 1 for an execution sample.
      */
     public static StackSample of(RecordedEvent e) {
-        List<String> frames = new ArrayList<>();
-        RecordedStackTrace stack = e.getStackTrace();
-        if (stack != null) {
-            if (stack.isTruncated()) {
-                frames.add("[truncated]");
+        return capture(e).sample();
+    }
+
+    /**
+     * What {@link #of} reads of the event, kept for a join that learns the event's request later: the
+     * stream reuses its event objects, but stacks, classes and threads are the file's constant-pool
+     * objects, safe to keep; their frames are decoded only by {@link Captured#sample()}.
+     */
+    public static Captured capture(RecordedEvent e) {
+        RecordedThread thread = thread(e);
+        String type = e.getEventType().getName();
+        RecordedClass leaf = null;
+        long weight = 1;
+        switch (type) {
+            case HopscopeContract.ALLOCATION_SAMPLE -> {
+                leaf = e.hasField("objectClass") ? e.getClass("objectClass") : null;
+                weight = e.hasField("weight") ? e.getLong("weight") : 0;
             }
-            List<RecordedFrame> jfrFrames = stack.getFrames();
-            for (int i = jfrFrames.size() - 1; i >= 0; i--) {
-                RecordedFrame f = jfrFrames.get(i);
-                frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
+            case HopscopeContract.MONITOR_ENTER -> {
+                leaf = e.hasField("monitorClass") ? e.getClass("monitorClass") : null;
+                weight = e.getDuration().toNanos();
+            }
+            case HopscopeContract.THREAD_PARK -> {
+                leaf = e.hasField("parkedClass") ? e.getClass("parkedClass") : null;
+                weight = e.getDuration().toNanos();
+            }
+            default -> {
             }
         }
-        RecordedThread thread = thread(e);
-        String threadName = thread == null ? null : thread.getJavaName();
-        return switch (e.getEventType().getName()) {
-            case HopscopeContract.ALLOCATION_SAMPLE -> new StackSample(frames, className(e, "objectClass") + "_[k]",
-                    e.hasField("weight") ? e.getLong("weight") : 0, threadName);
-            case HopscopeContract.MONITOR_ENTER -> new StackSample(frames, className(e, "monitorClass") + "_[k]",
-                    e.getDuration().toNanos(), threadName);
-            case HopscopeContract.THREAD_PARK -> new StackSample(frames, className(e, "parkedClass") + "_[k]",
-                    e.getDuration().toNanos(), threadName);
-            default -> new StackSample(frames, null, 1, threadName);
-        };
+        return new Captured(thread == null ? -1 : thread.getJavaThreadId(), JfrEvents.startNanos(e), e.getStackTrace(),
+                thread == null ? null : thread.getJavaName(), type.equals(HopscopeContract.ALLOCATION_SAMPLE)
+                || type.equals(HopscopeContract.MONITOR_ENTER) || type.equals(HopscopeContract.THREAD_PARK), leaf, weight);
+    }
+
+    /**
+     * A JDK event as {@link #capture} read it: its thread (-1 when none) and start, then what
+     * {@link #sample()} decodes; {@code hasLeaf} for the types that put a class on top.
+     */
+    public record Captured(long javaThreadId, long startNanos, RecordedStackTrace stack, String threadName,
+                           boolean hasLeaf, RecordedClass leaf, long weight) {
+
+        public StackSample sample() {
+            List<String> frames = new ArrayList<>();
+            if (stack != null) {
+                if (stack.isTruncated()) {
+                    frames.add("[truncated]");
+                }
+                List<RecordedFrame> jfrFrames = stack.getFrames();
+                for (int i = jfrFrames.size() - 1; i >= 0; i--) {
+                    RecordedFrame f = jfrFrames.get(i);
+                    frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
+                }
+            }
+            return new StackSample(frames, hasLeaf ? (leaf == null ? "?" : javaName(leaf.getName())) + "_[k]" : null,
+                    weight, threadName);
+        }
     }
 
     /**
@@ -52,11 +85,6 @@ public final class StackSamples {
      */
     public static RecordedThread thread(RecordedEvent e) {
         return e.getThread() != null ? e.getThread() : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
-    }
-
-    private static String className(RecordedEvent e, String field) {
-        RecordedClass c = e.hasField(field) ? e.getClass(field) : null;
-        return c == null ? "?" : javaName(c.getName());
     }
 
     // JFR names array classes by their descriptor ("[B", "[Ljava.lang.String;"); people read byte[].

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --bpf} reads the recording once: the kernel join takes its places from the analyzer's pass
- * ({@link OffCpuAttribution#readPlacesIn}) and gives what its own pass gave. Passes are counted by the reader
+ * Every output reads the recording once: the kernel join of {@code --bpf} takes its places from the
+ * analyzer's pass ({@link OffCpuAttribution#readPlacesIn}) and gives what its own pass gave, and the
+ * joins of JDK events to requests ({@code RecordingAnalyzer#join}) run in that pass too. Passes are counted by the reader
  * ({@link JfrEvents#passes()}); the tests of this module run one at a time in one JVM.
  */
 class OnePassTest {
@@ -56,7 +57,7 @@ class OnePassTest {
                 .isEqualTo(1);
     }
 
-    /** Where samples are joined too (a second pass over just their types), --bpf adds no pass of its own. */
+    /** Where samples are joined too (in the same pass), --bpf adds no pass of its own. */
     @Test
     void bpfAddsNoPassWhereSamplesAreJoined() {
         Path html = dir.resolve("r.html");
@@ -65,6 +66,21 @@ class OnePassTest {
         Path pprof = dir.resolve("r.pb.gz");
         assertThat(passes("export", jfr.toString(), "--format", "pprof", "-o", pprof.toString(), "--bpf", events.toString()))
                 .isEqualTo(passes("export", jfr.toString(), "--format", "pprof", "-o", pprof.toString()));
+    }
+
+    /**
+     * The outputs that join JDK events (samples, allocations, locks) to requests join them in the same
+     * pass: export in both formats, the HTML report (its flame graphs) and the flame graphs.
+     */
+    @Test
+    void outputsThatJoinSamplesReadTheRecordingOnce() {
+        Path otlp = dir.resolve("once.otlp");
+        assertThat(passes("export", jfr.toString(), "--format", "otlp", "-o", otlp.toString())).isEqualTo(1);
+        Path pprof = dir.resolve("once.pb.gz");
+        assertThat(passes("export", jfr.toString(), "--format", "pprof", "-o", pprof.toString())).isEqualTo(1);
+        Path html = dir.resolve("once.html");
+        assertThat(passes("report", jfr.toString(), "--format", "html", "-o", html.toString())).isEqualTo(1);
+        assertThat(passes("flame", jfr.toString(), "--kind", "cpu", "--format", "folded")).isEqualTo(1);
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.LibraryRules;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -38,11 +39,23 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
     /**
      * A virtual thread's own tasks (its continuation, handed to its scheduler's execute, and its
      * timed park's timeout, to a scheduler): mounting a virtual thread is no hand-over of the
-     * request it runs, whose thread is the virtual thread itself.
+     * request it runs, whose thread is the virtual thread itself. The scheduler itself too: the
+     * OpenTelemetry agent wraps the continuation in its context wrapper when a span is current
+     * (JDK 25, a virtual thread unparked by a request's thread), which hides the task's class.
      */
     @Override
     public void addRules(LibraryRules rules) {
         rules.addHousekeepingTask("java.lang.VirtualThread");
+        rules.addHousekeepingExecutor(ExecutorsInstrumentation::isVirtualThreadScheduler);
+    }
+
+    /**
+     * The virtual threads' default scheduler (JDK 21+): a ForkJoinPool whose carrier factory is a
+     * lambda of java.lang.VirtualThread (VirtualThread#createDefaultScheduler), which no other pool has.
+     */
+    static boolean isVirtualThreadScheduler(Object executor) {
+        return executor instanceof ForkJoinPool pool
+                && pool.getFactory().getClass().getName().startsWith("java.lang.VirtualThread");
     }
 
     @Override
