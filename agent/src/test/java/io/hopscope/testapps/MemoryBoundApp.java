@@ -125,7 +125,7 @@ public final class MemoryBoundApp {
 
     /** The entry counts of the agent's tables, read by reflection (the agent has no API for it). */
     static String tables() throws Exception {
-        Object runtime = field(Class.forName("io.hopscope.agent.bootstrap.Bridge"), null, "hooks");
+        Object runtime = field(Class.forName("io.hopscope.agent.bootstrap.BridgeState"), null, "hooks");
         Object handoffs = field(runtime.getClass(), runtime, "handoffs");
         Object waits = field(runtime.getClass(), runtime, "waits");
         Class<?> carriers = Class.forName("io.hopscope.agent.runtime.Carriers", true, runtime.getClass().getClassLoader());
