@@ -26,6 +26,12 @@ public final class OffCpuReader {
     /** Waker stacks are cut here: the frames nearest the wake say who woke, and they are kept per request. */
     static final int STACK_FRAMES = 8;
 
+    /**
+     * The waker context offwake writes when the waker ran as itself (bpf/offwake_lib/records.py), not
+     * an interrupt that ran over it: any other context makes the thread a bystander.
+     */
+    public static final String WAKER_RAN_AS_ITSELF = "task";
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
     // The futex command classes are defined once, in bpf/offwake_lib/futex.py (WAITS, WAKES), which also
     // generates the BPF program's; OffCpuSchemaTest checks these against them, through a fixture offwake's

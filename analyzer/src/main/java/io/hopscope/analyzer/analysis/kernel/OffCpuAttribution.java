@@ -304,7 +304,7 @@ public final class OffCpuAttribution {
     private String wakerName(OffCpuInterval i) {
         String n = name(i.wakerTid(), i.wakerComm());
         // An interrupt ran over the waker, which is a bystander: say so rather than blame it.
-        return i.wakerContext() != null && !"task".equals(i.wakerContext()) ? n + " [" + i.wakerContext() + "]" : n;
+        return i.wakerContext() != null && !OffCpuReader.WAKER_RAN_AS_ITSELF.equals(i.wakerContext()) ? n + " [" + i.wakerContext() + "]" : n;
     }
 
     /** Attributes one interval to the request places it overlaps on its thread. */
