@@ -44,17 +44,16 @@ public final class ClosedLoopOptions {
 
     /** Checks these options after the command's own, so the first bad option is the one reported. */
     public void check(CommandSpec spec) {
-        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
-        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
+        Options.atLeast(spec, "--size", uploadBytes, 0);
+        Options.atLeast(spec, "--response-bytes", responseBytes, 0);
+        Options.atLeast(spec, "--delay-ms", delayMs, 0);
+        Options.atLeast(spec, "--warmup", warmupS, 0);
         Options.check(spec, firstWindowS >= 0 && firstWindowS <= warmupS,
                 "--first-window must be between 0 and --warmup (" + warmupS + "), got " + firstWindowS);
         Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
-        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
-        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
-        Options.check(spec, CallerThreads.PLATFORM.equals(callers) || CallerThreads.VIRTUAL.equals(callers),
-                "--callers must be platform or virtual, got '" + callers + "'");
+        Options.above(spec, "--duration", durationS, 0);
+        Options.above(spec, "--count", count, 0);
+        Options.oneOf(spec, "--callers", callers, CallerThreads.PLATFORM, CallerThreads.VIRTUAL);
         if (virtualCallers()) {
             CallerThreads.checkVirtualAvailable(spec, "--callers virtual");
         }

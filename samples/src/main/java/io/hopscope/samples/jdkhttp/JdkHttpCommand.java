@@ -59,11 +59,10 @@ public final class JdkHttpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "async".equals(mode) || "sync".equals(mode),
-                "--mode must be async or sync, got '" + mode + "'");
-        Options.check(spec, ioThreads >= 1, "--io-threads must be >= 1, got " + ioThreads);
-        Options.check(spec, producers >= 1, "--producers must be >= 1, got " + producers);
-        Options.check(spec, inFlight >= 1, "--in-flight must be >= 1, got " + inFlight);
+        Options.oneOf(spec, "--mode", mode, "async", "sync");
+        Options.atLeast(spec, "--io-threads", ioThreads, 1);
+        Options.atLeast(spec, "--producers", producers, 1);
+        Options.atLeast(spec, "--in-flight", inFlight, 1);
         // An async producer never blocks, so a virtual one would only be a platform thread's stand-in.
         Options.check(spec, "sync".equals(mode) || !CallerThreads.VIRTUAL.equals(loop.callers),
                 "--callers virtual needs --mode sync (an async producer does not block), got --mode " + mode);

@@ -82,13 +82,11 @@ public final class OpenLoopCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "async".equals(mode) || "sync-over-async".equals(mode) || "okhttp-sync".equals(mode)
-                        || "virtual-sync".equals(mode),
-                "--mode must be async, sync-over-async, okhttp-sync or virtual-sync, got '" + mode + "'");
-        Options.check(spec, rps >= 1, "--rps must be >= 1, got " + rps);
-        Options.check(spec, durationS >= 1, "--duration must be >= 1, got " + durationS);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+        Options.oneOf(spec, "--mode", mode, "async", "sync-over-async", "okhttp-sync", "virtual-sync");
+        Options.atLeast(spec, "--rps", rps, 1);
+        Options.atLeast(spec, "--duration", durationS, 1);
+        Options.atLeast(spec, "--delay-ms", delayMs, 0);
+        Options.atLeast(spec, "--response-bytes", responseBytes, 0);
         if ("virtual-sync".equals(mode)) {
             CallerThreads.checkVirtualAvailable(spec, "--mode virtual-sync");
         }

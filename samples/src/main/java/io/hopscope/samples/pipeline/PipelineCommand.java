@@ -60,11 +60,9 @@ public final class PipelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "sync".equals(mode) || "sync-over-async".equals(mode),
-                "--mode must be sync or sync-over-async, got '" + mode + "'");
-        Options.check(spec, "okhttp".equals(httpClient) || "netty".equals(httpClient) || "jdk".equals(httpClient),
-                "--http-client must be okhttp, netty or jdk, got '" + httpClient + "'");
-        Options.check(spec, parallel >= 1, "--parallel must be >= 1, got " + parallel);
+        Options.oneOf(spec, "--mode", mode, "sync", "sync-over-async");
+        Options.oneOf(spec, "--http-client", httpClient, "okhttp", "netty", "jdk");
+        Options.atLeast(spec, "--parallel", parallel, 1);
         loop.check(spec);
 
         boolean sync = "sync".equals(mode);
