@@ -117,6 +117,21 @@ class OptionValidationTest {
         assertThat(java.nio.file.Files.readString(md)).isEqualTo("# Performance\n<!-- bench:begin -->\nno end\n");
     }
 
+    /** --delay-ms is one option of ServerOptions, with open-loop's slow server as its own default. */
+    @Test
+    void serverOptionsKeepEachScenariosDelayDefault() {
+        for (String scenario : new String[] {"open-loop", "pipeline", "jdk-http"}) {
+            Run run = Run.of(scenario, "--help");
+
+            assertThat(run.exitCode).as(run.toString()).isZero();
+            assertThat(run.out.replaceAll("\\s+", " "))
+                    .contains("--delay-ms=<delayMs> Server delay per request in ms (default "
+                            + ("open-loop".equals(scenario) ? "5000" : "0") + ")")
+                    .contains("--response-bytes=<responseBytes> Response body bytes (default 1024)")
+                    .contains("--uri=<uri> Target server http://HOST:PORT (default: an embedded server)");
+        }
+    }
+
     @Test
     void helpListsEverySubcommand() {
         Run run = Run.of("--help");

@@ -1,25 +1,22 @@
 package io.hopscope.samples.common;
 
-import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The options every closed-loop scenario shares (request shape, server delay, warmup, measured window,
- * target, caller threads), as a picocli mixin, with their checks and the figures' settings they add.
+ * The options every closed-loop scenario shares (request shape, the server and its answer, warmup,
+ * measured window, caller threads), as a picocli mixin, with their checks and the figures' settings they add.
  */
 public final class ClosedLoopOptions {
 
     @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
     public int uploadBytes;
 
-    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
-    public int responseBytes;
-
-    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
-    public long delayMs;
+    @Mixin
+    public ServerOptions server = new ServerOptions();
 
     @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
     public double warmupS;
@@ -35,9 +32,6 @@ public final class ClosedLoopOptions {
     @Option(names = "--count", description = "Measured requests instead of --duration.")
     Long count;
 
-    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
-    public URI uri;
-
     @Option(names = "--callers", defaultValue = CallerThreads.PLATFORM,
             description = "Caller threads: platform, or virtual (JDK 21+); same names either way (default ${DEFAULT-VALUE}).")
     public String callers;
@@ -45,8 +39,7 @@ public final class ClosedLoopOptions {
     /** Checks these options after the command's own, so the first bad option is the one reported. */
     public void check(CommandSpec spec) {
         Options.atLeast(spec, "--size", uploadBytes, 0);
-        Options.atLeast(spec, "--response-bytes", responseBytes, 0);
-        Options.atLeast(spec, "--delay-ms", delayMs, 0);
+        server.check(spec);
         Options.atLeast(spec, "--warmup", warmupS, 0);
         Options.check(spec, firstWindowS >= 0 && firstWindowS <= warmupS,
                 "--first-window must be between 0 and --warmup (" + warmupS + "), got " + firstWindowS);
@@ -82,6 +75,6 @@ public final class ClosedLoopOptions {
     public void putSettings(Map<String, Object> settings) {
         settings.put("callers", callers);
         settings.put("upload_bytes", uploadBytes);
-        settings.put("response_bytes", responseBytes);
+        settings.put("response_bytes", server.responseBytes);
     }
 }

@@ -87,8 +87,8 @@ public final class JdkHttpCommand implements Callable<Integer> {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong tickets = new AtomicLong();
         long measuredCount = loop.measuredCount();
-        try (Target target = Target.open(spec, loop.uri)) {
-            HttpRequest request = request(target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs), payload);
+        try (Target target = loop.server.open(spec)) {
+            HttpRequest request = request(target.requestUri(loop.uploadBytes > 0, loop.server.responseBytes, loop.server.delayMs), payload);
             if (loop.warmupS <= 0) {
                 figures.startMeasuring();
             }
@@ -147,7 +147,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
     }
 
     private HttpRequest request(URI target, byte[] payload) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + loop.delayMs / 1000));
+        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + loop.server.delayMs / 1000));
         return payload.length > 0
                 ? b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build()
                 : b.GET().build();
@@ -186,7 +186,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
             });
         }
         // Wait for this producer's outstanding requests, so the count is complete when we report.
-        permits.tryAcquire(inFlight, 30 + loop.delayMs / 1000, TimeUnit.SECONDS);
+        permits.tryAcquire(inFlight, 30 + loop.server.delayMs / 1000, TimeUnit.SECONDS);
     }
 
     private void produceSync(HttpClient client, HttpRequest request, RunFigures figures,
@@ -212,7 +212,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
     }
 
     private void check(HttpResponse<byte[]> response) {
-        Target.validate(response.statusCode(), response.body().length, loop.responseBytes);
+        Target.validate(response.statusCode(), response.body().length, loop.server.responseBytes);
         if (loop.uploadBytes > 0) {
             String received = response.headers().firstValue("X-Received-Bytes").orElse(null);
             if (!Integer.toString(loop.uploadBytes).equals(received)) {

@@ -78,8 +78,8 @@ public final class PipelineCommand implements Callable<Integer> {
         byte[] payload = new byte[loop.uploadBytes];
         RunFigures figures = new RunFigures();
         figures.measureFirstWindow(loop.firstWindowS);
-        try (Target target = Target.open(spec, loop.uri)) {
-            URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs);
+        try (Target target = loop.server.open(spec)) {
+            URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.server.responseBytes, loop.server.delayMs);
             ClosedLoop.Operation op = () -> callOnce(pipeline, requestUri, payload, sync);
             ClosedLoop.run(loop.callerThreads("pipeline-caller-"), parallel, loop.warmupS, loop.measuredSeconds(), loop.measuredCount(), figures, op);
         }
@@ -127,7 +127,7 @@ public final class PipelineCommand implements Callable<Integer> {
     }
 
     private void check(HttpResponse response, long bodyBytes) {
-        Target.validate(response.getStatusCode(), bodyBytes, loop.responseBytes);
+        Target.validate(response.getStatusCode(), bodyBytes, loop.server.responseBytes);
         if (loop.uploadBytes > 0) {
             String received = response.getHeaderValue(HttpHeaderName.fromString("X-Received-Bytes"));
             if (!Integer.toString(loop.uploadBytes).equals(received)) {
