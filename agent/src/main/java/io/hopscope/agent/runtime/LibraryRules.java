@@ -22,13 +22,6 @@ public final class LibraryRules {
     private volatile String[] housekeepingTaskPrefixes = new String[0];
     /** The same, each after a dot: where a relocated copy's names have them. */
     private volatile String[] relocatedHousekeepingTaskPrefixes = new String[0];
-    /**
-     * isHousekeeping(task)'s answer by the task's class, made afresh when a prefix is added: the
-     * prefix scan (a class name against every prefix, the relocated ones by indexOf) was 0.55% of
-     * the CPU of OkHttp sync with 64 KiB uploads, where every request hands tasks to an executor.
-     * A ClassValue keeps each answer with its class, so no class loader is held.
-     */
-    private volatile ClassValue<Boolean> housekeepingTaskTypes = housekeepingTaskTypes();
     private volatile String[] housekeepingThreadPrefixes = new String[0];
     @SuppressWarnings("unchecked")
     private volatile Predicate<Object>[] housekeepingExecutors = new Predicate[0];
@@ -50,16 +43,6 @@ public final class LibraryRules {
     public synchronized void addHousekeepingTask(String classNamePrefix) {
         housekeepingTaskPrefixes = append(housekeepingTaskPrefixes, classNamePrefix);
         relocatedHousekeepingTaskPrefixes = append(relocatedHousekeepingTaskPrefixes, "." + classNamePrefix);
-        housekeepingTaskTypes = housekeepingTaskTypes();
-    }
-
-    private ClassValue<Boolean> housekeepingTaskTypes() {
-        return new ClassValue<>() {
-            @Override
-            protected Boolean computeValue(Class<?> type) {
-                return isHousekeepingTaskType(type.getName());
-            }
-        };
     }
 
     /**
@@ -124,10 +107,7 @@ public final class LibraryRules {
     }
 
     boolean isHousekeeping(Object task) {
-        return housekeepingTaskTypes.get(task.getClass());
-    }
-
-    private boolean isHousekeepingTaskType(String name) {
+        String name = task.getClass().getName();
         for (String prefix : housekeepingTaskPrefixes) {
             if (name.startsWith(prefix)) {
                 return true;
