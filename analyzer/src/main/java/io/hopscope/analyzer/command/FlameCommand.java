@@ -16,7 +16,6 @@ import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -82,18 +81,16 @@ public final class FlameCommand implements Callable<Integer> {
     @Mixin
     OutputOption output;
 
-    @Option(names = "--bpf", paramLabel = "FILE",
-            description = "For --kind offwake: bpf/offwake.py --events JSON Lines of the same process and time"
-                    + " (restricted to requests), or offwaketime -f folded output (the whole process).")
-    Path bpf;
+    @Mixin
+    BpfOption bpf;
 
     @Override
     public Integer call() throws Exception {
-        if (kind == FlameKind.offwake && bpf == null) {
+        if (kind == FlameKind.offwake && !bpf.isSet()) {
             throw new ParameterException(spec.commandLine(), "--kind offwake needs --bpf FILE (the --events output of"
                     + " bpf/offwake.py recorded with the application)");
         }
-        if (kind != FlameKind.offwake && bpf != null) {
+        if (kind != FlameKind.offwake && bpf.isSet()) {
             throw new ParameterException(spec.commandLine(), "--bpf is only for --kind offwake");
         }
         if (kind == FlameKind.offwake) {
@@ -116,7 +113,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         if (stacks.isEmpty()) {
             err.println("warning: " + recording.file + ": nothing for --kind " + kind + " in the selected requests ("
-                    + String.join(", ", kind == FlameKind.offwake ? List.of(bpf.toString())
+                    + String.join(", ", kind == FlameKind.offwake ? List.of(bpf.file.toString())
                             : kind.events.isEmpty() ? List.of("hopscope events") : kind.events)
                     + "); the flame graph is empty");
         }
@@ -166,14 +163,14 @@ public final class FlameCommand implements Callable<Integer> {
     // counts exactly what report --bpf counts. Folded input has neither, so it is drawn whole.
     private String offWake(FoldedStacks stacks, NameGlob names, Long requestId, PrintWriter err, String what)
             throws Exception {
-        if (BpfInput.detect(bpf) == BpfInput.FOLDED) {
+        if (BpfInput.detect(bpf.file) == BpfInput.FOLDED) {
             if (!java.nio.file.Files.isRegularFile(recording.file)) {
                 throw new RecordingProblem(recording.file + ": no such file");
             }
-            err.println("note: " + bpf + ": folded offwaketime output has no timestamps or thread ids, so it cannot be"
+            err.println("note: " + bpf.file + ": folded offwaketime output has no timestamps or thread ids, so it cannot be"
                     + " restricted to requests" + (names != null || requestId != null ? " (--name/--request ignored)" : "")
                     + "; drawing the whole process (record with offwake --events for requests)");
-            FoldedReader.forEachStack(bpf, (frames, micros) -> {
+            FoldedReader.forEachStack(bpf.file, (frames, micros) -> {
                 List<String> kept = new ArrayList<>();
                 for (String f : frames) {
                     if (!f.isEmpty()) {
@@ -188,10 +185,10 @@ public final class FlameCommand implements Callable<Integer> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }
-        }).join(bpf);
+        }).join(bpf.file);
         kernel.notes().forEach(n -> err.println("note: " + n));
         if (!kernel.stackSampling().isEmpty()) {
-            err.println("note: " + bpf + ": " + kernel.stackSampling());
+            err.println("note: " + bpf.file + ": " + kernel.stackSampling());
             return what + "; " + kernel.stackSampling();
         }
         return what;
