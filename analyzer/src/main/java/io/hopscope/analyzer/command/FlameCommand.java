@@ -19,7 +19,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -59,17 +58,12 @@ public final class FlameCommand implements Callable<Integer> {
             description = "${COMPLETION-CANDIDATES}.")
     FlameKind kind;
 
-    @ArgGroup(exclusive = true)
-    Selection selection;
+    @Mixin
+    NameOption name;
 
-    /** Either a name pattern or one request. */
-    static final class Selection {
-        @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-        String name;
-
-        @Option(names = "--request", paramLabel = "ID", description = "Only the request with this id (as report shows it).")
-        Long request;
-    }
+    @Option(names = "--request", paramLabel = "ID", description = "Only the request with this id (as report shows it);"
+            + " not with --name.")
+    Long request;
 
     @Mixin
     WindowOptions window;
@@ -86,6 +80,9 @@ public final class FlameCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (name.glob != null && request != null) {
+            throw new ParameterException(spec.commandLine(), "--name and --request are mutually exclusive (give one)");
+        }
         if (kind == FlameKind.offwake && !bpf.isSet()) {
             throw new ParameterException(spec.commandLine(), "--kind offwake needs --bpf FILE (the --events output of"
                     + " bpf/offwake.py recorded with the application)");
@@ -96,8 +93,8 @@ public final class FlameCommand implements Callable<Integer> {
         if (kind == FlameKind.offwake) {
             window.refuseBesideEbpfJoin("--kind offwake");
         }
-        String glob = selection == null ? null : selection.name;
-        Long requestId = selection == null ? null : selection.request;
+        String glob = name.glob;
+        Long requestId = request;
         NameGlob names = glob == null ? null : new NameGlob(glob);
         FoldedStacks stacks = new FoldedStacks();
         PrintWriter err = spec.commandLine().getErr();

@@ -15,7 +15,6 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,7 +22,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hopscope report}: per-request hops, time, allocation, locks and GC from one recording. */
@@ -49,8 +47,8 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording (JDK 11 or newer).")
-    Path recording;
+    @Mixin
+    RecordingParameter recording;
 
     @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
             description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
@@ -108,22 +106,22 @@ public final class ReportCommand implements Callable<Integer> {
             BpfInput.detect(bpf.file); // a wrong file fails before the recording is read
         }
         // html folds every request into its hops flame graph and draws the first `shown` of them.
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(name.glob, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory.bytes())
-                        .within(window.resolve(recording)).sampling(sample)
+                        .within(window.resolve(recording.file)).sampling(sample)
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
                         .inTrace(trace.traceId));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name.glob) : null;
         OffCpuAttribution join = null;
         if (bpf.isSet()) {
-            join = new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf.file);
+            join = new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file);
             if (flames != null) {
                 join.onOverlap(flames.offWakeSink());
             }
         }
         Report report;
-        try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
+        try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
         KernelReport kernel = join != null ? join.join(bpf.file) : null;

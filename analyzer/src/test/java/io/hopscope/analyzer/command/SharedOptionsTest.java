@@ -9,8 +9,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
-/** An option several commands take is one option: the same help text in each command's {@code --help}. */
+/** An option or parameter several commands take is declared once: the same help text in each command's {@code --help}. */
 class SharedOptionsTest {
 
     private static OptionSpec option(String command, String name) {
@@ -40,5 +41,25 @@ class SharedOptionsTest {
     @Test
     void detailMemoryIsOneOptionInReportTraceAndExport() {
         sameEverywhere("--detail-memory", List.of("report", "trace", "export"));
+    }
+
+    @Test
+    void nameIsOneOptionInReportTraceExportAndFlame() {
+        sameEverywhere("--name", List.of("report", "trace", "export", "flame"));
+    }
+
+    @Test
+    void theRecordingIsOneParameterInReportTraceExportAndFlame() {
+        List<String> commands = List.of("report", "trace", "export", "flame");
+        PositionalParamSpec first = recording(commands.get(0));
+        for (String command : commands) {
+            PositionalParamSpec other = recording(command);
+            assertThat(other.paramLabel()).as(command).isEqualTo("RECORDING.jfr");
+            assertThat(other.description()).as(command).isEqualTo(first.description());
+        }
+    }
+
+    private static PositionalParamSpec recording(String command) {
+        return new CommandLine(new Hopscope()).getSubcommands().get(command).getCommandSpec().positionalParameters().get(0);
     }
 }
