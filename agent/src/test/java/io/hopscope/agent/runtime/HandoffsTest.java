@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class HandoffsTest {
 
-    private final Handoffs handoffs = new Handoffs(new LibraryRules());
+    private final Handoffs handoffs = new Handoffs(new LibraryRules(), new Carriers());
     private final ThreadState self = ThreadContexts.state();
     private int pendingBefore;
 
