@@ -78,7 +78,7 @@ final class Handoffs implements HandoffHooks {
             return task;
         }
         ThreadState s = ThreadContexts.current();
-        if (s == null || s.request == null) {
+        if (s == null || s.request == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
         return new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
