@@ -197,7 +197,7 @@ final class AgentInstaller {
                 }
             }
         }
-        Bridge.hooks = runtime;
+        runtime.install();
         // Initialised here, not first inside the transformer it measures (recursively, half-initialised).
         AgentWork.end(AgentWork.begin(false));
         builder.installOn(instrumentation);

@@ -21,7 +21,7 @@ class AgentJarIT {
             assertThat(names).anyMatch(n -> n.startsWith("META-INF/versions/24/io/hopscope/agent/shaded/bytebuddy/"));
             assertThat(names).noneMatch(n -> n.startsWith("META-INF/maven/net.bytebuddy/"));
             assertThat(names).anyMatch(n -> n.startsWith("io/hopscope/agent/shaded/bytebuddy/agent/builder/"));
-            assertThat(names).contains("io/hopscope/agent/bootstrap/Bridge.class", "io/hopscope/agent/bootstrap/Hooks.class",
+            assertThat(names).contains("io/hopscope/agent/bootstrap/Bridge.class", "io/hopscope/agent/bootstrap/HandoffHooks.class",
                     "hopscope.jfc");
             // The settings module, under the prefix the agent never transforms.
             assertThat(names).contains("io/hopscope/agent/shaded/settings/AgentOptions.class")

@@ -3,13 +3,11 @@ package io.hopscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import io.hopscope.agent.bootstrap.Hooks;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.FaultAgent;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.SamplesJar;
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -74,17 +72,13 @@ class FaultInjectionIT {
     }
 
     /**
-     * The runs together made every hook of Hooks throw: a new hook needs no new fault code, but a
+     * The runs together made every hook of every part throw: a new hook needs no new fault code, but a
      * run that reaches it. The virtual threads' hooks are reached only on the second JDK; the
      * exits (hooks given a token or a wrapped task) only in mode exits.
      */
     @AfterAll
     static void everyHookWasCalled() {
-        Set<String> hooks = new TreeSet<>();
-        for (Method m : Hooks.class.getMethods()) {
-            hooks.add(m.getName());
-        }
-        hooks.remove("onError");
+        Set<String> hooks = FaultAgent.hookNames();
         hooks.removeAll(NO_WORKLOAD_CALLS);
         if (VIRTUAL_RUNS.get() == 0) {
             hooks.removeAll(VIRTUAL_THREAD_HOOKS);

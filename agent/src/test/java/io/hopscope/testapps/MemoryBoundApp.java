@@ -125,14 +125,14 @@ public final class MemoryBoundApp {
 
     /** The entry counts of the agent's tables, read by reflection (the agent has no API for it). */
     static String tables() throws Exception {
-        Object runtime = field(Class.forName("io.hopscope.agent.bootstrap.BridgeState"), null, "hooks");
-        Object handoffs = field(runtime.getClass(), runtime, "handoffs");
-        Object waits = field(runtime.getClass(), runtime, "waits");
-        Class<?> carriers = Class.forName("io.hopscope.agent.runtime.Carriers", true, runtime.getClass().getClassLoader());
+        Class<?> bridge = Class.forName("io.hopscope.agent.bootstrap.BridgeState");
+        Object handoffs = field(bridge, null, "handoffs");
+        Object waits = field(bridge, null, "waits");
+        Object carriers = field(bridge, null, "carriers");
         return "tasks=" + ((Map<?, ?>) field(handoffs.getClass(), handoffs, "tasks")).size()
                 + " attached=" + ((Map<?, ?>) field(handoffs.getClass(), handoffs, "attached")).size()
                 + " waiting=" + ((Map<?, ?>) field(waits.getClass(), waits, "waiting")).size()
-                + " carried=" + ((Map<?, ?>) field(carriers, null, "CARRIED")).size();
+                + " carried=" + ((Map<?, ?>) field(carriers.getClass(), carriers, "carried")).size();
     }
 
     private static Object field(Class<?> type, Object owner, String name) throws Exception {

@@ -3,14 +3,26 @@ package io.hopscope.agent.bootstrap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What the generated {@code Bridge} reads before it calls a hook: the installed runtime and the
+ * What the generated {@code Bridge} reads before it calls a hook: the runtime's part behind each
+ * hook interface (one field a part; the build finds a hook's field by its interface) and the
  * counters that let the hottest hooks return at once while nothing of theirs is in progress.
- * Advice and the runtime name them through Bridge, which inherits them.
+ * Advice and the runtime name them through Bridge, which inherits them. A part's field is null
+ * until the agent is installed, which means "do nothing".
  */
 public abstract class BridgeState {
 
-    /** The runtime, set once the agent is installed; null means "do nothing". */
-    public static volatile Hooks hooks;
+    /** Where a hook's failure is reported; set before the parts. */
+    public static volatile HookErrors errors;
+
+    public static volatile HandoffHooks handoffs;
+
+    public static volatile CarrierHooks carriers;
+
+    public static volatile RequestHooks requests;
+
+    public static volatile SpanHooks spans;
+
+    public static volatile WaitHooks waits;
 
     /**
      * Number of threads currently registered as blocked in an instrumented wait. LockSupport.unpark
@@ -34,5 +46,13 @@ public abstract class BridgeState {
     public static final AtomicInteger CARRIED = new AtomicInteger();
 
     BridgeState() {
+    }
+
+    /** A hook of {@code instrumentation} threw {@code error}: reported, never thrown on. */
+    static void failed(String instrumentation, Throwable error) {
+        HookErrors e = errors;
+        if (e != null) {
+            e.onError(instrumentation, error);
+        }
     }
 }

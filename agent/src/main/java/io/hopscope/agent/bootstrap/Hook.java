@@ -6,12 +6,13 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Declares a method of {@link Hooks} as a hook that advice calls: the build generates its static
- * forwarder in {@code Bridge} (agent/src/build/java, BridgeGenerator) from these values, so that a hook is
- * written once. The forwarder returns {@link #orElse} at once where {@link #skipWhen} holds or no
- * runtime is installed, and otherwise calls the hook, reporting anything it throws to
- * {@link Hooks#onError} under {@link #instrumentation} and returning {@link #orElse} in its place:
- * no fault in the runtime ever reaches the application.
+ * Declares a method of a part's hook interface ({@link HandoffHooks}, {@link CarrierHooks},
+ * {@link RequestHooks}, {@link SpanHooks}, {@link WaitHooks}) as a hook that advice calls: the build
+ * generates its static forwarder in {@code Bridge} (agent/src/build/java, BridgeGenerator) from these
+ * values, so that a hook is written once. The forwarder returns {@link #orElse} at once where
+ * {@link #skipWhen} holds or the part's {@link BridgeState} field is not set, and otherwise calls
+ * the part, reporting anything it throws to {@link HookErrors#onError} under {@link #instrumentation}
+ * and returning {@link #orElse} in its place: no fault in the runtime ever reaches the application.
  */
 @Retention(RetentionPolicy.SOURCE)
 @Target(ElementType.METHOD)

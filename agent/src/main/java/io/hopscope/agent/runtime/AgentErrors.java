@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.bootstrap.HookErrors;
 import io.hopscope.agent.events.AgentErrorEvent;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +15,10 @@ import java.util.regex.Pattern;
  * one stderr line, and never thrown into the application. The table is bounded by the fixed sets of
  * instrumentation and task names.
  */
-public final class AgentErrors {
+public final class AgentErrors implements HookErrors {
+
+    /** Where the Bridge reports a hook's failure: as {@link #report} does. */
+    static final AgentErrors FOR_HOOKS = new AgentErrors();
 
     /** What failed: an instrumentation by its name, or a task of the agent's own; the other is empty. */
     private record Source(String instrumentation, String task) {
@@ -31,6 +35,11 @@ public final class AgentErrors {
     private static final UrlRedactor NO_QUERY = new UrlRedactor(Set.of());
 
     private AgentErrors() {
+    }
+
+    @Override
+    public void onError(String instrumentation, Throwable error) {
+        report(instrumentation, error);
     }
 
     /** An instrumentation's failure, by the instrumentation's name (as AgentInfo lists it). */

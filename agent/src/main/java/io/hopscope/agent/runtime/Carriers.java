@@ -1,6 +1,7 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.bootstrap.CarrierHooks;
 import io.hopscope.agent.events.MountsEvent;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -17,17 +18,16 @@ import java.util.function.Supplier;
  * <p>A virtual thread has no allocation counter of its own (ThreadMXBean says -1 on JDK 21-25),
  * but what it allocates while mounted is counted on its carrier: each run reads the carrier's
  * counter when it begins and ends, which makes the thread's allocation in the request exact.
+ *
+ * <p>It implements the carrier hooks itself: the Bridge calls it straight.
  */
-final class Carriers {
+final class Carriers implements CarrierHooks {
 
     /** Distinct carrier names kept per virtual thread and request; more are counted. */
     private static final int MAX_CARRIERS = 8;
 
     /** Virtual threads carried now: bounded by the live virtual threads working on requests. */
-    private static final ConcurrentHashMap<Thread, Mounts> CARRIED = new ConcurrentHashMap<>();
-
-    private Carriers() {
-    }
+    private final ConcurrentHashMap<Thread, Mounts> carried = new ConcurrentHashMap<>();
 
     /**
      * One carried virtual thread. Its runs are sequential, so the carrier running it is the only
@@ -90,12 +90,12 @@ final class Carriers {
     }
 
     /** Virtual thread vt is started in r now: its first run waits from here. */
-    static void started(Thread vt, RequestState r) {
+    void started(Thread vt, RequestState r) {
         carry(vt, new Mounts(r, System.nanoTime()));
     }
 
     /** The virtual thread of s begins request r (a virtual caller): its runs from now on count. */
-    static void began(ThreadState s, RequestState r) {
+    void began(ThreadState s, RequestState r) {
         if (s.virtual) {
             Mounts m = new Mounts(r, 0);
             // This run began before the request: it counts as mounted from here.
@@ -109,16 +109,16 @@ final class Carriers {
         }
     }
 
-    private static void carry(Thread vt, Mounts m) {
-        Mounts before = CARRIED.put(vt, m);
+    private void carry(Thread vt, Mounts m) {
+        Mounts before = carried.put(vt, m);
         if (before == null) {
             Bridge.CARRIED.incrementAndGet();
         }
     }
 
     /** Virtual thread vt turned out to be no part of its request (a library's housekeeping): nothing is written. */
-    static void forget(Thread vt) {
-        if (CARRIED.remove(vt) != null) {
+    void forget(Thread vt) {
+        if (carried.remove(vt) != null) {
             Bridge.CARRIED.decrementAndGet();
         }
     }
@@ -127,8 +127,13 @@ final class Carriers {
      * Virtual thread vt, the current thread, is done with its request (it ends, or the request it
      * began ends): its mounts are written.
      */
-    static void released(Thread vt) {
-        Mounts m = CARRIED.remove(vt);
+    @Override
+    public void virtualThreadEnded(Thread vt) {
+        released(vt);
+    }
+
+    void released(Thread vt) {
+        Mounts m = carried.remove(vt);
         if (m == null) {
             return;
         }
@@ -160,16 +165,18 @@ final class Carriers {
     }
 
     /** vt is submitted to its scheduler (of nested submit calls, the first counts). */
-    static void submitted(Thread vt) {
-        Mounts m = CARRIED.get(vt);
+    @Override
+    public void virtualThreadSubmitted(Thread vt) {
+        Mounts m = carried.get(vt);
         if (m != null && m.submittedNanos == 0) {
             m.submittedNanos = System.nanoTime();
         }
     }
 
     /** A carrier, the current thread, starts running vt: the run's token, or null when vt is not carried. */
-    static Object mountEnter(Thread vt) {
-        Mounts m = CARRIED.get(vt);
+    @Override
+    public Object mountEnter(Thread vt) {
+        Mounts m = carried.get(vt);
         if (m == null || m.runStartNanos != 0) {
             // Not carried; or running on another carrier, which a second submission cannot change
             // (runContinuation finds it not runnable and returns).
@@ -196,8 +203,9 @@ final class Carriers {
      * need not be the one mountEnter saw: vt may have ended a request and begun another (or begun
      * its first) during the run, whose first part ends here.
      */
-    static void mountExit(Object token, Thread vt) {
-        Mounts m = CARRIED.get(vt);
+    @Override
+    public void mountExit(Object token, Thread vt) {
+        Mounts m = carried.get(vt);
         if (m != null && m.runStartNanos != 0 && m.runCarrier == Thread.currentThread()) {
             m.mountedNanos += System.nanoTime() - m.runStartNanos;
             m.addAllocated(m.runStartAllocated, ThreadMeter.get().allocatedBytesOrUnknown());
@@ -206,14 +214,14 @@ final class Carriers {
     }
 
     /** Thread.currentCarrierThread(), package-private in java.lang, when the agent could open it. */
-    private static volatile Supplier<Thread> currentCarrier;
+    private volatile Supplier<Thread> currentCarrier;
 
-    static void readCurrentCarrier(Supplier<Thread> carrier) {
+    void readCurrentCarrier(Supplier<Thread> carrier) {
         currentCarrier = carrier;
     }
 
     /** The current virtual thread's carrier, or null where it cannot be read. */
-    private static Thread currentCarrier() {
+    private Thread currentCarrier() {
         Supplier<Thread> carrier = currentCarrier;
         return carrier == null ? null : carrier.get();
     }

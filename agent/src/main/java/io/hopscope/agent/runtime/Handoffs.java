@@ -1,6 +1,7 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.bootstrap.HandoffHooks;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -16,9 +17,10 @@ import java.util.function.Function;
  * library hands over in its own objects (a pool's borrower, a channel's next read, a selector's
  * event). Where the work starts on another thread it records the hop and opens a task segment.
  * The submit side runs on every executor call in the JVM: with no request current it allocates
- * nothing and does one ThreadLocal lookup.
+ * nothing and does one ThreadLocal lookup. It implements the hand-over hooks itself: the Bridge
+ * calls it straight.
  */
-final class Handoffs {
+final class Handoffs implements HandoffHooks {
 
     /**
      * attachContext's keys (a library's own objects: the JDK HttpClient's socket channels, one per
@@ -35,10 +37,12 @@ final class Handoffs {
     private volatile Function<Thread, Object> threadTargets;
     private final List<Function<Object, Object>> contextKeys = new CopyOnWriteArrayList<>();
     private final LibraryRules rules;
+    private final Carriers carriers;
     private volatile int selfCheckHits;
 
-    Handoffs(LibraryRules rules) {
+    Handoffs(LibraryRules rules, Carriers carriers) {
         this.rules = rules;
+        this.carriers = carriers;
     }
 
     void addContextKey(Function<Object, Object> keyOf) {
@@ -47,7 +51,8 @@ final class Handoffs {
 
     // ---------------------------------------------------------------- submitting side
 
-    Runnable wrapRunnable(Runnable task, Object executor) {
+    @Override
+    public Runnable wrapRunnable(Runnable task, Object executor) {
         if (task instanceof HopTask) {
             return task;
         }
@@ -67,12 +72,13 @@ final class Handoffs {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    Callable<?> wrapCallable(Callable<?> task, Object executor) {
+    @Override
+    public Callable<?> wrapCallable(Callable<?> task, Object executor) {
         if (task instanceof HopTask) {
             return task;
         }
         ThreadState s = ThreadContexts.current();
-        if (s == null || s.request == null) {
+        if (s == null || s.request == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
         return new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
@@ -81,7 +87,8 @@ final class Handoffs {
 
     /** invokeAll/invokeAny's tasks, each wrapped, in a new collection; the same one when no request is current. */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    Collection<?> wrapCallables(Collection<?> tasks, Object executor) {
+    @Override
+    public Collection<?> wrapCallables(Collection<?> tasks, Object executor) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null || tasks == null) {
             return tasks;
@@ -94,7 +101,8 @@ final class Handoffs {
     }
 
     /** wrapRunnable for a scheduler: due delayNanos from now, then every periodNanos (see HopTask#scheduled). */
-    Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
+    @Override
+    public Runnable wrapScheduled(Runnable task, Object executor, long delayNanos, long periodNanos) {
         Runnable wrapped = wrapRunnable(task, executor);
         if (wrapped != task) {
             ((HopTask) wrapped).scheduled(delayNanos, periodNanos);
@@ -102,7 +110,8 @@ final class Handoffs {
         return wrapped;
     }
 
-    Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos) {
+    @Override
+    public Callable<?> wrapScheduledCallable(Callable<?> task, Object executor, long delayNanos) {
         Callable<?> wrapped = wrapCallable(task, executor);
         if (wrapped != task) {
             ((HopTask) wrapped).scheduled(delayNanos, 0);
@@ -111,14 +120,16 @@ final class Handoffs {
     }
 
     /** {@code future} runs {@code task}: a wrapped task records the future's completion (HopTask#completing). */
-    static void bindFuture(Object task, Object future) {
+    @Override
+    public void bindFuture(Object task, Object future) {
         if (task instanceof HopTask) {
             ((HopTask) task).future = future;
         }
     }
 
     /** Remembers the current request with a task handed to {@code via} that cannot be wrapped. */
-    void attachTask(Object task, Object via) {
+    @Override
+    public void attachTask(Object task, Object via) {
         // A fork goes to the forking worker's pool, or the common pool: a ForkJoinPool either way.
         HopTask.Captured captured = capture(via == null ? "java.util.concurrent.ForkJoinPool" : via.getClass().getName(),
                 System.nanoTime());
@@ -141,7 +152,8 @@ final class Handoffs {
      * task that carries the request already nor a library's worker loop (a pool's Worker, which a
      * pool starts inside whichever request made it grow: housekeeping rules).
      */
-    void attachThread(Thread thread) {
+    @Override
+    public void attachThread(Thread thread) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null) {
             return;
@@ -154,7 +166,7 @@ final class Handoffs {
                     return;
                 }
                 attachTask(thread, thread);
-                Carriers.started(thread, s.request);
+                carriers.started(thread, s.request);
             } else if (name.equals("java.lang.ThreadBuilders$BoundVirtualThread")) {
                 attachTask(thread, thread);
             }
@@ -172,25 +184,39 @@ final class Handoffs {
      * its task is a library's housekeeping (a pool of virtual threads starts its worker loop inside
      * whichever request made it grow).
      */
-    Object attachedVirtualThreadEnter(Thread thread, Runnable task) {
+    @Override
+    public Object attachedVirtualThreadEnter(Thread thread, Runnable task) {
         if (task != null && rules.isHousekeeping(task)) {
             if (tasks.remove(thread) != null) {
                 Bridge.PENDING_TASKS.decrementAndGet();
             }
-            Carriers.forget(thread);
+            carriers.forget(thread);
             return null;
         }
         return attachedTaskEnter(thread);
     }
 
     /** A task attachTask remembered runs on this thread: entered as a task of its request. */
-    Object attachedTaskEnter(Object task) {
+    @Override
+    public Object attachedTaskEnter(Object task) {
         HopTask.Captured captured = tasks.remove(task);
         if (captured == null) {
             return null;
         }
         Bridge.PENDING_TASKS.decrementAndGet();
         return taskStart(captured);
+    }
+
+    @Override
+    public Object captureContext(Object via) {
+        return capture(via, System.nanoTime());
+    }
+
+    @Override
+    public Object captureIoContext(Object via) {
+        // No submit time: the thread that picks this up does so when the I/O is ready, and the
+        // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
+        return capture(via, HopTask.NO_QUEUE);
     }
 
     /** The current request as a Captured handed over at submitNanos, or null when none is current. */
@@ -206,7 +232,8 @@ final class Handoffs {
         return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos, via);
     }
 
-    void attachContext(Object key, boolean replace) {
+    @Override
+    public void attachContext(Object key, boolean replace) {
         HopTask.Captured captured = capture(key, HopTask.NO_QUEUE);
         key = contextKey(key);
         if (captured == null) {
@@ -235,7 +262,8 @@ final class Handoffs {
     // ---------------------------------------------------------------- receiving side
 
     /** Enters a captureIoContext capture, unless its request has ended or this thread is in a request. */
-    Object ioContextEnter(Object captured) {
+    @Override
+    public Object ioContextEnter(Object captured) {
         if (!(captured instanceof HopTask.Captured)) {
             return null;
         }
@@ -251,7 +279,8 @@ final class Handoffs {
         return taskStart(c);
     }
 
-    Object attachedContextEnter(Object key) {
+    @Override
+    public Object attachedContextEnter(Object key) {
         return ioContextEnter(attached.get(contextKey(key)));
     }
 
@@ -278,6 +307,11 @@ final class Handoffs {
         InlineInWait(ThreadState state) {
             this.state = state;
         }
+    }
+
+    @Override
+    public Object contextEnter(Object captured) {
+        return taskStart((HopTask) captured);
     }
 
     Object taskStart(HopTask task) {
@@ -325,6 +359,11 @@ final class Handoffs {
         }
         return s.wokenBy == task.fromThread && s.wokenIn == task.request && task.submitNanos != HopTask.NO_QUEUE
                 && task.submitNanos - s.wokenAtNanos <= 0;
+    }
+
+    @Override
+    public void contextExit(Object token) {
+        taskEnd(token);
     }
 
     void taskEnd(Object token) {

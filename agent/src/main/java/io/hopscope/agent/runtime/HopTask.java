@@ -66,7 +66,7 @@ abstract class HopTask {
             // Called in the task's finally, outside the Bridge: a failure here would replace the
             // task's own result or exception.
             try {
-                Waits.onComplete(future);
+                Waits.completing(future);
             } catch (Throwable t) {
                 AgentErrors.report("executors", t);
             }

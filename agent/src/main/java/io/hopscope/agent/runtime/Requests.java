@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.bootstrap.RequestHooks;
 import io.hopscope.agent.events.RequestStartEvent;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -8,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Requests: a boundary call begins one on its thread (or, inside a request, is a span of it) and
  * ends it when it returns, or when its asynchronous result completes, through the library's
- * {@link AsyncAdapter}. Names and statuses come from the libraries' {@link RequestDescriber}s.
+ * {@link AsyncAdapter}. Names and statuses come from the libraries' {@link RequestDescriber}s. It
+ * implements the boundary hooks itself: the Bridge calls it straight.
  */
-public final class Requests {
+public final class Requests implements RequestHooks {
 
     private static final AtomicLong REQUEST_IDS = new AtomicLong();
     /**
@@ -24,8 +26,10 @@ public final class Requests {
     private final UrlRedactor redactor;
     /** The spans of one request in this many are recorded; 0: none (agent option spans=). */
     private final int spanEvery;
+    private final Carriers carriers;
 
-    Requests(List<AsyncAdapter> adapters, UrlRedactor redactor, int spanEvery) {
+    Requests(List<AsyncAdapter> adapters, UrlRedactor redactor, int spanEvery, Carriers carriers) {
+        this.carriers = carriers;
         this.adapters = adapters;
         this.redactor = redactor;
         this.spanEvery = spanEvery;
@@ -35,7 +39,8 @@ public final class Requests {
         describers.add(describer);
     }
 
-    Object boundaryEnter(String boundary, Object request) {
+    @Override
+    public Object boundaryEnter(String boundary, Object request) {
         ThreadState s = ThreadContexts.state();
         if (s.request != null) {
             // A boundary inside a request (HttpClient.send inside a requests= method): a span.
@@ -55,12 +60,13 @@ public final class Requests {
         }
         SpanPosition.clear(s);
         s.request = r;
-        Carriers.began(s, r);
+        carriers.began(s, r);
         ThreadContexts.beginSegment(s, "start");
         return r;
     }
 
-    Object boundaryExit(Object token, Object result, Throwable thrown) {
+    @Override
+    public Object boundaryExit(Object token, Object result, Throwable thrown) {
         if (token instanceof ThreadState.SpanFrame) {
             Spans.closeSyncSpan((ThreadState.SpanFrame) token);
             return result;
@@ -92,16 +98,17 @@ public final class Requests {
     }
 
     /** The thread leaves the boundary of r: out of the request, and a virtual thread's carriers written. */
-    private static void leaveBoundary(ThreadState s, RequestState r) {
+    private void leaveBoundary(ThreadState s, RequestState r) {
         if (s.request == r) {
             ThreadContexts.leaveRequest(s);
         }
         if (s.virtual) {
-            Carriers.released(s.thread);
+            carriers.released(s.thread);
         }
     }
 
-    Object wrapCallback(Object token, Object callback) {
+    @Override
+    public Object wrapCallback(Object token, Object callback) {
         if (!(token instanceof RequestState)) {
             return callback; // a nested boundary: its request goes on in the enclosing one
         }

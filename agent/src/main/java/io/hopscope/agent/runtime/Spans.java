@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.bootstrap.SpanHooks;
 import io.hopscope.agent.events.SpanEvent;
 import java.util.Arrays;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * policy call, inside a request or not: outside one it allocates nothing, and a synchronous span
  * reuses its thread's frame for that depth.
  */
-final class Spans {
+final class Spans implements SpanHooks {
 
     /** Span ids are handed to threads in blocks: one shared counter update per this many spans. */
     private static final long SPAN_ID_BLOCK = 1024;
@@ -30,7 +31,8 @@ final class Spans {
         this.adapters = adapters;
     }
 
-    Object spanEnter(String kind, Object self, boolean async) {
+    @Override
+    public Object spanEnter(String kind, Object self, boolean async) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null || !s.request.spans || self == null || s.spanOwner == self) {
             return null;
@@ -46,7 +48,8 @@ final class Spans {
         return openSyncSpan(s, kind, null, self);
     }
 
-    Object spanExit(Object token, Object result, Throwable thrown) {
+    @Override
+    public Object spanExit(Object token, Object result, Throwable thrown) {
         if (token instanceof ThreadState.SpanFrame) {
             closeSyncSpan((ThreadState.SpanFrame) token);
             return result;

@@ -1,6 +1,7 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.bootstrap.WaitHooks;
 import io.hopscope.agent.events.NonBlockingWaitEvent;
 import io.hopscope.agent.events.WaitEvent;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code return} hop when the result was there when it looked (no Wait then), from the thread that
  * completed it ({@link #onComplete}, kept in the request's {@link Completions}).
  */
-final class Waits {
+final class Waits implements WaitHooks {
 
     private static final Object NESTED_WAIT = new Object();
 
@@ -51,7 +52,8 @@ final class Waits {
         }
     }
 
-    Object waitEnter(String kind, Object waitedOn) {
+    @Override
+    public Object waitEnter(String kind, Object waitedOn) {
         ThreadState s = ThreadContexts.state();
         if (s.waitDepth > 0) {
             s.waitDepth++;
@@ -83,7 +85,8 @@ final class Waits {
         return w;
     }
 
-    void waitExit(Object token, Throwable thrown) {
+    @Override
+    public void waitExit(Object token, Throwable thrown) {
         if (token == NESTED_WAIT) {
             ThreadContexts.state().waitDepth--;
             return;
@@ -141,7 +144,13 @@ final class Waits {
      * {@code result} is about to be completed on this thread (called before it is visible as done):
      * recorded in the thread's request, if it has one and the result is not done already.
      */
-    static void onComplete(Object result) {
+    @Override
+    public void onComplete(Object result) {
+        completing(result);
+    }
+
+    /** onComplete's work, for a task of the runtime's own that completes its future (HopTask). */
+    static void completing(Object result) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null || result == null || isDone(result)) {
             return;
@@ -168,7 +177,8 @@ final class Waits {
         return result instanceof CountDownLatch && ((CountDownLatch) result).getCount() == 0;
     }
 
-    void onUnpark(Thread thread) {
+    @Override
+    public void onUnpark(Thread thread) {
         ThreadState s = waiting.get(thread);
         if (s != null && thread != Thread.currentThread()) {
             ThreadState by = ThreadContexts.current();
@@ -191,7 +201,8 @@ final class Waits {
      * event and hop it is part of), nothing: one ThreadLocal lookup, no allocation. In a request the
      * thread is registered as waiting, so that an unpark names its waker; the token goes to parkExit.
      */
-    Object parkEnter(Object blocker) {
+    @Override
+    public Object parkEnter(Object blocker) {
         ThreadState s = ThreadContexts.current();
         if (s == null || s.request == null || s.waitDepth > 0 || s.parking) {
             return null;
@@ -218,7 +229,8 @@ final class Waits {
      * parked when there is none. Otherwise (a timeout, an interrupt, a spurious return, an unpark from
      * outside the request) nothing: a park that explains no hop is not recorded here.
      */
-    void parkExit(Object token) {
+    @Override
+    public void parkExit(Object token) {
         ThreadState s = (ThreadState) token;
         long now = System.nanoTime();
         waiting.remove(s.thread);
@@ -290,7 +302,8 @@ final class Waits {
      * the source of the chain being blocked on) is joined by this thread: the request then ends when
      * the block returns, so that it includes the wake back. Allocates nothing.
      */
-    static Object monoBlockEnter(Object mono) {
+    @Override
+    public Object monoBlockEnter(Object mono) {
         ThreadState s = ThreadContexts.state();
         s.blockDepth++;
         if (mono instanceof RequestCarrier && s.request == null && s.blockJoin == null) {
@@ -312,7 +325,8 @@ final class Waits {
     }
 
     /** Mono#block returned or threw: the request it joined, if any, is left (and ends here if it is done). */
-    static void monoBlockExit(Object token) {
+    @Override
+    public void monoBlockExit(Object token) {
         ThreadState s = (ThreadState) token;
         if (--s.blockDepth > 0 || s.blockJoin == null) {
             return;

@@ -3,12 +3,15 @@ package io.hopscope.agent.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.FaultAgent;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -18,8 +21,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The generated Bridge, in process: it has one forwarder per hook of Hooks, and each keeps a fault
- * of its hook from its caller. With FaultAgent's hooks installed (every hook throws) and the
+ * The generated Bridge, in process: it has one forwarder per hook of the parts' hook interfaces, and
+ * each keeps a fault of its hook from its caller. With FaultAgent's hooks installed over every part
+ * (every hook throws) and the
  * counters of the early exits up, every forwarder is called with arguments that pass its early
  * exit: none throws, each reports one failure to onError under an instrumentation name, and
  * returns its fallback (null, or one of its own arguments). FaultAgent sees every hook called.
@@ -30,19 +34,26 @@ class BridgeFaultsTest {
             "spans", "waits", "parks");
 
     private final List<String> errors = new ArrayList<>();
-    private Hooks installed;
+    private final Map<Field, Object> installed = new LinkedHashMap<>();
+    private HookErrors installedErrors;
 
     @BeforeEach
-    void raiseCounters() {
-        installed = Bridge.hooks;
+    void raiseCounters() throws IllegalAccessException {
+        for (Field f : FaultAgent.partFields()) {
+            installed.put(f, f.get(null));
+        }
+        installedErrors = Bridge.errors;
         Bridge.WAITERS.incrementAndGet();
         Bridge.PENDING_TASKS.incrementAndGet();
         Bridge.CARRIED.incrementAndGet();
     }
 
     @AfterEach
-    void restore() {
-        Bridge.hooks = installed;
+    void restore() throws IllegalAccessException {
+        for (Map.Entry<Field, Object> part : installed.entrySet()) {
+            part.getKey().set(null, part.getValue());
+        }
+        Bridge.errors = installedErrors;
         Bridge.WAITERS.decrementAndGet();
         Bridge.PENDING_TASKS.decrementAndGet();
         Bridge.CARRIED.decrementAndGet();
@@ -51,10 +62,13 @@ class BridgeFaultsTest {
     @ParameterizedTest
     @ValueSource(strings = {"all", "after"})
     void everyForwarderKeepsItsHooksFaultFromTheCaller(String mode) throws Exception {
-        FaultAgent faults = FaultAgent.around(runtimeThatRecordsErrors(), mode);
-        Bridge.hooks = faults.hooks();
+        installPartsThatDoNothing();
+        Bridge.errors = (instrumentation, error) -> errors.add(instrumentation + " " + error.getMessage());
+        FaultAgent faults = FaultAgent.install(mode);
 
-        Set<String> hooks = hookNames();
+        Set<String> hooks = FaultAgent.hookNames();
+        assertThat(hooks).as("hooks of the parts").contains("wrapRunnable", "mountEnter", "boundaryEnter",
+                "spanEnter", "parkEnter");
         assertThat(forwarderNames()).as("Bridge's forwarders").isEqualTo(hooks);
         for (String hook : hooks) {
             Method forwarder = forwarder(hook);
@@ -72,24 +86,12 @@ class BridgeFaultsTest {
         assertThat(faults.called()).as("hooks FaultAgent saw").isEqualTo(hooks);
     }
 
-    /** A runtime whose hooks do nothing and whose onError records "instrumentation message". */
-    private Hooks runtimeThatRecordsErrors() {
-        return (Hooks) Proxy.newProxyInstance(Hooks.class.getClassLoader(), new Class<?>[] {Hooks.class},
-                (proxy, method, args) -> {
-                    if (method.getName().equals("onError")) {
-                        errors.add(args[0] + " " + ((Throwable) args[1]).getMessage());
-                    }
-                    return null;
-                });
-    }
-
-    private static Set<String> hookNames() {
-        Set<String> names = new TreeSet<>();
-        for (Method m : Hooks.class.getMethods()) {
-            names.add(m.getName());
+    /** In place of each part, one whose hooks do nothing (return null). */
+    private static void installPartsThatDoNothing() throws IllegalAccessException {
+        for (Field f : FaultAgent.partFields()) {
+            f.set(null, Proxy.newProxyInstance(f.getType().getClassLoader(), new Class<?>[] {f.getType()},
+                    (proxy, method, args) -> null));
         }
-        names.remove("onError");
-        return names;
     }
 
     private static Set<String> forwarderNames() {

@@ -3,6 +3,9 @@ package io.hopscope.agent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -10,11 +13,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Attached tasks (fork/join tasks): remembered only in a request, and counted in
  * Bridge.PENDING_TASKS until they run, so that the check every such task in the JVM makes when it
- * runs falls back to one volatile read.
+ * runs falls back to one volatile read. Tasks handed to an executor: a library's housekeeping,
+ * known by the task or by the executor, is never wrapped, whichever hook hands it over.
  */
 class HandoffsTest {
 
-    private final Handoffs handoffs = new Handoffs(new LibraryRules());
+    private final LibraryRules rules = new LibraryRules();
+    private final Handoffs handoffs = new Handoffs(rules, new Carriers());
     private final ThreadState self = ThreadContexts.state();
     private int pendingBefore;
 
@@ -53,6 +58,59 @@ class HandoffsTest {
         assertThat(tokens[0]).as("the task's run").isNotNull();
         assertThat(tokens[1]).as("a second run").isNull();
         assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore);
+    }
+
+    @Test
+    void aHousekeepingExecutorsTaskIsNeverWrapped() {
+        ForkJoinPool housekeeping = new ForkJoinPool(1);
+        ForkJoinPool application = new ForkJoinPool(1);
+        try {
+            rules.addHousekeepingExecutor(executor -> executor == housekeeping);
+            assertWrapped(application, true);
+            assertWrapped(housekeeping, false);
+        } finally {
+            housekeeping.shutdown();
+            application.shutdown();
+        }
+    }
+
+    @Test
+    void aHousekeepingTaskIsNeverWrapped() {
+        ForkJoinPool pool = new ForkJoinPool(1);
+        try {
+            rules.addHousekeepingTask(HandoffsTest.class.getName() + "$Housekeeping");
+            assertThat(handoffs.wrapCallable(new Housekeeping(), pool)).as("wrapCallable").isInstanceOf(Housekeeping.class);
+            assertThat(handoffs.wrapRunnable(new Housekeeping(), pool)).as("wrapRunnable").isInstanceOf(Housekeeping.class);
+            assertThat(handoffs.wrapScheduledCallable(new Housekeeping(), pool, 1))
+                    .as("wrapScheduledCallable").isInstanceOf(Housekeeping.class);
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Each executor hook, in the request, wraps a task handed to {@code executor} or not. */
+    private void assertWrapped(Object executor, boolean wrapped) {
+        Runnable runnable = () -> { };
+        Callable<Object> callable = () -> null;
+        assertThat(handoffs.wrapRunnable(runnable, executor) != runnable).as("wrapRunnable").isEqualTo(wrapped);
+        assertThat(handoffs.wrapScheduled(runnable, executor, 1, 0) != runnable).as("wrapScheduled").isEqualTo(wrapped);
+        assertThat(handoffs.wrapCallable(callable, executor) != callable).as("wrapCallable").isEqualTo(wrapped);
+        assertThat(handoffs.wrapScheduledCallable(callable, executor, 1) != callable)
+                .as("wrapScheduledCallable").isEqualTo(wrapped);
+        assertThat(handoffs.wrapCallables(List.of(callable), executor).iterator().next() != callable)
+                .as("wrapCallables").isEqualTo(wrapped);
+    }
+
+    /** A task of a library's own, by its class name. */
+    private static final class Housekeeping implements Runnable, Callable<Object> {
+        @Override
+        public void run() {
+        }
+
+        @Override
+        public Object call() {
+            return null;
+        }
     }
 
     private static void onAnotherThread(Runnable work) throws InterruptedException {

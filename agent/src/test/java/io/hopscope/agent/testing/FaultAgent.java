@@ -1,20 +1,25 @@
 package io.hopscope.agent.testing;
 
-import io.hopscope.agent.bootstrap.Bridge;
-import io.hopscope.agent.bootstrap.Hooks;
+import io.hopscope.agent.bootstrap.BridgeState;
+import io.hopscope.agent.bootstrap.HookErrors;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Field;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -26,15 +31,16 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
 /**
- * Makes the hooks throw, for the fault-injection tests: a dynamic proxy over {@link Hooks} put in
- * place of the installed runtime, so that a new hook is covered without being written again. With
+ * Makes the hooks throw, for the fault-injection tests: a dynamic proxy over each part's hook
+ * interface put in place of the installed part (each {@link BridgeState} field but errors), so that
+ * a new hook, or a new part, is covered without being written again. With
  * {@code all} each hook throws at once; with {@code after} it throws once the runtime has done its
  * work, so that the runtime's wrappers and half-done states (a request entered whose token is lost)
  * are exercised too. Neither reaches a hook that takes what another returned (an exit and its
  * token, the task a wrap returned): the bridge passes the fallback, or skips it. With {@code exits}
  * the runtime works and its hooks return, except those given something a hook returned: they throw
- * once the runtime has done their work. onError reaches the runtime, to count and report. Records
- * which hooks threw, so that a test can check that it reached them all.
+ * once the runtime has done their work. The Bridge reports to the runtime's errors (not wrapped),
+ * to count and report. Records which hooks threw, so that a test can check that it reached them all.
  *
  * <p>On a separate JVM it is a second java agent ({@link #jar}), after hopscope's: its premain runs
  * once hopscope's install, self-check included, is done, and wraps what hopscope installed.
@@ -44,30 +50,68 @@ public final class FaultAgent implements InvocationHandler {
     /** The message every injected fault carries. */
     public static final String FAULT = "hopscope.test.faults: injected fault in ";
 
-    private final Hooks runtime;
+    /** The installed part behind each hook interface. */
+    private final Map<Class<?>, Object> parts;
     private final String mode;
     private final Set<String> called = ConcurrentHashMap.newKeySet();
     /** With exits: what the hooks returned (weakly, by identity: no runtime class defines equals). */
     private final Map<Object, Boolean> returned = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private FaultAgent(Hooks runtime, String mode) {
-        this.runtime = runtime;
+    private FaultAgent(Map<Class<?>, Object> parts, String mode) {
+        this.parts = parts;
         this.mode = mode;
     }
 
-    /** Hooks over {@code runtime} that throw ({@code mode} all, after or exits), and the handler that records them. */
-    public static FaultAgent around(Hooks runtime, String mode) {
+    /** BridgeState's part fields: one a hook interface, each read by the Bridge forwarders of its hooks. */
+    public static List<Field> partFields() {
+        List<Field> fields = new ArrayList<>();
+        for (Field f : BridgeState.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType().isInterface() && f.getType() != HookErrors.class) {
+                fields.add(f);
+            }
+        }
+        return fields;
+    }
+
+    /** Every hook of every part's interface, by name. */
+    public static Set<String> hookNames() {
+        Set<String> names = new TreeSet<>();
+        for (Field f : partFields()) {
+            for (Method m : f.getType().getMethods()) {
+                names.add(m.getName());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Puts hooks that throw ({@code mode} all, after or exits) in place of each installed part, over
+     * it; returns the handler that records them. A part not installed stays so.
+     */
+    public static FaultAgent install(String mode) {
         if (!Set.of("all", "after", "exits").contains(mode)) {
             throw new IllegalArgumentException("fault mode is all, after or exits, not " + mode);
         }
-        return new FaultAgent(runtime, mode);
+        try {
+            Map<Class<?>, Object> installed = new LinkedHashMap<>();
+            for (Field f : partFields()) {
+                if (f.get(null) != null) {
+                    installed.put(f.getType(), f.get(null));
+                }
+            }
+            FaultAgent faults = new FaultAgent(installed, mode);
+            for (Field f : partFields()) {
+                if (installed.containsKey(f.getType())) {
+                    f.set(null, Proxy.newProxyInstance(f.getType().getClassLoader(), new Class<?>[] {f.getType()}, faults));
+                }
+            }
+            return faults;
+        } catch (IllegalAccessException e) {
+            throw new AssertionError("BridgeState's part fields are public", e);
+        }
     }
 
-    public Hooks hooks() {
-        return (Hooks) Proxy.newProxyInstance(Hooks.class.getClassLoader(), new Class<?>[] {Hooks.class}, this);
-    }
-
-    /** The hooks made to throw so far (onError is not a hook, and never throws). */
+    /** The hooks made to throw so far. */
     public Set<String> called() {
         return new TreeSet<>(called);
     }
@@ -78,11 +122,8 @@ public final class FaultAgent implements InvocationHandler {
             return switch (method.getName()) {
                 case "equals" -> proxy == args[0];
                 case "hashCode" -> System.identityHashCode(proxy);
-                default -> "FaultAgent(" + runtime + ")";
+                default -> "FaultAgent(" + parts.get(method.getDeclaringClass()) + ")";
             };
-        }
-        if (method.getName().equals("onError")) {
-            return callRuntime(method, args);
         }
         if (mode.equals("exits")) {
             Object result = callRuntime(method, args);
@@ -113,24 +154,22 @@ public final class FaultAgent implements InvocationHandler {
 
     private Object callRuntime(Method method, Object[] args) throws Throwable {
         try {
-            return method.invoke(runtime, args);
+            return method.invoke(parts.get(method.getDeclaringClass()), args);
         } catch (InvocationTargetException e) {
             throw e.getCause();
         }
     }
 
     /**
-     * Java agent entry: {@code mode,hitsFile}. Puts the faulty hooks in place of hopscope's (none
+     * Java agent entry: {@code mode,hitsFile}. Puts the faulty hooks in place of hopscope's parts (none
      * installed: nothing to do) and writes the hooks called, one a line, to hitsFile at exit.
      */
     public static void premain(String arguments, Instrumentation instrumentation) {
         String[] parts = arguments.split(",", 2);
-        Hooks installed = Bridge.hooks;
-        if (installed == null) {
+        if (BridgeState.errors == null) {
             return;
         }
-        FaultAgent faults = around(installed, parts[0]);
-        Bridge.hooks = faults.hooks();
+        FaultAgent faults = install(parts[0]);
         Path hits = Path.of(parts[1]);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {

@@ -84,7 +84,7 @@ public final class HttpAsyncClient5Instrumentation implements HopscopeInstrument
     @Override
     public void register(HopscopeRuntime runtime) {
         runtime.addDescriber(LibraryHelper.describer(name(),
-                "io.hopscope.agent.instrumentation.httpclient5async.HttpAsyncClient5Describer",
+                "io.hopscope.agent.instrumentation.httpclient5.HttpClient5Describer",
                 "org.apache.hc.core5.http.nio.support.BasicRequestProducer", "org.apache.hc.core5.http.HttpResponse",
                 "org.apache.hc.core5.http.Message"));
         // The callback's own type (the wrapper is one too), and the client, which stands for a missing callback.

@@ -4,13 +4,11 @@ import java.util.Collection;
 import java.util.concurrent.Callable;
 
 /**
- * What advice inlined anywhere (JDK classes included) may ask of the agent's runtime: each hook is
- * declared here once, and its {@link Hook} annotation is all the build needs to generate the static
- * forwarder in {@code Bridge} that advice calls (see Hook for what that forwarder does).
+ * Hooks of the request's hand-overs from thread to thread (runtime's Handoffs): tasks handed to
+ * executors and schedulers, threads started, and work a library hands over without a task.
+ * Each hook is declared once; see {@link Hook} for the Bridge forwarder the build generates from it.
  */
-public interface Hooks {
-
-    // ---------------------------------------------------------------- executors and threads
+public interface HandoffHooks {
 
     @Hook(instrumentation = "executors", orElse = "task", skipWhen = "task == null")
     Runnable wrapRunnable(Runnable task, Object executor);
@@ -41,22 +39,6 @@ public interface Hooks {
     /** A virtual thread's run(task) begins: like attachedTaskEnter, unless its task is a library's housekeeping. */
     @Hook(instrumentation = "threads", skipWhen = "PENDING_TASKS.get() == 0")
     Object attachedVirtualThreadEnter(Thread thread, Runnable task);
-
-    /** A virtual thread is submitted to its scheduler (VirtualThread#*submitRunContinuation*). */
-    @Hook(instrumentation = "threads", skipWhen = "CARRIED.get() == 0")
-    void virtualThreadSubmitted(Thread thread);
-
-    /** A carrier starts running a virtual thread (VirtualThread#runContinuation); the token goes to mountExit. */
-    @Hook(instrumentation = "threads", skipWhen = "CARRIED.get() == 0")
-    Object mountEnter(Thread thread);
-
-    /** The carrier is done running the virtual thread; token is mountEnter's (null: it was not carried then). */
-    @Hook(instrumentation = "threads", skipWhen = "token == null && CARRIED.get() == 0")
-    void mountExit(Object token, Thread thread);
-
-    /** A virtual thread's run ends, on the thread itself. */
-    @Hook(instrumentation = "threads", skipWhen = "CARRIED.get() == 0")
-    void virtualThreadEnded(Thread thread);
 
     /**
      * Wraps a task handed to a scheduler, due {@code delayNanos} after now and then every
@@ -113,60 +95,4 @@ public interface Hooks {
     /** Enters the request attachContext remembered for key, if any; the token goes to contextExit. */
     @Hook(instrumentation = "context", skipWhen = "key == null")
     Object attachedContextEnter(Object key);
-
-    // ---------------------------------------------------------------- requests and spans
-
-    @Hook(instrumentation = "boundaries")
-    Object boundaryEnter(String boundary, Object request);
-
-    @Hook(instrumentation = "boundaries", orElse = "result", skipWhen = "token == null")
-    Object boundaryExit(Object token, Object result, Throwable thrown);
-
-    /** For a boundary that takes a callback: the callback that ends the request when called. */
-    @Hook(instrumentation = "boundaries", orElse = "callback", skipWhen = "token == null || callback == null")
-    Object wrapCallback(Object token, Object callback);
-
-    @Hook(instrumentation = "spans")
-    Object spanEnter(String kind, Object self, boolean async);
-
-    @Hook(instrumentation = "spans", orElse = "result", skipWhen = "token == null")
-    Object spanExit(Object token, Object result, Throwable thrown);
-
-    // ---------------------------------------------------------------- waits
-
-    /** Mono#block entered: a block on a request's own Mono joins that request; the token goes to monoBlockExit. */
-    @Hook(instrumentation = "waits")
-    Object monoBlockEnter(Object mono);
-
-    @Hook(instrumentation = "waits", skipWhen = "token == null")
-    void monoBlockExit(Object token);
-
-    @Hook(instrumentation = "waits")
-    Object waitEnter(String kind, Object waitedOn);
-
-    @Hook(instrumentation = "waits", skipWhen = "token == null")
-    void waitExit(Object token, Throwable thrown);
-
-    @Hook(instrumentation = "waits", skipWhen = "WAITERS.get() == 0 || thread == null")
-    void onUnpark(Thread thread);
-
-    /**
-     * LockSupport#park* entered, {@code blocker} its argument (null for park() and parkNanos(long)).
-     * Every park in the JVM comes here: outside a request it costs a volatile read, an interface
-     * call and one ThreadLocal lookup, and allocates nothing. The token (null: nothing to do) goes
-     * to parkExit.
-     */
-    @Hook(instrumentation = "parks")
-    Object parkEnter(Object blocker);
-
-    @Hook(instrumentation = "parks", skipWhen = "token == null")
-    void parkExit(Object token);
-
-    /** A result (a future, a blocking subscriber) is about to be completed on this thread. */
-    @Hook(instrumentation = "waits")
-    void onComplete(Object result);
-
-    // ---------------------------------------------------------------- not a hook: where the Bridge reports a failure
-
-    void onError(String instrumentation, Throwable error);
 }
