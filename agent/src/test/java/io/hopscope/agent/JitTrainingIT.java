@@ -16,7 +16,7 @@ class JitTrainingIT {
 
     @Test
     void trainingRunsAndLeavesNoTraceInTheRecording() throws Exception {
-        AgentRun run = AgentRun.run("jfr=%JFR%,requests=io.hopscope.testapps.SpanThresholdApp#request",
+        AgentRun run = AgentRun.runWithDefaultJvm("jfr=%JFR%,requests=io.hopscope.testapps.SpanThresholdApp#request",
                 List.of("-Dhopscope.debug=true", "-cp", System.getProperty("hopscope.test.classes"),
                         "io.hopscope.testapps.SpanThresholdApp", "3"));
         assertThat(run.exitCode).as(run.stderr).isZero();

@@ -24,7 +24,7 @@ class StartupJitIT {
     @ParameterizedTest
     @MethodSource("jvms")
     void byteBuddyIsExcludedFromC2AndNothingElse(String java) throws Exception {
-        AgentRun run = AgentRun.run(java, "", List.of("-Dhopscope.debug=true", "-cp",
+        AgentRun run = AgentRun.runWithDefaultJvm(java, "", List.of("-Dhopscope.debug=true", "-cp",
                 System.getProperty("hopscope.test.classes"), APP));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stderr).contains("hopscope: C2 off for io/hopscope/agent/shaded/ (1 compiler directives added)");
@@ -41,7 +41,7 @@ class StartupJitIT {
     @ParameterizedTest
     @MethodSource("jvms")
     void keepingC2AddsNoDirective(String java) throws Exception {
-        AgentRun run = AgentRun.run(java, "", List.of("-Dhopscope.debug=true", "-Dhopscope.c2=true", "-cp",
+        AgentRun run = AgentRun.runWithDefaultJvm(java, "", List.of("-Dhopscope.debug=true", "-Dhopscope.c2=true", "-cp",
                 System.getProperty("hopscope.test.classes"), APP));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stderr).contains("hopscope: C2 kept for Byte Buddy (-Dhopscope.c2=true)");

@@ -28,6 +28,16 @@ public final class AgentRun {
         this.recording = recording;
     }
 
+    /**
+     * The JIT and collector of the JVMs these tests start: C1 only and the serial collector. A JVM
+     * with the agent spends most of its CPU of a short run in C2 compiling the agent's work
+     * (docs/performance.md, "First seconds"); C1 alone halves it (docs/performance.md, "Test suite"),
+     * and what a test asserts (events, hops, waits, exit codes) does not depend on which compiler ran
+     * the code. Tests of the JIT itself or of memory start their JVMs with the defaults
+     * ({@link #runWithDefaultJvm}).
+     */
+    public static final List<String> SHORT_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
     public static Path agentJar() {
         return Path.of(System.getProperty("hopscope.agent.jar", "target/hopscope-agent.jar")).toAbsolutePath();
     }
@@ -43,11 +53,22 @@ public final class AgentRun {
      * contain {@code %JFR%}, replaced by a fresh recording path.
      */
     public static AgentRun run(String java, String options, List<String> args) throws Exception {
+        return run(java, SHORT_JVM_FLAGS, options, args);
+    }
+
+    /** {@link #run(String, String, List)} on a JVM with its default JIT and collector. */
+    public static AgentRun runWithDefaultJvm(String java, String options, List<String> args) throws Exception {
+        return run(java, List.of(), options, args);
+    }
+
+    private static AgentRun run(String java, List<String> jvmFlags, String options, List<String> args)
+            throws Exception {
         Path dir = workDir();
         Path recording = Files.createTempFile(dir, "run-", ".jfr");
         Files.delete(recording);
         List<String> command = new ArrayList<>();
         command.add(java);
+        command.addAll(jvmFlags);
         if (options != null) {
             command.add("-javaagent:" + agentJar() + (options.isEmpty() ? "" : "=" + options.replace("%JFR%",
                     recording.toString())));
@@ -65,7 +86,16 @@ public final class AgentRun {
     }
 
     public static AgentRun run(String options, List<String> args) throws Exception {
-        return run(Path.of(System.getProperty("java.home"), "bin", "java").toString(), options, args);
+        return run(javaHere(), options, args);
+    }
+
+    /** {@link #run(String, List)} on a JVM with its default JIT and collector. */
+    public static AgentRun runWithDefaultJvm(String options, List<String> args) throws Exception {
+        return runWithDefaultJvm(javaHere(), options, args);
+    }
+
+    private static String javaHere() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     public List<RecordedEvent> events() throws IOException {

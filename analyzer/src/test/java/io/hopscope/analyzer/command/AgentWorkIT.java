@@ -8,6 +8,7 @@ import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,10 +28,11 @@ class AgentWorkIT {
         Path java = Paths.secondJava();
         Paths.assumeBuiltJars();
         Path jfr = dir.resolve("netty25.jfr");
-        Process p = new ProcessBuilder(java.toString(), "-javaagent:" + Paths.agentJar() + "=jfr=" + jfr, "-jar",
-                Paths.samplesJar().toString(), "pipeline", "--http-client", "netty", "--mode", "sync-over-async",
-                "--callers", "platform", "--parallel", "1", "--warmup", "0", "--duration", "1")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile()).start();
+        List<String> command = Paths.shortJvm(java);
+        command.addAll(List.of("-javaagent:" + Paths.agentJar() + "=jfr=" + jfr, "-jar", Paths.samplesJar().toString(),
+                "pipeline", "--http-client", "netty", "--mode", "sync-over-async", "--callers", "platform",
+                "--parallel", "1", "--warmup", "0", "--duration", "1"));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile()).start();
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("run.log"))).isZero();
         assertAgentWorkApart(jfr);

@@ -108,8 +108,8 @@ class AttachCommandIT {
     }
 
     private Process sample(Path log, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-jar", samples.toString()));
+        List<String> cmd = Paths.shortJvm(Paths.java());
+        cmd.addAll(List.of("-jar", samples.toString()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }

@@ -38,7 +38,7 @@ class BlindSpotIT {
 
     @Test
     void onThisJdk() throws Exception {
-        record(Path.of(System.getProperty("java.home"), "bin", "java"));
+        record(Paths.java());
         checkAll();
     }
 
@@ -61,10 +61,10 @@ class BlindSpotIT {
         assumeTrue(Files.isRegularFile(agent), "needs " + agent + " (build the whole reactor)");
         jfr = dir.resolve("blind.jfr");
         Path log = dir.resolve("blind.log");
-        Process p = new ProcessBuilder(java.toString(),
-                "-javaagent:" + agent + "=jfr=" + jfr + ",requests=" + APP + "#parkRaw;" + APP + "#knownWait",
-                "-cp", Paths.moduleDir().resolve("target/test-classes").toString(), APP, String.valueOf(COUNT))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> command = Paths.shortJvm(java);
+        command.addAll(List.of("-javaagent:" + agent + "=jfr=" + jfr + ",requests=" + APP + "#parkRaw;" + APP + "#knownWait",
+                "-cp", Paths.moduleDir().resolve("target/test-classes").toString(), APP, String.valueOf(COUNT)));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(log)).isZero();
         assertThat(Files.readString(log)).contains("done: " + COUNT);

@@ -315,8 +315,8 @@ class BpfMergeIT {
         Path jfr = dir.resolve(label + ".jfr");
         Path events = dir.resolve(label + ".jsonl");
         Path log = dir.resolve(label + ".log");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
+        List<String> cmd = Paths.shortJvm(Paths.java());
+        cmd.addAll(List.of("-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
                 "-jar", samples.toString()));
         cmd.addAll(List.of(sampleArgs));
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

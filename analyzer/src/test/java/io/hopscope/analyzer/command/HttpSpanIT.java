@@ -8,6 +8,7 @@ import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -33,10 +34,10 @@ class HttpSpanIT {
     void theSendHoldsTheNetworkWaitAndThePolicyOnlyItsOwnWork(String client, String mode) throws Exception {
         Paths.assumeBuiltJars();
         Path jfr = dir.resolve(client + ".jfr");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + Paths.agentJar() + "=jfr=" + jfr, "-jar", Paths.samplesJar().toString(), "pipeline",
-                "--http-client", client, "--mode", mode, "--parallel", "1", "--delay-ms", "50", "--count", "30")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile()).start();
+        List<String> command = Paths.shortJvm(Paths.java());
+        command.addAll(List.of("-javaagent:" + Paths.agentJar() + "=jfr=" + jfr, "-jar", Paths.samplesJar().toString(),
+                "pipeline", "--http-client", client, "--mode", mode, "--parallel", "1", "--delay-ms", "50", "--count", "30"));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dir.resolve("run.log").toFile()).start();
         assertThat(p.waitFor(180, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("run.log"))).isZero();
 

@@ -122,8 +122,8 @@ class KnownVirtualIT {
         Path agent = Paths.agentJar();
         Path source = Paths.moduleDir().resolve("src/test/resources/java25/KnownVirtual.java");
         Path jfr = dir.resolve("known-virtual.jfr");
-        List<String> cmd = new ArrayList<>(List.of(java.toString(),
-                "-javaagent:" + agent + "=jfr=" + jfr + ",requests=KnownVirtual#request", source.toString()));
+        List<String> cmd = Paths.shortJvm(java);
+        cmd.addAll(List.of("-javaagent:" + agent + "=jfr=" + jfr + ",requests=KnownVirtual#request", source.toString()));
         cmd.addAll(List.of(scenarios));
         Path log = dir.resolve("known-virtual.log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();

@@ -125,7 +125,8 @@ class OtelTraceIdIT {
 
     private void run(String java, Path jfr, List<String> otel, String client, String mode, String name)
             throws Exception {
-        List<String> command = new ArrayList<>(List.of(java, "-javaagent:" + Paths.agentJar() + "=jfr=" + jfr));
+        List<String> command = Paths.shortJvm(Path.of(java));
+        command.add("-javaagent:" + Paths.agentJar() + "=jfr=" + jfr);
         command.addAll(otel);
         command.addAll(List.of("-jar", Paths.samplesJar().toString(), "pipeline", "--http-client", client, "--mode", mode,
                 "--parallel", "2", "--count", Integer.toString(CALLS)));

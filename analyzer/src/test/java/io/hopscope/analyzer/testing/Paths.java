@@ -5,12 +5,23 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Paths the tests use: the repository (README), the shared corpus beside it (as CI clones them), the
- * jars the reactor builds before this module, and the second JDK.
+ * jars the reactor builds before this module, and the java commands (this JDK's, the second one).
  */
 public final class Paths {
+
+    /**
+     * The JIT and collector of the short-lived JVMs the tests start: C1 only and the serial collector.
+     * A JVM with the agent spends most of the CPU of a run of seconds in C2 compiling the agent's work
+     * (docs/performance.md, "First seconds"); C1 alone halves it (docs/performance.md, "Test suite"),
+     * and what the tests assert (requests, hops, waits, exit codes) does not depend on which compiler
+     * ran the code. Tests of memory bounds or of the JIT keep the defaults.
+     */
+    public static final List<String> SHORT_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
 
     private Paths() {
     }
@@ -29,6 +40,19 @@ public final class Paths {
 
     public static Path agentJar() {
         return moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+    }
+
+    /** This JVM's java. */
+    public static Path java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /** The start of a command line: {@code java} and {@link #SHORT_JVM_FLAGS}; a list to add to. */
+    public static List<String> shortJvm(Path java) {
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.addAll(SHORT_JVM_FLAGS);
+        return command;
     }
 
     /** Skips the test (with the reason) when this module is built alone, without the other jars. */
