@@ -7,6 +7,8 @@ import io.hopscope.analyzer.export.pprof.Profile;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.ContractEvents;
 import io.hopscope.analyzer.testing.KnownPathRecording;
+import io.hopscope.analyzer.testing.SharedRecordings;
+import io.hopscope.analyzer.testing.TracedRequests;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
@@ -27,12 +29,14 @@ import java.util.zip.GZIPInputStream;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code hopscope export}: misuse first, then what the OTLP and pprof files of a real known-path
  * recording hold (read back with the same published bindings), then endpoints that refuse.
  */
+@ExtendWith(SharedRecordings.Extension.class)
 class ExportCliTest {
 
     private static final String SECRET = "Bearer s3cr3t-t0ken-for-the-test";
@@ -42,9 +46,8 @@ class ExportCliTest {
     static Path recording;
 
     @BeforeAll
-    static void record() throws Exception {
-        recording = dir.resolve("known-path.jfr");
-        KnownPathRecording.write(recording, 3, 30);
+    static void record(SharedRecordings shared) throws Exception {
+        recording = shared.knownPath(3);
     }
 
     @Test
@@ -155,7 +158,7 @@ class ExportCliTest {
                 r.enable(type).withoutThreshold();
             }
             r.start();
-            tracedRequest(1, TraceIdCliTest.TRACE, TraceIdCliTest.SPAN_1);
+            tracedRequest(1, TracedRequests.TRACE, TracedRequests.SPAN_1);
             tracedRequest(2, null, null);
             r.stop();
             r.dump(traced);
@@ -176,7 +179,7 @@ class ExportCliTest {
             links.add(s.getLinkIndex() == 0 ? "none" : hex(link.getTraceId().toByteArray()) + "/"
                     + hex(link.getSpanId().toByteArray()));
         }
-        assertThat(links).containsExactlyInAnyOrder("none", TraceIdCliTest.TRACE + "/" + TraceIdCliTest.SPAN_1);
+        assertThat(links).containsExactlyInAnyOrder("none", TracedRequests.TRACE + "/" + TracedRequests.SPAN_1);
 
         Path pprof = dir.resolve("traced.pb.gz");
         r = Cli.run("export", traced.toString(), "--format", "pprof", "-o", pprof.toString());
@@ -194,36 +197,27 @@ class ExportCliTest {
             }
         }));
         assertThat(p.getSampleList()).hasSize(2);
-        assertThat(spanLabels).containsExactly(TraceIdCliTest.SPAN_1);
+        assertThat(spanLabels).containsExactly(TracedRequests.SPAN_1);
     }
 
     /** A request with one handoff of 5 us from this thread to another, made in the trace given (null: none). */
     private static void tracedRequest(long id, String traceId, String spanId) throws InterruptedException {
         Thread caller = Thread.currentThread();
-        ContractEvents.Request e = new ContractEvents.Request();
-        e.begin();
-        ContractEvents.instantSegment(id, "start", 64);
-        Thread worker = new Thread(() -> {
-            ContractEvents.Hop hop = new ContractEvents.Hop();
-            hop.requestId = id;
-            hop.kind = "handoff";
-            hop.fromThread = caller;
-            hop.toThread = Thread.currentThread();
-            hop.delayNanos = 5_000;
-            hop.via = "java.util.concurrent.ThreadPoolExecutor";
-            hop.commit();
-            ContractEvents.instantSegment(id, "task", 64);
-        }, "traced-worker-1");
-        worker.start();
-        worker.join();
-        e.requestId = id;
-        e.name = "GET 127.0.0.1/traced";
-        e.boundary = "okhttp3.Call#execute";
-        e.outcome = "ok";
-        e.statusCode = 200;
-        e.traceId = traceId;
-        e.spanId = spanId;
-        e.commit();
+        TracedRequests.request(id, traceId, spanId, 64, () -> {
+            Thread worker = new Thread(() -> {
+                ContractEvents.Hop hop = new ContractEvents.Hop();
+                hop.requestId = id;
+                hop.kind = "handoff";
+                hop.fromThread = caller;
+                hop.toThread = Thread.currentThread();
+                hop.delayNanos = 5_000;
+                hop.via = "java.util.concurrent.ThreadPoolExecutor";
+                hop.commit();
+                ContractEvents.instantSegment(id, "task", 64);
+            }, "traced-worker-1");
+            worker.start();
+            worker.join();
+        });
     }
 
     private static String hex(byte[] bytes) {

@@ -4,14 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KnownPathRecording;
+import io.hopscope.analyzer.testing.SharedRecordings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hopscope flame}: misuse first, then each kind's folded stacks on a real known-path recording. */
+@ExtendWith(SharedRecordings.Extension.class)
 class FlameCliTest {
 
     @TempDir
@@ -19,9 +22,8 @@ class FlameCliTest {
     static Path recording;
 
     @BeforeAll
-    static void record() throws Exception {
-        recording = dir.resolve("known-path.jfr");
-        KnownPathRecording.write(recording, 3, 30);
+    static void record(SharedRecordings shared) throws Exception {
+        recording = shared.knownPath(3);
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KnownPathRecording;
+import io.hopscope.analyzer.testing.SharedRecordings;
 import io.hopscope.analyzer.testing.Paths;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,9 +15,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI as a user meets it: misuse first, then bad data, then real recordings; stdout, stderr, exit code. */
+@ExtendWith(SharedRecordings.Extension.class)
 class ReportCliTest {
 
     @TempDir
@@ -24,9 +27,8 @@ class ReportCliTest {
     static Path recording;
 
     @BeforeAll
-    static void record() throws Exception {
-        recording = dir.resolve("known-path.jfr");
-        KnownPathRecording.write(recording, 2, 30);
+    static void record(SharedRecordings shared) throws Exception {
+        recording = shared.knownPath(2);
     }
 
     // --- misuse: usage on stderr, exit 2

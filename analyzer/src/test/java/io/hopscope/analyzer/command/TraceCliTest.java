@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
-import io.hopscope.analyzer.testing.KnownPathRecording;
+import io.hopscope.analyzer.testing.SharedRecordings;
 import io.hopscope.analyzer.testing.TraceSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hopscope trace} on a real known-path recording, read back through the trace format's schema check. */
+@ExtendWith(SharedRecordings.Extension.class)
 class TraceCliTest {
 
     @TempDir
@@ -25,9 +27,8 @@ class TraceCliTest {
     static Path recording;
 
     @BeforeAll
-    static void record() throws Exception {
-        recording = dir.resolve("known-path.jfr");
-        KnownPathRecording.write(recording, 2, 30);
+    static void record(SharedRecordings shared) throws Exception {
+        recording = shared.knownPath(2);
     }
 
     @Test
