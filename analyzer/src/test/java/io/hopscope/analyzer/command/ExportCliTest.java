@@ -27,28 +27,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import jdk.jfr.Recording;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code hopscope export}: misuse first, then what the OTLP and pprof files of a real known-path
  * recording hold (read back with the same published bindings), then endpoints that refuse.
  */
-@ExtendWith(SharedRecordings.Extension.class)
 class ExportCliTest {
 
     private static final String SECRET = "Bearer s3cr3t-t0ken-for-the-test";
 
     @TempDir
     static Path dir;
+    @SharedRecordings.KnownPath(requests = 3)
     static Path recording;
-
-    @BeforeAll
-    static void record(SharedRecordings shared) throws Exception {
-        recording = shared.knownPath(3);
-    }
 
     @Test
     void formatAndTargetAreRequired() {

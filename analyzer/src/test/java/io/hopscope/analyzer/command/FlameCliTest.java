@@ -8,23 +8,16 @@ import io.hopscope.analyzer.testing.SharedRecordings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hopscope flame}: misuse first, then each kind's folded stacks on a real known-path recording. */
-@ExtendWith(SharedRecordings.Extension.class)
 class FlameCliTest {
 
     @TempDir
     static Path dir;
+    @SharedRecordings.KnownPath(requests = 3)
     static Path recording;
-
-    @BeforeAll
-    static void record(SharedRecordings shared) throws Exception {
-        recording = shared.knownPath(3);
-    }
 
     @Test
     void kindIsRequired() {

@@ -13,23 +13,16 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI as a user meets it: misuse first, then bad data, then real recordings; stdout, stderr, exit code. */
-@ExtendWith(SharedRecordings.Extension.class)
 class ReportCliTest {
 
     @TempDir
     static Path dir;
+    @SharedRecordings.KnownPath(requests = 2)
     static Path recording;
-
-    @BeforeAll
-    static void record(SharedRecordings shared) throws Exception {
-        recording = shared.knownPath(2);
-    }
 
     // --- misuse: usage on stderr, exit 2
 

@@ -13,23 +13,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hopscope trace} on a real known-path recording, read back through the trace format's schema check. */
-@ExtendWith(SharedRecordings.Extension.class)
 class TraceCliTest {
 
     @TempDir
     static Path dir;
+    @SharedRecordings.KnownPath(requests = 2)
     static Path recording;
-
-    @BeforeAll
-    static void record(SharedRecordings shared) throws Exception {
-        recording = shared.knownPath(2);
-    }
 
     @Test
     void traceWithoutRecordingPrintsUsage() {
