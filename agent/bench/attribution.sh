@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 WARMUP=${1:-40}
 SECONDS_PER_RUN=${2:-15}
 EXTRA=${3:+,$3}
-SAMPLES=${SAMPLES:-samples/target/hopscope-samples.jar}
+. agent/bench/sample.sh
 AGENT=agent/target/hopscope-agent.jar
 [ -f "$SAMPLES" ] && [ -f "$AGENT" ] || { echo "attribution: build first: make build" >&2; exit 2; }
 MVN=${MVN:-mvn -B -ntp -q}
@@ -26,7 +26,6 @@ if [ ! -f agent/target/test-classes/io/hopscope/bench/CpuAttribution.class ] || 
   $MVN -pl agent -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
       -Dmdep.outputFile=target/bench.classpath
 fi
-read -r -a SAMPLE <<< "${SAMPLE_ARGS:-pipeline --mode sync --http-client okhttp --parallel 8 --size 1024}"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 JFR=${KEEP:-$OUT/run.jfr}

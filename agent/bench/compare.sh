@@ -28,15 +28,9 @@ while getopts "r:s:w:" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 2 ] || { echo "compare: give at least two configurations, NAME=JAVA_OPTIONS (the first is the reference)" >&2; exit 2; }
-SAMPLES=${SAMPLES:-samples/target/hopscope-samples.jar}
-JAVA=${JAVA:-java}
+. agent/bench/sample.sh
 [ -f "$SAMPLES" ] || { echo "compare: $SAMPLES not found: build first: make build" >&2; exit 2; }
-read -r -a SAMPLE <<< "${SAMPLE_ARGS:-pipeline --mode sync --http-client okhttp --parallel 8 --size 1024}"
-names=() opts=()
-for c in "$@"; do
-  [[ $c == *=* ]] || { echo "compare: '$c' is not NAME=JAVA_OPTIONS" >&2; exit 2; }
-  names+=("${c%%=*}"); opts+=("${c#*=}")
-done
+read_configurations compare "$@"
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 # One figure of the last run, as the sample prints it ("key: value").

@@ -38,16 +38,10 @@ while getopts "r:s:e:" opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "first-seconds: give at least one configuration, NAME=JAVA_OPTIONS (the first is the reference)" >&2; exit 2; }
-SAMPLES=${SAMPLES:-samples/target/hopscope-samples.jar}
+. agent/bench/sample.sh
 ASPROF_JAR=samples/target/bench/async-profiler.jar
-JAVA=${JAVA:-java}
 [ -f "$SAMPLES" ] && [ -f "$ASPROF_JAR" ] || { echo "first-seconds: build first: make build (and mvn -pl samples package for async-profiler)" >&2; exit 2; }
-read -r -a SAMPLE <<< "${SAMPLE_ARGS:-pipeline --mode sync --http-client okhttp --parallel 8 --size 1024}"
-names=() opts=()
-for c in "$@"; do
-  [[ $c == *=* ]] || { echo "first-seconds: '$c' is not NAME=JAVA_OPTIONS" >&2; exit 2; }
-  names+=("${c%%=*}"); opts+=("${c#*=}")
-done
+read_configurations first-seconds "$@"
 OUT=${KEEP:-$(mktemp -d)}
 mkdir -p "$OUT"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$OUT"' EXIT

@@ -14,11 +14,13 @@ class OptionValidationTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-        "pipeline --mode bogus                 | --mode must be sync or sync-over-async",
-        "pipeline --http-client curl           | --http-client must be okhttp, netty or jdk",
-        "pipeline --parallel 0                 | --parallel must be >= 1",
-        "pipeline --size -1                    | --size must be >= 0",
-        "pipeline --count -5                   | --count must be > 0",
+        "pipeline --mode bogus                 | --mode must be sync or sync-over-async, got 'bogus'",
+        "pipeline --http-client curl           | --http-client must be okhttp, netty or jdk, got 'curl'",
+        "pipeline --parallel 0                 | --parallel must be >= 1, got 0",
+        "pipeline --size -1                    | --size must be >= 0, got -1",
+        "pipeline --warmup -1                  | --warmup must be >= 0, got -1.0",
+        "pipeline --duration 0                 | --duration must be > 0, got 0.0",
+        "pipeline --count -5                   | --count must be > 0, got -5",
         "pipeline --duration 1 --count 2       | give --duration or --count, not both",
         "pipeline --parallel many              | Invalid value for option '--parallel'",
         "pipeline --first-window 2 --warmup 1  | --first-window must be between 0 and --warmup (1.0), got 2.0",
@@ -26,19 +28,25 @@ class OptionValidationTest {
         "pipeline --callers green              | --callers must be platform or virtual, got 'green'",
         "jdk-http --callers virtual            | --callers virtual needs --mode sync (an async producer does not block), got --mode async",
         "jdk-http --callers carrier --mode sync | --callers must be platform or virtual, got 'carrier'",
-        "jdk-http --mode blocking              | --mode must be async or sync",
-        "jdk-http --io-threads 0               | --io-threads must be >= 1",
+        "jdk-http --mode blocking              | --mode must be async or sync, got 'blocking'",
+        "jdk-http --io-threads 0               | --io-threads must be >= 1, got 0",
         "jdk-http --producers -1               | --producers must be >= 1",
         "jdk-http --in-flight 0                | --in-flight must be >= 1",
         "open-loop --rps 0                     | --rps must be >= 1",
-        "open-loop --mode threads              | --mode must be async, sync-over-async, okhttp-sync or virtual-sync",
-        "open-loop --duration -3               | --duration must be >= 1",
-        "known-path --count -1                 | --count must be >= 0",
+        "open-loop --mode threads              | --mode must be async, sync-over-async, okhttp-sync or virtual-sync, got 'threads'",
+        "open-loop --duration -3               | --duration must be >= 1, got -3",
+        "open-loop --response-bytes -1         | --response-bytes must be >= 0, got -1",
+        "known-path --count -1                 | --count must be >= 0, got -1",
+        "known-path --pause-ms -1              | --pause-ms must be >= 0, got -1",
         "known-path --lock-hold-ms -2          | --lock-hold-ms must be >= 0",
-        "server --port 70000                   | --port must be 0..65535",
+        "server --port 70000                   | --port must be 0..65535, got 70000",
+        "server --delay-ms -1                  | --delay-ms must be >= 0, got -1",
         "server --size -1                      | --size must be 0..",
         "pipeline --no-such-option             | Unknown option: '--no-such-option'",
         "bench --rounds 0                      | --rounds must be >= 1, got 0",
+        "bench --first-window -1               | --first-window must be >= 0, got -1.0",
+        "bench --analyzer-runs 0               | --analyzer-runs must be >= 1, got 0",
+        "bench --analyzer-recording 0          | --analyzer-recording must be > 0, got 0.0",
         "bench --configs none,otell            | --configs: unknown configuration 'otell'; choose from none, hopscope,",
         "bench --configs none,none             | --configs: 'none' given twice",
         "bench --configs none,hopscope-b       | --configs: hopscope-b runs the agent of --agent-b; give --agent-b JAR",
@@ -107,6 +115,21 @@ class OptionValidationTest {
         assertThat(run.err.strip()).isEqualTo("bench: --markdown: " + md
                 + " needs one <!-- bench:begin --> followed by one <!-- bench:end -->");
         assertThat(java.nio.file.Files.readString(md)).isEqualTo("# Performance\n<!-- bench:begin -->\nno end\n");
+    }
+
+    /** --delay-ms is one option of ServerOptions, with open-loop's slow server as its own default. */
+    @Test
+    void serverOptionsKeepEachScenariosDelayDefault() {
+        for (String scenario : new String[] {"open-loop", "pipeline", "jdk-http"}) {
+            Run run = Run.of(scenario, "--help");
+
+            assertThat(run.exitCode).as(run.toString()).isZero();
+            assertThat(run.out.replaceAll("\\s+", " "))
+                    .contains("--delay-ms=<delayMs> Server delay per request in ms (default "
+                            + ("open-loop".equals(scenario) ? "5000" : "0") + ")")
+                    .contains("--response-bytes=<responseBytes> Response body bytes (default 1024)")
+                    .contains("--uri=<uri> Target server http://HOST:PORT (default: an embedded server)");
+        }
     }
 
     @Test

@@ -70,10 +70,8 @@ public final class DiffCommand implements Callable<Integer> {
         if ((bpfA == null) != (bpfB == null)) {
             throw new ParameterException(spec.commandLine(), "--bpf-a and --bpf-b go together (one eBPF file per recording)");
         }
-        if (bpfA != null && window.isSet()) {
-            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf-a, --bpf-b) yet: give one or the other");
-        }
         if (bpfA != null) {
+            window.refuseBesideEbpfJoin("--bpf-a, --bpf-b");
             for (Path f : List.of(bpfA, bpfB)) {
                 if (BpfInput.detect(f) != BpfInput.EVENTS) {
                     throw new CliProblem(f + ": folded output has no timestamps, so no per-request figures to compare;"

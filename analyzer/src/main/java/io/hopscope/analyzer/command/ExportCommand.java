@@ -36,7 +36,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hopscope export}: the requests' profiles for a fleet's backend, as OTLP profiles or pprof. */
@@ -61,8 +60,8 @@ public final class ExportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
-    Path recording;
+    @Mixin
+    RecordingParameter recording;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
             description = "otlp (OTLP profiles, v1development, protobuf) or pprof (gzipped protobuf).")
@@ -136,7 +135,7 @@ public final class ExportCommand implements Callable<Integer> {
         ProfileSamples samples = new ProfileSamples();
         Report report = read(samples, err);
         if (samples.isEmpty()) {
-            err.println("warning: " + recording + ": nothing to export in the selected requests (no samples, no hops)");
+            err.println("warning: " + recording.file + ": nothing to export in the selected requests (no samples, no hops)");
         }
         long start = report.recording().startEpochNanos();
         long end = report.recording().endEpochNanos();
@@ -182,7 +181,7 @@ public final class ExportCommand implements Callable<Integer> {
 
     private Report read(ProfileSamples samples, PrintWriter err) throws Exception {
         NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording, new AnalysisOptions(name.glob, -1, SortField.start, 5,
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
         for (SampleType type : SampleType.values()) {
             for (String event : type.events()) {
@@ -201,9 +200,9 @@ public final class ExportCommand implements Callable<Integer> {
                 });
             }
         }
-        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf) : null;
+        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf) : null;
         Report report;
-        try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
+        try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -216,7 +215,7 @@ public final class ExportCommand implements Callable<Integer> {
             }
         }
         if (withoutDetail > 0) {
-            err.println("warning: " + recording + ": the hops of " + withoutDetail + " requests were over the detail"
+            err.println("warning: " + recording.file + ": the hops of " + withoutDetail + " requests were over the detail"
                     + " budget and are not exported; raise --detail-memory");
         }
         if (bpf != null) {

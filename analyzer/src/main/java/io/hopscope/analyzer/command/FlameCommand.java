@@ -26,7 +26,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hopscope flame}: a flame graph of the selected requests only, as HTML or folded stacks. */
@@ -54,8 +53,8 @@ public final class FlameCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
-    Path recording;
+    @Mixin
+    RecordingParameter recording;
 
     @Option(names = "--kind", required = true, paramLabel = "KIND",
             description = "${COMPLETION-CANDIDATES}.")
@@ -97,8 +96,8 @@ public final class FlameCommand implements Callable<Integer> {
         if (kind != FlameKind.offwake && bpf != null) {
             throw new ParameterException(spec.commandLine(), "--bpf is only for --kind offwake");
         }
-        if (kind == FlameKind.offwake && window.isSet()) {
-            throw new CliProblem("--from/--to do not apply to the eBPF join (--kind offwake) yet: give one or the other");
+        if (kind == FlameKind.offwake) {
+            window.refuseBesideEbpfJoin("--kind offwake");
         }
         String glob = selection == null ? null : selection.name;
         Long requestId = selection == null ? null : selection.request;
@@ -116,7 +115,7 @@ public final class FlameCommand implements Callable<Integer> {
             }
         }
         if (stacks.isEmpty()) {
-            err.println("warning: " + recording + ": nothing for --kind " + kind + " in the selected requests ("
+            err.println("warning: " + recording.file + ": nothing for --kind " + kind + " in the selected requests ("
                     + String.join(", ", kind == FlameKind.offwake ? List.of(bpf.toString())
                             : kind.events.isEmpty() ? List.of("hopscope events") : kind.events)
                     + "); the flame graph is empty");
@@ -138,9 +137,9 @@ public final class FlameCommand implements Callable<Integer> {
     /** Returns the window applied. */
     private RequestWindow joined(FoldedStacks stacks, String glob, NameGlob names, Long requestId, PrintWriter err)
             throws Exception {
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording)));
+                        .within(window.resolve(recording.file)));
         for (String event : kind.events) {
             analyzer.join(event, (sample, id, name) -> {
                 if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
@@ -149,7 +148,7 @@ public final class FlameCommand implements Callable<Integer> {
             });
         }
         Report report;
-        try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
+        try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -168,8 +167,8 @@ public final class FlameCommand implements Callable<Integer> {
     private String offWake(FoldedStacks stacks, NameGlob names, Long requestId, PrintWriter err, String what)
             throws Exception {
         if (BpfInput.detect(bpf) == BpfInput.FOLDED) {
-            if (!java.nio.file.Files.isRegularFile(recording)) {
-                throw new RecordingProblem(recording + ": no such file");
+            if (!java.nio.file.Files.isRegularFile(recording.file)) {
+                throw new RecordingProblem(recording.file + ": no such file");
             }
             err.println("note: " + bpf + ": folded offwaketime output has no timestamps or thread ids, so it cannot be"
                     + " restricted to requests" + (names != null || requestId != null ? " (--name/--request ignored)" : "")
@@ -185,7 +184,7 @@ public final class FlameCommand implements Callable<Integer> {
             });
             return "whole process, not restricted to requests";
         }
-        KernelReport kernel = new OffCpuAttribution(recording).onOverlap(o -> {
+        KernelReport kernel = new OffCpuAttribution(recording.file).onOverlap(o -> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }

@@ -108,10 +108,8 @@ public final class ReportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--trace-url is for --format html (its links)");
         }
         long t0 = System.nanoTime();
-        if (bpf != null && window.isSet()) {
-            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf) yet: give one or the other");
-        }
         if (bpf != null) {
+            window.refuseBesideEbpfJoin("--bpf");
             BpfInput.detect(bpf); // a wrong file fails before the recording is read
         }
         // html folds every request into its hops flame graph and draws the first `shown` of them.

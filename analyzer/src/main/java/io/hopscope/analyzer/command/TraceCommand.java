@@ -24,7 +24,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hopscope trace}: a thread timeline with hop arrows, for the Perfetto UI or chrome://tracing. */
@@ -48,8 +47,8 @@ public final class TraceCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording made under the hopscope agent.")
-    Path recording;
+    @Mixin
+    RecordingParameter recording;
 
     @Mixin
     OutputOption output;
@@ -74,19 +73,19 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (bpf != null && window.isSet()) {
-            throw new CliProblem("--from/--to do not apply to the eBPF join (--bpf) yet: give one or the other");
+        if (bpf != null) {
+            window.refuseBesideEbpfJoin("--bpf");
         }
         if (bpf != null && BpfInput.detect(bpf) == BpfInput.FOLDED) {
             throw new RecordingProblem(bpf + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
                     + " a timeline (record with offwake --events)");
         }
         int top = kept.top(AnalysisOptions.DEFAULT_WORST);
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(name.glob, top, top < 0 ? SortField.start : SortField.duration, 5,
                         detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
-        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf) : null;
+                        .within(window.resolve(recording.file)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
+        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));

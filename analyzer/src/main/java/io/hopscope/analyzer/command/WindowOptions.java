@@ -94,6 +94,16 @@ public final class WindowOptions {
     }
 
     /**
+     * Refuses the window beside an eBPF join, which reads every interval of the process yet:
+     * {@code join} names the options that ask for it.
+     */
+    void refuseBesideEbpfJoin(String join) throws CliProblem {
+        if (isSet()) {
+            throw new CliProblem("--from/--to do not apply to the eBPF join (" + join + ") yet: give one or the other");
+        }
+    }
+
+    /**
      * The window over {@code recording}, or {@link RequestWindow#ALL} without either option. A bad
      * value, {@code --from} not before {@code --to}, or a window wholly outside the recording is one
      * line ({@link CliProblem}); a file that is no recording is the reader's {@link RecordingProblem}.

@@ -91,8 +91,14 @@ class WindowCliTest {
     }
 
     @Test
-    void eBpfJoinWithAWindowIsOneLine() {
-        oneLine(Cli.run("report", file, "--from", "1s", "--bpf", file), "--from/--to do not apply to the eBPF join");
+    void eBpfJoinWithAWindowIsOneLineInEveryCommandNamingItsJoin() {
+        String refused = "--from/--to do not apply to the eBPF join (%s) yet: give one or the other%n";
+        oneLine(Cli.run("report", file, "--from", "1s", "--bpf", file), refused.formatted("--bpf"));
+        oneLine(Cli.run("trace", file, "--to", "1s", "--bpf", file), refused.formatted("--bpf"));
+        oneLine(Cli.run("diff", file, file, "--from", "1s", "--bpf-a", file, "--bpf-b", file),
+                refused.formatted("--bpf-a, --bpf-b"));
+        oneLine(Cli.run("flame", file, "--kind", "offwake", "--from", "1s", "--bpf", file),
+                refused.formatted("--kind offwake"));
     }
 
     @Test

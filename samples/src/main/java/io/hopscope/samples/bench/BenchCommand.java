@@ -127,14 +127,14 @@ public final class BenchCommand implements Callable<Integer> {
         int roundCount = rounds != null ? rounds : 2;
         RunLauncher.Windows windows = new RunLauncher.Windows(firstS != null ? firstS : quick ? 5 : 10,
                 warmupS != null ? warmupS : quick ? 5 : 20, durationS != null ? durationS : quick ? 5 : 10);
-        Options.check(spec, roundCount >= 1, "--rounds must be >= 1, got " + roundCount);
-        Options.check(spec, windows.firstS() >= 0, "--first-window must be >= 0, got " + windows.firstS());
+        Options.atLeast(spec, "--rounds", roundCount, 1);
+        Options.atLeast(spec, "--first-window", windows.firstS(), 0);
         Options.check(spec, windows.warmupS() >= windows.firstS(), "--warmup must be >= --first-window ("
                 + windows.firstS() + "), got " + windows.warmupS());
-        Options.check(spec, windows.durationS() > 0, "--duration must be > 0, got " + windows.durationS());
-        Options.check(spec, analyzerRecordingS > 0, "--analyzer-recording must be > 0, got " + analyzerRecordingS);
-        Options.check(spec, analyzerRuns >= 1, "--analyzer-runs must be >= 1, got " + analyzerRuns);
-        Options.check(spec, tracerRounds >= 1, "--tracer-rounds must be >= 1, got " + tracerRounds);
+        Options.above(spec, "--duration", windows.durationS(), 0);
+        Options.above(spec, "--analyzer-recording", analyzerRecordingS, 0);
+        Options.atLeast(spec, "--analyzer-runs", analyzerRuns, 1);
+        Options.atLeast(spec, "--tracer-rounds", tracerRounds, 1);
         Path javaPath = java != null ? java : Path.of(System.getProperty("java.home"), "bin", "java");
         Options.check(spec, Files.isExecutable(javaPath), "--java: " + javaPath + " is not an executable");
         checkWritable(json, "--json");

@@ -1,25 +1,22 @@
 package io.hopscope.samples.common;
 
-import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
- * The options every closed-loop scenario shares (request shape, server delay, warmup, measured window,
- * target, caller threads), as a picocli mixin, with their checks and the figures' settings they add.
+ * The options every closed-loop scenario shares (request shape, the server and its answer, warmup,
+ * measured window, caller threads), as a picocli mixin, with their checks and the figures' settings they add.
  */
 public final class ClosedLoopOptions {
 
     @Option(names = "--size", defaultValue = "0", description = "Upload body bytes; 0 = GET (default ${DEFAULT-VALUE}).")
     public int uploadBytes;
 
-    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
-    public int responseBytes;
-
-    @Option(names = "--delay-ms", defaultValue = "0", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
-    public long delayMs;
+    @Mixin
+    public ServerOptions server = new ServerOptions();
 
     @Option(names = "--warmup", defaultValue = "0", description = "Warmup seconds, not measured (default ${DEFAULT-VALUE}).")
     public double warmupS;
@@ -35,26 +32,21 @@ public final class ClosedLoopOptions {
     @Option(names = "--count", description = "Measured requests instead of --duration.")
     Long count;
 
-    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
-    public URI uri;
-
     @Option(names = "--callers", defaultValue = CallerThreads.PLATFORM,
             description = "Caller threads: platform, or virtual (JDK 21+); same names either way (default ${DEFAULT-VALUE}).")
     public String callers;
 
     /** Checks these options after the command's own, so the first bad option is the one reported. */
     public void check(CommandSpec spec) {
-        Options.check(spec, uploadBytes >= 0, "--size must be >= 0, got " + uploadBytes);
-        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, warmupS >= 0, "--warmup must be >= 0, got " + warmupS);
+        Options.atLeast(spec, "--size", uploadBytes, 0);
+        server.check(spec);
+        Options.atLeast(spec, "--warmup", warmupS, 0);
         Options.check(spec, firstWindowS >= 0 && firstWindowS <= warmupS,
                 "--first-window must be between 0 and --warmup (" + warmupS + "), got " + firstWindowS);
         Options.check(spec, durationS == null || count == null, "give --duration or --count, not both");
-        Options.check(spec, durationS == null || durationS > 0, "--duration must be > 0, got " + durationS);
-        Options.check(spec, count == null || count > 0, "--count must be > 0, got " + count);
-        Options.check(spec, CallerThreads.PLATFORM.equals(callers) || CallerThreads.VIRTUAL.equals(callers),
-                "--callers must be platform or virtual, got '" + callers + "'");
+        Options.above(spec, "--duration", durationS, 0);
+        Options.above(spec, "--count", count, 0);
+        Options.oneOf(spec, "--callers", callers, CallerThreads.PLATFORM, CallerThreads.VIRTUAL);
         if (virtualCallers()) {
             CallerThreads.checkVirtualAvailable(spec, "--callers virtual");
         }
@@ -83,6 +75,6 @@ public final class ClosedLoopOptions {
     public void putSettings(Map<String, Object> settings) {
         settings.put("callers", callers);
         settings.put("upload_bytes", uploadBytes);
-        settings.put("response_bytes", responseBytes);
+        settings.put("response_bytes", server.responseBytes);
     }
 }

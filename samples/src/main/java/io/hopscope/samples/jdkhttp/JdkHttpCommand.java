@@ -59,11 +59,10 @@ public final class JdkHttpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "async".equals(mode) || "sync".equals(mode),
-                "--mode must be async or sync, got '" + mode + "'");
-        Options.check(spec, ioThreads >= 1, "--io-threads must be >= 1, got " + ioThreads);
-        Options.check(spec, producers >= 1, "--producers must be >= 1, got " + producers);
-        Options.check(spec, inFlight >= 1, "--in-flight must be >= 1, got " + inFlight);
+        Options.oneOf(spec, "--mode", mode, "async", "sync");
+        Options.atLeast(spec, "--io-threads", ioThreads, 1);
+        Options.atLeast(spec, "--producers", producers, 1);
+        Options.atLeast(spec, "--in-flight", inFlight, 1);
         // An async producer never blocks, so a virtual one would only be a platform thread's stand-in.
         Options.check(spec, "sync".equals(mode) || !CallerThreads.VIRTUAL.equals(loop.callers),
                 "--callers virtual needs --mode sync (an async producer does not block), got --mode " + mode);
@@ -88,8 +87,8 @@ public final class JdkHttpCommand implements Callable<Integer> {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         AtomicLong tickets = new AtomicLong();
         long measuredCount = loop.measuredCount();
-        try (Target target = Target.open(spec, loop.uri)) {
-            HttpRequest request = request(target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs), payload);
+        try (Target target = loop.server.open(spec)) {
+            HttpRequest request = request(target.requestUri(loop.uploadBytes > 0, loop.server.responseBytes, loop.server.delayMs), payload);
             if (loop.warmupS <= 0) {
                 figures.startMeasuring();
             }
@@ -148,7 +147,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
     }
 
     private HttpRequest request(URI target, byte[] payload) {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + loop.delayMs / 1000));
+        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(60 + loop.server.delayMs / 1000));
         return payload.length > 0
                 ? b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build()
                 : b.GET().build();
@@ -187,7 +186,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
             });
         }
         // Wait for this producer's outstanding requests, so the count is complete when we report.
-        permits.tryAcquire(inFlight, 30 + loop.delayMs / 1000, TimeUnit.SECONDS);
+        permits.tryAcquire(inFlight, 30 + loop.server.delayMs / 1000, TimeUnit.SECONDS);
     }
 
     private void produceSync(HttpClient client, HttpRequest request, RunFigures figures,
@@ -213,7 +212,7 @@ public final class JdkHttpCommand implements Callable<Integer> {
     }
 
     private void check(HttpResponse<byte[]> response) {
-        Target.validate(response.statusCode(), response.body().length, loop.responseBytes);
+        Target.validate(response.statusCode(), response.body().length, loop.server.responseBytes);
         if (loop.uploadBytes > 0) {
             String received = response.headers().firstValue("X-Received-Bytes").orElse(null);
             if (!Integer.toString(loop.uploadBytes).equals(received)) {

@@ -34,10 +34,10 @@ public final class KnownPathCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, count >= 0, "--count must be >= 0, got " + count);
-        Options.check(spec, pauseMs >= 0, "--pause-ms must be >= 0, got " + pauseMs);
-        Options.check(spec, allocBytes >= 0, "--alloc-bytes must be >= 0, got " + allocBytes);
-        Options.check(spec, lockHoldMs >= 0, "--lock-hold-ms must be >= 0, got " + lockHoldMs);
+        Options.atLeast(spec, "--count", count, 0);
+        Options.atLeast(spec, "--pause-ms", pauseMs, 0);
+        Options.atLeast(spec, "--alloc-bytes", allocBytes, 0);
+        Options.atLeast(spec, "--lock-hold-ms", lockHoldMs, 0);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         try (KnownPath path = new KnownPath(allocBytes, lockHoldMs)) {
             Thread caller = new Thread(() -> {

@@ -3,10 +3,10 @@ package io.hopscope.samples.openloop;
 import io.hopscope.samples.common.CallerThreads;
 import io.hopscope.samples.common.Options;
 import io.hopscope.samples.common.ResponseCheckException;
+import io.hopscope.samples.common.ServerOptions;
 import io.hopscope.samples.common.Target;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -22,6 +22,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -61,14 +62,9 @@ public final class OpenLoopCommand implements Callable<Integer> {
     @Option(names = "--duration", defaultValue = "10", description = "Seconds to run, one line each (default ${DEFAULT-VALUE}).")
     int durationS;
 
-    @Option(names = "--delay-ms", defaultValue = "5000", description = "Server delay per request in ms (default ${DEFAULT-VALUE}).")
-    long delayMs;
-
-    @Option(names = "--response-bytes", defaultValue = "1024", description = "Response body bytes (default ${DEFAULT-VALUE}).")
-    int responseBytes;
-
-    @Option(names = "--uri", description = "Target server http://HOST:PORT (default: an embedded server).")
-    URI uri;
+    // A slow server by default: the study is about what holds a request while it waits.
+    @Mixin
+    ServerOptions server = new ServerOptions(5000);
 
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong responses = new AtomicLong();
@@ -82,20 +78,17 @@ public final class OpenLoopCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "async".equals(mode) || "sync-over-async".equals(mode) || "okhttp-sync".equals(mode)
-                        || "virtual-sync".equals(mode),
-                "--mode must be async, sync-over-async, okhttp-sync or virtual-sync, got '" + mode + "'");
-        Options.check(spec, rps >= 1, "--rps must be >= 1, got " + rps);
-        Options.check(spec, durationS >= 1, "--duration must be >= 1, got " + durationS);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, responseBytes >= 0, "--response-bytes must be >= 0, got " + responseBytes);
+        Options.oneOf(spec, "--mode", mode, "async", "sync-over-async", "okhttp-sync", "virtual-sync");
+        Options.atLeast(spec, "--rps", rps, 1);
+        Options.atLeast(spec, "--duration", durationS, 1);
+        server.check(spec);
         if ("virtual-sync".equals(mode)) {
             CallerThreads.checkVirtualAvailable(spec, "--mode virtual-sync");
         }
 
         // Enough connections for every request that can be outstanding, so the pool never queues:
         // the study is about threads, not about a pool limit.
-        int maxConnections = (int) Math.min(50_000, Math.max(500, rps * (delayMs / 1000 + 5)));
+        int maxConnections = (int) Math.min(50_000, Math.max(500, rps * (server.delayMs / 1000 + 5)));
         ConnectionProvider provider = ConnectionProvider.builder("open-loop")
                 .maxConnections(maxConnections)
                 .pendingAcquireMaxCount(-1)
@@ -105,7 +98,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
         // hold enqueued calls, so neither sync mode is capped by them. The connection pool keeps idle
         // connections (5 by default) for reuse; it limits nothing that is in use.
         OkHttpClient okhttp = new OkHttpClient.Builder()
-                .readTimeout(Duration.ofMillis(delayMs + 30_000))
+                .readTimeout(Duration.ofMillis(server.delayMs + 30_000))
                 .build();
         ThreadFactory requestThreads = "virtual-sync".equals(mode)
                 ? CallerThreads.virtual("open-loop-virtual-")
@@ -120,11 +113,11 @@ public final class OpenLoopCommand implements Callable<Integer> {
         long req;
         long rsp;
         long failed;
-        try (Target target = Target.open(spec, uri)) {
-            String requestUri = target.requestUri(false, responseBytes, delayMs).toString();
-            warmUp(reactive, okhttp, target.requestUri(false, responseBytes, 0).toString());
+        try (Target target = server.open(spec)) {
+            String requestUri = target.requestUri(false, server.responseBytes, server.delayMs).toString();
+            warmUp(reactive, okhttp, target.requestUri(false, server.responseBytes, 0).toString());
             System.out.printf("# open-loop mode=%s rps=%d duration_s=%d delay_ms=%d target=%s%n",
-                    mode, rps, durationS, delayMs, target.base());
+                    mode, rps, durationS, server.delayMs, target.base());
             long startNanos = System.nanoTime();
             AtomicLong issued = new AtomicLong();
             timers.scheduleAtFixedRate(() -> {
@@ -214,7 +207,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
                     try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
                         ResponseBody body = response.body();
                         int length = body == null ? 0 : body.bytes().length;
-                        Target.validate(response.code(), length, responseBytes);
+                        Target.validate(response.code(), length, server.responseBytes);
                         completed(start, length);
                     } catch (java.io.IOException e) {
                         throw new ResponseCheckException("request failed: " + e, e);
@@ -232,7 +225,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
             if ("okhttp-sync".equals(mode) || "virtual-sync".equals(mode)) {
                 try (Response response = okhttp.newCall(new Request.Builder().url(requestUri).build()).execute()) {
                     ResponseBody body = response.body();
-                    Target.validate(response.code(), body == null ? 0 : body.bytes().length, responseBytes);
+                    Target.validate(response.code(), body == null ? 0 : body.bytes().length, server.responseBytes);
                 }
             } else {
                 exchange(reactive, requestUri).block(Duration.ofSeconds(30));
@@ -248,7 +241,7 @@ public final class OpenLoopCommand implements Callable<Integer> {
         return reactive.get().uri(requestUri).responseSingle((response, body) -> body.asByteArray()
                 .defaultIfEmpty(new byte[0])
                 .map(bytes -> {
-                    Target.validate(response.status().code(), bytes.length, responseBytes);
+                    Target.validate(response.status().code(), bytes.length, server.responseBytes);
                     return bytes.length;
                 }));
     }
@@ -269,8 +262,8 @@ public final class OpenLoopCommand implements Callable<Integer> {
         if (finished) {
             return;
         }
-        if (length != responseBytes) {
-            failed("response body " + length + " bytes, expected " + responseBytes);
+        if (length != server.responseBytes) {
+            failed("response body " + length + " bytes, expected " + server.responseBytes);
             return;
         }
         latencyNanosThisSecond.addAndGet(System.nanoTime() - startNanos);

@@ -60,11 +60,9 @@ public final class PipelineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, "sync".equals(mode) || "sync-over-async".equals(mode),
-                "--mode must be sync or sync-over-async, got '" + mode + "'");
-        Options.check(spec, "okhttp".equals(httpClient) || "netty".equals(httpClient) || "jdk".equals(httpClient),
-                "--http-client must be okhttp, netty or jdk, got '" + httpClient + "'");
-        Options.check(spec, parallel >= 1, "--parallel must be >= 1, got " + parallel);
+        Options.oneOf(spec, "--mode", mode, "sync", "sync-over-async");
+        Options.oneOf(spec, "--http-client", httpClient, "okhttp", "netty", "jdk");
+        Options.atLeast(spec, "--parallel", parallel, 1);
         loop.check(spec);
 
         boolean sync = "sync".equals(mode);
@@ -80,8 +78,8 @@ public final class PipelineCommand implements Callable<Integer> {
         byte[] payload = new byte[loop.uploadBytes];
         RunFigures figures = new RunFigures();
         figures.measureFirstWindow(loop.firstWindowS);
-        try (Target target = Target.open(spec, loop.uri)) {
-            URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.responseBytes, loop.delayMs);
+        try (Target target = loop.server.open(spec)) {
+            URI requestUri = target.requestUri(loop.uploadBytes > 0, loop.server.responseBytes, loop.server.delayMs);
             ClosedLoop.Operation op = () -> callOnce(pipeline, requestUri, payload, sync);
             ClosedLoop.run(loop.callerThreads("pipeline-caller-"), parallel, loop.warmupS, loop.measuredSeconds(), loop.measuredCount(), figures, op);
         }
@@ -129,7 +127,7 @@ public final class PipelineCommand implements Callable<Integer> {
     }
 
     private void check(HttpResponse response, long bodyBytes) {
-        Target.validate(response.getStatusCode(), bodyBytes, loop.responseBytes);
+        Target.validate(response.getStatusCode(), bodyBytes, loop.server.responseBytes);
         if (loop.uploadBytes > 0) {
             String received = response.getHeaderValue(HttpHeaderName.fromString("X-Received-Bytes"));
             if (!Integer.toString(loop.uploadBytes).equals(received)) {

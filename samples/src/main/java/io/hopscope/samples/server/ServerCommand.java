@@ -29,10 +29,9 @@ public final class ServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Options.check(spec, port >= 0 && port <= 65535, "--port must be 0..65535, got " + port);
-        Options.check(spec, delayMs >= 0, "--delay-ms must be >= 0, got " + delayMs);
-        Options.check(spec, sizeBytes >= 0 && sizeBytes <= SampleServer.MAX_RESPONSE_BYTES,
-                "--size must be 0.." + SampleServer.MAX_RESPONSE_BYTES + ", got " + sizeBytes);
+        Options.within(spec, "--port", port, 0, 65535);
+        Options.atLeast(spec, "--delay-ms", delayMs, 0);
+        Options.within(spec, "--size", sizeBytes, 0, SampleServer.MAX_RESPONSE_BYTES);
         SampleServer server;
         try {
             server = SampleServer.start(port, delayMs, sizeBytes);
