@@ -8,7 +8,8 @@
 # USAGE: agent/bench/attribution.sh [WARMUP_SECONDS] [SECONDS] [AGENT_OPTIONS]   (from the repository
 #        root; defaults 40, 15 and nothing besides jfr= and asprof=; about a minute and a half.
 #        SAMPLE_ARGS replaces the sample's arguments, e.g. for Netty sync-over-async; KEEP=FILE.jfr
-#        keeps the recording, e.g. to compare two runs' profiles with hopscope flame.)
+#        keeps the recording, e.g. to compare two runs' profiles with hopscope flame; AGENT=JAR another
+#        build of the agent, e.g. to compare two in interleaved runs.)
 # Prints the sample's throughput and CPU per request, then the agent's, the application's and the
 # runtime's share of the CPU samples after the warm-up (with a binomial standard error), the agent's
 # in microseconds per request, and the agent methods the samples are charged to.
@@ -18,7 +19,7 @@ WARMUP=${1:-40}
 SECONDS_PER_RUN=${2:-15}
 EXTRA=${3:+,$3}
 . agent/bench/sample.sh
-AGENT=agent/target/hopscope-agent.jar
+AGENT=${AGENT:-agent/target/hopscope-agent.jar}
 [ -f "$SAMPLES" ] && [ -f "$AGENT" ] || { echo "attribution: build first: make build" >&2; exit 2; }
 MVN=${MVN:-mvn -B -ntp -q}
 if [ ! -f agent/target/test-classes/io/hopscope/bench/CpuAttribution.class ] || [ ! -f agent/target/bench.classpath ]; then

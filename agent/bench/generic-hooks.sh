@@ -10,20 +10,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=io.hopscope.bench.ParkExecuteBenchmark
 OPTIONS="requests=$B#parksInRequest;$B#executesInRequest"
-AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}
-MVN=${MVN:-mvn -B -ntp -q}
-if [ -z "${NO_BUILD:-}" ]; then
-  # One reactor run: the agent's settings module resolves from the reactor only.
-  $MVN -pl samples,agent -am -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
-      -Dmdep.outputFile=target/bench.classpath
-fi
-CP="agent/target/test-classes:$(cat agent/target/bench.classpath)"
+. agent/bench/classpath.sh
 echo "== CPU per call, agent off"
-java -cp "$CP" io.hopscope.bench.HookCpuCost
+java -cp "$BENCH_CP" io.hopscope.bench.HookCpuCost
 echo "== CPU per call, agent on (no recording)"
-java "-javaagent:$AGENT_JAR=$OPTIONS" -cp "$CP" io.hopscope.bench.HookCpuCost
+java "-javaagent:$AGENT_JAR=$OPTIONS" -cp "$BENCH_CP" io.hopscope.bench.HookCpuCost
 echo "== CPU per call, agent on (no recording), disable=parks;any-executor"
-java "-javaagent:$AGENT_JAR=$OPTIONS,disable=parks;any-executor" -cp "$CP" io.hopscope.bench.HookCpuCost
+java "-javaagent:$AGENT_JAR=$OPTIONS,disable=parks;any-executor" -cp "$BENCH_CP" io.hopscope.bench.HookCpuCost
 echo "== CPU per call, agent on, recording with hopscope.jfc"
-java "-javaagent:$AGENT_JAR=$OPTIONS,jfr=agent/target/bench-HookCpuCost.jfr" -cp "$CP" io.hopscope.bench.HookCpuCost
+java "-javaagent:$AGENT_JAR=$OPTIONS,jfr=agent/target/bench-HookCpuCost.jfr" -cp "$BENCH_CP" io.hopscope.bench.HookCpuCost
 [ -n "${CPU_ONLY:-}" ] || NO_BUILD=1 AGENT_JAR=$AGENT_JAR exec agent/bench/jmh-with-agent.sh ParkExecuteBenchmark "$OPTIONS"

@@ -9,18 +9,11 @@
 set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: agent/bench/jmh-with-agent.sh BENCHMARK AGENT_OPTIONS" >&2; exit 2; }
 BENCHMARK=$1
-AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}   # another build of the agent, to compare two
+. agent/bench/classpath.sh
 AGENT="-javaagent:$AGENT_JAR=$2"
-MVN=${MVN:-mvn -B -ntp -q}
-if [ -z "${NO_BUILD:-}" ]; then
-  # One reactor run: the agent's settings module resolves from the reactor only.
-  $MVN -pl samples,agent -am -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
-      -Dmdep.outputFile=target/bench.classpath
-fi
-CP="agent/target/test-classes:$(cat agent/target/bench.classpath)"
 JMH_ARGS=${JMH_ARGS:-}
 run() {
-  java -cp "$CP" org.openjdk.jmh.Main "$BENCHMARK" $JMH_ARGS "$@" | grep -E "^(Benchmark +Mode|$BENCHMARK\\.)"
+  java -cp "$BENCH_CP" org.openjdk.jmh.Main "$BENCHMARK" $JMH_ARGS "$@" | grep -E "^(Benchmark +Mode|$BENCHMARK\\.)"
 }
 echo "== agent off"
 run

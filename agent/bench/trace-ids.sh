@@ -6,21 +6,14 @@
 # USAGE: [BASE_AGENT_JAR=...] [ROUNDS=3] agent/bench/trace-ids.sh   (from the repository root)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-AGENT_JAR=${AGENT_JAR:-$PWD/agent/target/hopscope-agent.jar}
-MVN=${MVN:-mvn -B -ntp -q}
-if [ -z "${NO_BUILD:-}" ]; then
-  # One reactor run: the agent's settings module resolves from the reactor only.
-  $MVN -pl samples,agent -am -DskipTests package dependency:build-classpath -Dmdep.includeScope=test \
-      -Dmdep.outputFile=target/bench.classpath
-fi
-ALL="agent/target/test-classes:$(cat agent/target/bench.classpath)"
-NO_OTEL=$(echo "$ALL" | tr ':' '\n' | grep -v '/io/opentelemetry/' | paste -sd: -)
+. agent/bench/classpath.sh
+NO_OTEL=$(echo "$BENCH_CP" | tr ':' '\n' | grep -v '/io/opentelemetry/' | paste -sd: -)
 OPTIONS="requests=io.hopscope.bench.TraceIdCost#request"
 for round in $(seq "${ROUNDS:-3}"); do
   for jar in "$AGENT_JAR" ${BASE_AGENT_JAR:+"$BASE_AGENT_JAR"}; do
     echo "== round $round, $jar, no OpenTelemetry on the class path"
     java "-javaagent:$jar=$OPTIONS" -cp "$NO_OTEL" io.hopscope.bench.TraceIdCost
     echo "== round $round, $jar, the OpenTelemetry API on the class path"
-    java "-javaagent:$jar=$OPTIONS" -cp "$ALL" io.hopscope.bench.TraceIdCost
+    java "-javaagent:$jar=$OPTIONS" -cp "$BENCH_CP" io.hopscope.bench.TraceIdCost
   done
 done

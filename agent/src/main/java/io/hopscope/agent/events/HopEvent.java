@@ -29,7 +29,7 @@ public final class HopEvent extends Event {
     public Thread fromThread;
 
     @Label("To Thread")
-    @Description("The thread the request arrived on.")
+    @Description("The thread the request arrived on; null when it is the event's own thread.")
     public Thread toThread;
 
     @Label("Delay Nanos")

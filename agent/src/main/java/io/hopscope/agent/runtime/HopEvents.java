@@ -47,7 +47,10 @@ final class HopEvents {
         hop.requestId = request.id;
         hop.kind = kind;
         hop.fromThread = from;
-        hop.toThread = to;
+        // Null when it is this thread, the event's own (every hop is written where it arrives, so
+        // far): JDK 17 writes a Thread field through a native call (JVM.getThreadId, a JNI call and
+        // a thread-list lookup), the most expensive part of a hop's commit.
+        hop.toThread = to == Thread.currentThread() ? null : to;
         hop.delayNanos = delayNanos;
         hop.via = via;
         hop.commit();

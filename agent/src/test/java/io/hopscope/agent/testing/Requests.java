@@ -42,7 +42,7 @@ public final class Requests {
             }
             for (RecordedEvent h : hops) {
                 for (String field : new String[] {"fromThread", "toThread"}) {
-                    RecordedThread t = h.getValue(field);
+                    RecordedThread t = "toThread".equals(field) && h.getValue(field) == null ? h.getThread() : h.getValue(field);
                     if (t != null) { // JFR writes a thread that had ended as null
                         threads.add(t.getJavaThreadId());
                     }
@@ -99,6 +99,9 @@ public final class Requests {
 
     public static String threadName(RecordedEvent event, String field) {
         RecordedThread t = event.getValue(field);
+        if (t == null && "toThread".equals(field)) {
+            t = event.getThread(); // a hop's toThread is not written when it is the event's own thread
+        }
         return t == null ? null : t.getJavaName();
     }
 

@@ -99,14 +99,11 @@ public final class ExportCommand implements Callable<Integer> {
     @Mixin
     NameOption name;
 
-    @Option(names = "--bpf", paramLabel = "FILE",
-            description = "bpf/offwake.py --events JSON Lines of the same process and time: adds off_cpu.")
-    Path bpf;
+    @Mixin
+    BpfOption bpf;
 
-    @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
-            description = "Most memory for the requests' hop lists (e.g. 64m; default a quarter of the heap); the"
-                    + " hops of requests beyond it are not exported, and a warning says how many.")
-    Long detailMemory;
+    @Mixin
+    DetailMemoryOption detailMemory;
 
     @Override
     public Integer call() throws Exception {
@@ -125,8 +122,8 @@ public final class ExportCommand implements Callable<Integer> {
         if (headersFile != null && endpoint == null) {
             throw new ParameterException(spec.commandLine(), "--headers-file is for --otlp or --push");
         }
-        if (bpf != null && BpfInput.detect(bpf) != BpfInput.EVENTS) {
-            throw new CliProblem(bpf + ": export needs bpf/offwake.py --events output (folded output has no"
+        if (bpf.isSet() && BpfInput.detect(bpf.file) != BpfInput.EVENTS) {
+            throw new CliProblem(bpf.file + ": export needs bpf/offwake.py --events output (folded output has no"
                     + " thread ids or times to put it in requests)");
         }
         Headers headers = endpoint == null ? Headers.NONE : headers(headersFile, "OTEL_EXPORTER_OTLP_PROFILES_HEADERS");
@@ -182,7 +179,7 @@ public final class ExportCommand implements Callable<Integer> {
     private Report read(ProfileSamples samples, PrintWriter err) throws Exception {
         NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file, new AnalysisOptions(name.glob, -1, SortField.start, 5,
-                detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes()));
+                detailMemory.bytes()));
         for (SampleType type : SampleType.values()) {
             for (String event : type.events()) {
                 analyzer.join(event, new SegmentJoin() {
@@ -200,7 +197,7 @@ public final class ExportCommand implements Callable<Integer> {
                 });
             }
         }
-        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf) : null;
+        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
@@ -218,7 +215,7 @@ public final class ExportCommand implements Callable<Integer> {
             err.println("warning: " + recording.file + ": the hops of " + withoutDetail + " requests were over the detail"
                     + " budget and are not exported; raise --detail-memory");
         }
-        if (bpf != null) {
+        if (bpf.isSet()) {
             // The off-CPU join names requests by id only: their trace context comes from the report's.
             Map<Long, Request> traced = new HashMap<>();
             for (Request r : report.requests()) {
@@ -231,7 +228,7 @@ public final class ExportCommand implements Callable<Integer> {
                     Request r = traced.get(o.requestId());
                     samples.addOffCpu(o, r == null ? null : r.traceId(), r == null ? null : r.spanId());
                 }
-            }).join(bpf);
+            }).join(bpf.file);
             kernel.notes().forEach(n -> err.println("note: " + n));
         }
         return report;

@@ -16,11 +16,9 @@ import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,17 +58,12 @@ public final class FlameCommand implements Callable<Integer> {
             description = "${COMPLETION-CANDIDATES}.")
     FlameKind kind;
 
-    @ArgGroup(exclusive = true)
-    Selection selection;
+    @Mixin
+    NameOption name;
 
-    /** Either a name pattern or one request. */
-    static final class Selection {
-        @Option(names = "--name", paramLabel = "GLOB", description = "Only requests whose name matches (* any characters, ? one).")
-        String name;
-
-        @Option(names = "--request", paramLabel = "ID", description = "Only the request with this id (as report shows it).")
-        Long request;
-    }
+    @Option(names = "--request", paramLabel = "ID", description = "Only the request with this id (as report shows it);"
+            + " not with --name.")
+    Long request;
 
     @Mixin
     WindowOptions window;
@@ -82,25 +75,26 @@ public final class FlameCommand implements Callable<Integer> {
     @Mixin
     OutputOption output;
 
-    @Option(names = "--bpf", paramLabel = "FILE",
-            description = "For --kind offwake: bpf/offwake.py --events JSON Lines of the same process and time"
-                    + " (restricted to requests), or offwaketime -f folded output (the whole process).")
-    Path bpf;
+    @Mixin
+    BpfOption bpf;
 
     @Override
     public Integer call() throws Exception {
-        if (kind == FlameKind.offwake && bpf == null) {
+        if (name.glob != null && request != null) {
+            throw new ParameterException(spec.commandLine(), "--name and --request are mutually exclusive (give one)");
+        }
+        if (kind == FlameKind.offwake && !bpf.isSet()) {
             throw new ParameterException(spec.commandLine(), "--kind offwake needs --bpf FILE (the --events output of"
                     + " bpf/offwake.py recorded with the application)");
         }
-        if (kind != FlameKind.offwake && bpf != null) {
+        if (kind != FlameKind.offwake && bpf.isSet()) {
             throw new ParameterException(spec.commandLine(), "--bpf is only for --kind offwake");
         }
         if (kind == FlameKind.offwake) {
             window.refuseBesideEbpfJoin("--kind offwake");
         }
-        String glob = selection == null ? null : selection.name;
-        Long requestId = selection == null ? null : selection.request;
+        String glob = name.glob;
+        Long requestId = request;
         NameGlob names = glob == null ? null : new NameGlob(glob);
         FoldedStacks stacks = new FoldedStacks();
         PrintWriter err = spec.commandLine().getErr();
@@ -116,7 +110,7 @@ public final class FlameCommand implements Callable<Integer> {
         }
         if (stacks.isEmpty()) {
             err.println("warning: " + recording.file + ": nothing for --kind " + kind + " in the selected requests ("
-                    + String.join(", ", kind == FlameKind.offwake ? List.of(bpf.toString())
+                    + String.join(", ", kind == FlameKind.offwake ? List.of(bpf.file.toString())
                             : kind.events.isEmpty() ? List.of("hopscope events") : kind.events)
                     + "); the flame graph is empty");
         }
@@ -166,14 +160,14 @@ public final class FlameCommand implements Callable<Integer> {
     // counts exactly what report --bpf counts. Folded input has neither, so it is drawn whole.
     private String offWake(FoldedStacks stacks, NameGlob names, Long requestId, PrintWriter err, String what)
             throws Exception {
-        if (BpfInput.detect(bpf) == BpfInput.FOLDED) {
+        if (BpfInput.detect(bpf.file) == BpfInput.FOLDED) {
             if (!java.nio.file.Files.isRegularFile(recording.file)) {
                 throw new RecordingProblem(recording.file + ": no such file");
             }
-            err.println("note: " + bpf + ": folded offwaketime output has no timestamps or thread ids, so it cannot be"
+            err.println("note: " + bpf.file + ": folded offwaketime output has no timestamps or thread ids, so it cannot be"
                     + " restricted to requests" + (names != null || requestId != null ? " (--name/--request ignored)" : "")
                     + "; drawing the whole process (record with offwake --events for requests)");
-            FoldedReader.forEachStack(bpf, (frames, micros) -> {
+            FoldedReader.forEachStack(bpf.file, (frames, micros) -> {
                 List<String> kept = new ArrayList<>();
                 for (String f : frames) {
                     if (!f.isEmpty()) {
@@ -188,10 +182,10 @@ public final class FlameCommand implements Callable<Integer> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }
-        }).join(bpf);
+        }).join(bpf.file);
         kernel.notes().forEach(n -> err.println("note: " + n));
         if (!kernel.stackSampling().isEmpty()) {
-            err.println("note: " + bpf + ": " + kernel.stackSampling());
+            err.println("note: " + bpf.file + ": " + kernel.stackSampling());
             return what + "; " + kernel.stackSampling();
         }
         return what;

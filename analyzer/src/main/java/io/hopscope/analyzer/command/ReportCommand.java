@@ -15,7 +15,6 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -23,7 +22,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hopscope report}: per-request hops, time, allocation, locks and GC from one recording. */
@@ -49,8 +47,8 @@ public final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RECORDING.jfr", description = "A JFR recording (JDK 11 or newer).")
-    Path recording;
+    @Mixin
+    RecordingParameter recording;
 
     @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
             description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
@@ -82,16 +80,11 @@ public final class ReportCommand implements Callable<Integer> {
                     + " says whether it is warm-up).")
     Warmup warmup;
 
-    @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
-            description = "Most memory for the shown requests' hop/segment/wait/span lists, with those still in flight"
-                    + " (e.g. 64m; default a quarter of the heap). A request beyond it keeps exact totals and no"
-                    + " lists, warned about only when it is shown.")
-    Long detailMemory;
+    @Mixin
+    DetailMemoryOption detailMemory;
 
-    @Option(names = "--bpf", paramLabel = "FILE",
-            description = "offwake --events JSON Lines (per request figures) or offwaketime -f folded output"
-                    + " (per thread name only), told apart by content.")
-    Path bpf;
+    @Mixin
+    BpfOption bpf;
 
     @Option(names = "--stats", description = "Print the analyzer's own wall time and peak heap on stderr.")
     boolean stats;
@@ -108,30 +101,30 @@ public final class ReportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--trace-url is for --format html (its links)");
         }
         long t0 = System.nanoTime();
-        if (bpf != null) {
+        if (bpf.isSet()) {
             window.refuseBesideEbpfJoin("--bpf");
-            BpfInput.detect(bpf); // a wrong file fails before the recording is read
+            BpfInput.detect(bpf.file); // a wrong file fails before the recording is read
         }
         // html folds every request into its hops flame graph and draws the first `shown` of them.
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording,
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(name.glob, format == Format.html ? -1 : shown, sort, 5,
-                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording)).sampling(sample)
+                        detailMemory.bytes())
+                        .within(window.resolve(recording.file)).sampling(sample)
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
                         .inTrace(trace.traceId));
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name.glob) : null;
         OffCpuAttribution join = null;
-        if (bpf != null) {
-            join = new OffCpuAttribution(recording).readPlacesIn(analyzer, bpf);
+        if (bpf.isSet()) {
+            join = new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file);
             if (flames != null) {
                 join.onOverlap(flames.offWakeSink());
             }
         }
         Report report;
-        try (ProgressBars bar = ProgressBars.reading(analyzer, recording)) {
+        try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
-        KernelReport kernel = join != null ? join.join(bpf) : null;
+        KernelReport kernel = join != null ? join.join(bpf.file) : null;
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();

@@ -14,7 +14,6 @@ import io.hopscope.analyzer.output.WindowText;
 import io.hopscope.analyzer.read.BpfInput;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -62,30 +61,27 @@ public final class TraceCommand implements Callable<Integer> {
     @Mixin
     KeptOptions kept;
 
-    @Option(names = "--detail-memory", paramLabel = "SIZE", converter = ByteSize.class,
-            description = "Most memory for the requests' segment/hop/wait/span lists (e.g. 64m; default a quarter"
-                    + " of the heap); a request beyond it is left out of the trace (warned).")
-    Long detailMemory;
+    @Mixin
+    DetailMemoryOption detailMemory;
 
-    @Option(names = "--bpf", paramLabel = "FILE",
-            description = "bpf/offwake.py --events JSON Lines recorded with the application: off-CPU slices.")
-    Path bpf;
+    @Mixin
+    BpfOption bpf;
 
     @Override
     public Integer call() throws Exception {
-        if (bpf != null) {
+        if (bpf.isSet()) {
             window.refuseBesideEbpfJoin("--bpf");
         }
-        if (bpf != null && BpfInput.detect(bpf) == BpfInput.FOLDED) {
-            throw new RecordingProblem(bpf + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
+        if (bpf.isSet() && BpfInput.detect(bpf.file) == BpfInput.FOLDED) {
+            throw new RecordingProblem(bpf.file + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
                     + " a timeline (record with offwake --events)");
         }
         int top = kept.top(AnalysisOptions.DEFAULT_WORST);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(name.glob, top, top < 0 ? SortField.start : SortField.duration, 5,
-                        detailMemory != null ? detailMemory : AnalysisOptions.defaultDetailBytes())
+                        detailMemory.bytes())
                         .within(window.resolve(recording.file)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
-        OffCpuAttribution join = bpf != null ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf) : null;
+        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -96,7 +92,7 @@ public final class TraceCommand implements Callable<Integer> {
             err.println("note: " + KeptText.line(report.kept()) + "; --top all draws every one");
         }
         List<OffCpuOverlap> offCpu = new ArrayList<>();
-        if (bpf != null) {
+        if (bpf.isSet()) {
             // Only the requests the trace draws: the same join as report --bpf, kept per part for the slices.
             Set<Long> drawn = new HashSet<>();
             report.requests().stream().filter(Request::detailKept).forEach(r -> drawn.add(r.id()));
@@ -106,7 +102,7 @@ public final class TraceCommand implements Callable<Integer> {
                     offCpu.add(new OffCpuOverlap(o.interval().withoutStacks(), o.requestId(), o.requestName(), o.during(),
                             o.thread(), o.waker(), o.fromEpochNanos(), o.toEpochNanos()));
                 }
-            }).join(bpf);
+            }).join(bpf.file);
             kernel.notes().forEach(n -> err.println("note: " + n));
         }
         err.flush();

@@ -205,8 +205,10 @@ public final class HopscopeEvents {
             return longAt(3, 0);
         }
 
+        /** The thread the request arrived on: the event's own when the recording has none (the agent writes none then). */
         public RecordedThread toThread() {
-            return threadAt(4);
+            RecordedThread to = threadAt(4);
+            return to != null ? to : threadAt(6);
         }
 
         public RecordedThread fromThread() {

@@ -6,8 +6,8 @@ import com.sun.net.httpserver.HttpServer;
 import io.hopscope.analyzer.export.pprof.Profile;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.ContractEvents;
+import io.hopscope.analyzer.testing.KnownPathFile;
 import io.hopscope.analyzer.testing.KnownPathRecording;
-import io.hopscope.analyzer.testing.SharedRecordings;
 import io.hopscope.analyzer.testing.TracedRequests;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.zip.GZIPInputStream;
 import jdk.jfr.Recording;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,45 +39,46 @@ class ExportCliTest {
 
     private static final String SECRET = "Bearer s3cr3t-t0ken-for-the-test";
 
+    @RegisterExtension
+    static final KnownPathFile recording = new KnownPathFile(3);
+
     @TempDir
     static Path dir;
-    @SharedRecordings.KnownPath(requests = 3)
-    static Path recording;
 
     @Test
     void formatAndTargetAreRequired() {
-        Cli r = Cli.run("export", recording.toString());
+        Cli r = Cli.run("export", recording.file().toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("Missing required").contains("Usage: hopscope export");
     }
 
     @Test
     void targetsExcludeEachOther() {
-        Cli r = Cli.run("export", recording.toString(), "--format", "otlp", "-o", "x.pb", "--otlp", "http://127.0.0.1:1");
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "otlp", "-o", "x.pb", "--otlp", "http://127.0.0.1:1");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("mutually exclusive");
     }
 
     @Test
     void pushIsForPprofAndOtlpForOtlp() {
-        Cli push = Cli.run("export", recording.toString(), "--format", "otlp", "--push", "http://127.0.0.1:1");
+        Cli push = Cli.run("export", recording.file().toString(), "--format", "otlp", "--push", "http://127.0.0.1:1");
         assertThat(push.exitCode()).isEqualTo(2);
         assertThat(push.err()).startsWith("--push is for --format pprof");
-        Cli otlp = Cli.run("export", recording.toString(), "--format", "pprof", "--otlp", "http://127.0.0.1:1");
+        Cli otlp = Cli.run("export", recording.file().toString(), "--format", "pprof", "--otlp", "http://127.0.0.1:1");
         assertThat(otlp.exitCode()).isEqualTo(2);
         assertThat(otlp.err()).startsWith("--otlp is for --format otlp");
     }
 
     @Test
     void endpointMustBeHttp() {
-        Cli r = Cli.run("export", recording.toString(), "--format", "otlp", "--otlp", "ftp://127.0.0.1/x");
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "otlp", "--otlp", "ftp://127.0.0.1/x");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).startsWith("--otlp must be an http:// or https:// URL");
     }
 
     @Test
     void headersFileWithoutEndpointIsRefused() {
-        Cli r = Cli.run("export", recording.toString(), "--format", "otlp", "-o", dir.resolve("h.pb").toString(),
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "otlp", "-o", dir.resolve("h.pb").toString(),
                 "--headers-file", "h.txt");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).startsWith("--headers-file is for --otlp or --push");
@@ -93,7 +95,7 @@ class ExportCliTest {
     @Test
     void otlpFileHasEveryTypeWithBoundedAttributes() throws Exception {
         Path file = dir.resolve("known.otlp.pb");
-        Cli r = Cli.run("export", recording.toString(), "--format", "otlp", "-o", file.toString(),
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "otlp", "-o", file.toString(),
                 "--service-name", "known-path");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).contains("exported samples (").contains(file.toString());
@@ -224,7 +226,7 @@ class ExportCliTest {
     @Test
     void pprofFileHasTheSameTypesAndLabels() throws Exception {
         Path file = dir.resolve("known.pb.gz");
-        Cli r = Cli.run("export", recording.toString(), "--format", "pprof", "-o", file.toString());
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "pprof", "-o", file.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         Profile p;
         try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
@@ -250,7 +252,7 @@ class ExportCliTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        Cli r = Cli.run("export", recording.toString(), "--format", "otlp", "--otlp", "http://127.0.0.1:" + port);
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "otlp", "--otlp", "http://127.0.0.1:" + port);
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("hopscope: http://127.0.0.1:" + port + "/v1development/profiles: cannot connect")
                 .doesNotContain("exported").doesNotContain("\tat ");
@@ -273,7 +275,7 @@ class ExportCliTest {
             Path headers = dir.resolve("headers.txt");
             Files.writeString(headers, "Authorization=" + SECRET.replace(" ", "%20") + "\nX-Scope-OrgID=tenant-1\n");
             String url = "http://127.0.0.1:" + server.getAddress().getPort();
-            Cli r = Cli.run("export", recording.toString(), "--format", "pprof", "--push", url, "--headers-file",
+            Cli r = Cli.run("export", recording.file().toString(), "--format", "pprof", "--push", url, "--headers-file",
                     headers.toString());
             assertThat(r.exitCode()).isEqualTo(2);
             assertThat(r.err()).contains("refused with HTTP 401: denied for ***").doesNotContain("s3cr3t")
@@ -288,7 +290,7 @@ class ExportCliTest {
     void badHeadersFileNamesThePositionNotTheText() throws Exception {
         Path headers = dir.resolve("bad-headers.txt");
         Files.writeString(headers, "X-Scope-OrgID=tenant-1\n" + SECRET + "\n");
-        Cli r = Cli.run("export", recording.toString(), "--format", "otlp", "--otlp", "http://127.0.0.1:1",
+        Cli r = Cli.run("export", recording.file().toString(), "--format", "otlp", "--otlp", "http://127.0.0.1:1",
                 "--headers-file", headers.toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("header 2 is not key=value").doesNotContain("s3cr3t");

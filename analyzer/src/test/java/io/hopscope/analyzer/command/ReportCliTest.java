@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.KnownPathFile;
 import io.hopscope.analyzer.testing.KnownPathRecording;
-import io.hopscope.analyzer.testing.SharedRecordings;
 import io.hopscope.analyzer.testing.Paths;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,15 +14,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The CLI as a user meets it: misuse first, then bad data, then real recordings; stdout, stderr, exit code. */
 class ReportCliTest {
 
+    @RegisterExtension
+    static final KnownPathFile recording = new KnownPathFile(2);
+
     @TempDir
     static Path dir;
-    @SharedRecordings.KnownPath(requests = 2)
-    static Path recording;
 
     // --- misuse: usage on stderr, exit 2
 
@@ -51,7 +53,7 @@ class ReportCliTest {
     @Test
     void htmlFormatIsOnePageWithTheRequestsAndNothingFetched() throws IOException {
         Path html = dir.resolve("report.html");
-        Cli r = Cli.run("report", recording.toString(), "--format", "html", "-o", html.toString());
+        Cli r = Cli.run("report", recording.file().toString(), "--format", "html", "-o", html.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         String page = Files.readString(html);
         assertThat(page).startsWith("<!DOCTYPE html>").contains(KnownPathRecording.NAME).contains("\"hops\":3")
@@ -62,21 +64,21 @@ class ReportCliTest {
 
     @Test
     void diffHasNoHtml() {
-        Cli r = Cli.run("diff", recording.toString(), recording.toString(), "--format", "html");
+        Cli r = Cli.run("diff", recording.file().toString(), recording.file().toString(), "--format", "html");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("diff has no html format; use text or json");
     }
 
     @Test
     void badOptionValuesPrintUsage() {
-        assertThat(Cli.run("report", recording.toString(), "--top", "-1").err()).contains("--top must be >= 0");
-        assertThat(Cli.run("report", recording.toString(), "--top", "-1").exitCode()).isEqualTo(2);
-        Cli sort = Cli.run("report", recording.toString(), "--sort", "colour");
+        assertThat(Cli.run("report", recording.file().toString(), "--top", "-1").err()).contains("--top must be >= 0");
+        assertThat(Cli.run("report", recording.file().toString(), "--top", "-1").exitCode()).isEqualTo(2);
+        Cli sort = Cli.run("report", recording.file().toString(), "--sort", "colour");
         assertThat(sort.exitCode()).isEqualTo(2);
         assertThat(sort.err()).contains("--sort").contains("duration, hops, allocated");
-        assertThat(Cli.run("report", recording.toString(), "--format", "xml").err()).contains("expected text, json or html, got 'xml'");
+        assertThat(Cli.run("report", recording.file().toString(), "--format", "xml").err()).contains("expected text, json or html, got 'xml'");
         for (String size : new String[] {"lots", "-1m", "12q", "99999999999g"}) {
-            Cli memory = Cli.run("report", recording.toString(), "--detail-memory", size);
+            Cli memory = Cli.run("report", recording.file().toString(), "--detail-memory", size);
             assertThat(memory.exitCode()).as(size).isEqualTo(2);
             assertThat(memory.err()).as(size).contains("expected a size in bytes such as 64m, 512k or 1g, got '" + size + "'");
         }
@@ -84,11 +86,11 @@ class ReportCliTest {
 
     @Test
     void detailMemoryTakesSizesAsXmxDoesAndNamesItsLimitWhenAShownRequestIsCut() {
-        Cli none = Cli.run("report", recording.toString(), "--detail-memory", "0", "--top", "1");
+        Cli none = Cli.run("report", recording.file().toString(), "--detail-memory", "0", "--top", "1");
         assertThat(none.exitCode()).as(none.err()).isZero();
         assertThat(none.err()).contains("1 of the 1 requests shown have totals but no event lists")
                 .contains("lists are kept within 0 B (--detail-memory)");
-        Cli enough = Cli.run("report", recording.toString(), "--detail-memory", "1M", "--top", "1");
+        Cli enough = Cli.run("report", recording.file().toString(), "--detail-memory", "1M", "--top", "1");
         assertThat(enough.exitCode()).as(enough.err()).isZero();
         assertThat(enough.err()).isEmpty();
     }
@@ -127,7 +129,7 @@ class ReportCliTest {
 
     @Test
     void truncatedFirstChunkHasNothingReadable() throws IOException {
-        byte[] all = Files.readAllBytes(recording);
+        byte[] all = Files.readAllBytes(recording.file());
         Path cut = Files.write(dir.resolve("cut.jfr"), Arrays.copyOf(all, all.length / 2));
         Cli r = Cli.run("report", cut.toString());
         assertOneLineError(r, cut + ": truncated recording, its first chunk is incomplete");
@@ -136,7 +138,7 @@ class ReportCliTest {
     @Test
     void truncatedLaterChunkReportsTheReadablePartWithAWarning() throws IOException {
         // Two chunks (JFR files concatenate), the second cut short: what a JVM killed mid-write leaves.
-        byte[] all = Files.readAllBytes(recording);
+        byte[] all = Files.readAllBytes(recording.file());
         Path cut = dir.resolve("two-chunks-cut.jfr");
         try (OutputStream out = Files.newOutputStream(cut)) {
             out.write(all);
@@ -152,7 +154,7 @@ class ReportCliTest {
     @Test
     void outputFileThatCannotBeWritten() {
         Path out = dir.resolve("no/such/dir/report.txt");
-        assertOneLineError(Cli.run("report", recording.toString(), "-o", out.toString()),
+        assertOneLineError(Cli.run("report", recording.file().toString(), "-o", out.toString()),
                 out + ": cannot write output file");
     }
 
@@ -189,7 +191,7 @@ class ReportCliTest {
 
     @Test
     void textReportShowsSummaryThenWorstRequestsWithLanes() {
-        Cli r = Cli.run("report", recording.toString(), "--top", "1");
+        Cli r = Cli.run("report", recording.file().toString(), "--top", "1");
         assertThat(r.exitCode()).isZero();
         assertThat(r.err()).isEmpty();
         String out = r.out();
@@ -204,7 +206,7 @@ class ReportCliTest {
     @Test
     void jsonReportHasTheDocumentedFields() throws IOException {
         Path out = dir.resolve("report.json");
-        Cli r = Cli.run("report", recording.toString(), "--format", "json", "-o", out.toString(), "--sort", "lock");
+        Cli r = Cli.run("report", recording.file().toString(), "--format", "json", "-o", out.toString(), "--sort", "lock");
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).isEmpty();
         JsonNode root = new ObjectMapper().readTree(out.toFile());

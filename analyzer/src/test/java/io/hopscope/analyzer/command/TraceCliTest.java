@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
-import io.hopscope.analyzer.testing.SharedRecordings;
+import io.hopscope.analyzer.testing.KnownPathFile;
 import io.hopscope.analyzer.testing.TraceSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,15 +14,17 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hopscope trace} on a real known-path recording, read back through the trace format's schema check. */
 class TraceCliTest {
 
+    @RegisterExtension
+    static final KnownPathFile recording = new KnownPathFile(2);
+
     @TempDir
     static Path dir;
-    @SharedRecordings.KnownPath(requests = 2)
-    static Path recording;
 
     @Test
     void traceWithoutRecordingPrintsUsage() {
@@ -33,7 +35,7 @@ class TraceCliTest {
 
     @Test
     void missingBpfFileIsOneLine() {
-        Cli r = Cli.run("trace", recording.toString(), "--bpf", dir.resolve("x.csv").toString());
+        Cli r = Cli.run("trace", recording.file().toString(), "--bpf", dir.resolve("x.csv").toString());
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err().lines().count()).isEqualTo(1);
         assertThat(r.err()).startsWith("hopscope: ").contains("x.csv: no such file");
@@ -50,7 +52,7 @@ class TraceCliTest {
     @Test
     void knownPathDrawsThreeArrowsPerRequestBetweenItsThreads() throws Exception {
         Path out = dir.resolve("trace.json");
-        Cli r = Cli.run("trace", recording.toString(), "-o", out.toString());
+        Cli r = Cli.run("trace", recording.file().toString(), "-o", out.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         JsonNode trace = new ObjectMapper().readTree(Files.readString(out));
         List<String> problems = TraceSchema.check(trace);

@@ -82,6 +82,7 @@ class HopscopeEventsTest {
                 "request 7 GET 127.0.0.1/x servlet http://127.0.0.1/x error boom 503 me me true",
                 "segment 7 start 4096 1234 me",
                 "hop 7 handoff 55 66 executor null me me",
+                "hop 7 wake 0 0 latch me me me",
                 "span 7 2 1 policy Retry async 3 me",
                 "wait 7 Mono.block 77 true timeout me me",
                 "clock 123456789",
@@ -123,6 +124,13 @@ class HopscopeEventsTest {
         hop.fromThread = null;
         hop.toThread = me;
         hop.commit();
+        // The agent writes no toThread when it is the event's own thread (always, today): the view gives that.
+        ContractEvents.Hop wake = new ContractEvents.Hop();
+        wake.requestId = 7;
+        wake.kind = "wake";
+        wake.via = "latch";
+        wake.fromThread = me;
+        wake.commit();
         ContractEvents.Span span = new ContractEvents.Span();
         span.begin();
         span.requestId = 7;
