@@ -4,8 +4,6 @@ import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Function;
 import jdk.jfr.consumer.RecordedClass;
 import jdk.jfr.consumer.RecordedEvent;
@@ -15,20 +13,13 @@ import jdk.jfr.consumer.RecordedThread;
 
 /**
  * Joins lock contention, monitor waits, virtual threads' pinning and allocation samples to the request whose segment they
- * fall in (parks and monitor waits and enters also as the request's possible blind spots, {@link BlindSpots}). A JDK event
- * inside a segment comes before that segment in the file (it is committed earlier, on the same
- * thread), so each waits in a pending list and is joined at a flush point against the
- * {@link SegmentWindow}; one whose segment has not come {@link #PENDING_LAG} flush points later is dropped.
+ * fall in (parks and monitor waits and enters also as the request's possible blind spots, {@link BlindSpots}). Each waits
+ * for its segment ({@link PendingPlacement}: the file gives it later); one outside every request is dropped.
  */
 final class JdkEventAttribution {
 
-    // A JDK event waits longer for its segment than a request waits for its stragglers
-    // (RecordingAnalyzer's FINISH_LAG), since a long segment may commit later.
-    private static final int PENDING_LAG = 4;
-
-    /** A JDK event waiting for the segment it falls in (which the file gives later). */
-    private record PendingJdk(int kind, long javaThreadId, long startNanos, long endNanos, long weightBytes,
-                              RecordedClass type, RecordedStackTrace stack, ThreadRef waker, long flush) {
+    /** What a JDK event's attribution needs besides its thread and span. */
+    private record JdkEvent(int kind, long weightBytes, RecordedClass type, RecordedStackTrace stack, ThreadRef waker) {
     }
 
     private static final int MONITOR = 0;
@@ -40,8 +31,7 @@ final class JdkEventAttribution {
     private final RecordingFacts facts;
     private final JfrEvents jfr;
     private final SegmentWindow<RequestInProgress> window;
-    private List<PendingJdk> pending = new ArrayList<>();
-    private long flushes;
+    private final PendingPlacement<JdkEvent> pending;
     private long sampledAllocBytes;
     private long sampledAllocBytesInRequests;
 
@@ -49,6 +39,7 @@ final class JdkEventAttribution {
         this.facts = facts;
         this.jfr = jfr;
         this.window = window;
+        this.pending = new PendingPlacement<>(window, this::attribute, dropped -> { });
     }
 
     void onMonitorEnter(RecordedEvent e) {
@@ -74,8 +65,8 @@ final class JdkEventAttribution {
         if (t == null || end <= start) {
             return;
         }
-        pending.add(new PendingJdk(kind, t.getJavaThreadId(), start, end, 0,
-                blocker.apply(e), e.getStackTrace(), waker == null ? null : jfr.thread(waker.apply(e)), flushes));
+        pending.add(t.getJavaThreadId(), start, end, new JdkEvent(kind, 0,
+                blocker.apply(e), e.getStackTrace(), waker == null ? null : jfr.thread(waker.apply(e))));
     }
 
     /** A virtual thread parked or blocked pinned to its carrier (JDK 21+; the event's thread is the virtual one). */
@@ -85,7 +76,7 @@ final class JdkEventAttribution {
         facts.jdkEvent(start, end);
         RecordedThread t = e.getThread();
         if (t != null && end > start) {
-            pending.add(new PendingJdk(PINNED, t.getJavaThreadId(), start, end, 0, null, null, null, flushes));
+            pending.add(t.getJavaThreadId(), start, end, new JdkEvent(PINNED, 0, null, null, null));
         }
     }
 
@@ -97,65 +88,47 @@ final class JdkEventAttribution {
         RecordedThread t = e.getThread();
         if (t != null) {
             // Stack and class are constant-pool objects, not part of the reused event: safe to keep.
-            pending.add(new PendingJdk(ALLOCATION, t.getJavaThreadId(), start, start, weight,
-                    JdkEventFields.objectClass(e), e.getStackTrace(), null, flushes));
+            pending.add(t.getJavaThreadId(), start, start, new JdkEvent(ALLOCATION, weight,
+                    JdkEventFields.objectClass(e), e.getStackTrace(), null));
         }
     }
 
     /** At flush point {@code flush}: joins what waited, keeping what may still find its segment. */
     void onFlush(long flush) {
-        flushes = flush;
-        join(false);
+        pending.onFlush(flush);
     }
 
     /** At the end of the file: joins what can be, drops the rest. */
     void joinRemaining() {
-        join(true);
+        pending.placeRemaining();
     }
 
-    private void join(boolean last) {
-        if (pending.isEmpty()) {
-            return;
-        }
-        window.sort();
-        List<PendingJdk> keep = new ArrayList<>();
-        for (PendingJdk p : pending) {
-            RequestInProgress r = window.find(p.javaThreadId(), p.startNanos(), p.kind() == ALLOCATION ? p.startNanos() : p.endNanos());
-            if (r != null && !r.finished) {
-                attribute(p, r);
-            } else if (!last && p.flush() > flushes - PENDING_LAG) {
-                keep.add(p); // its segment may still come
-            }
-        }
-        pending = keep;
-    }
-
-    private void attribute(PendingJdk p, RequestInProgress r) {
-        if (p.kind() == ALLOCATION) {
-            String agentFrame = agentFrame(p.stack());
+    private void attribute(JdkEvent event, long javaThreadId, long startNanos, long endNanos, RequestInProgress r) {
+        if (event.kind() == ALLOCATION) {
+            String agentFrame = agentFrame(event.stack());
             if (agentFrame == null) {
-                sampledAllocBytesInRequests += p.weightBytes();
+                sampledAllocBytesInRequests += event.weightBytes();
             }
-            r.addAllocationSample(agentFrame != null ? agentFrame : JfrEvents.topFrame(p.stack()),
-                    p.type() == null ? "?" : p.type().getName(), p.weightBytes(), p.javaThreadId());
+            r.addAllocationSample(agentFrame != null ? agentFrame : JfrEvents.topFrame(event.stack()),
+                    event.type() == null ? "?" : event.type().getName(), event.weightBytes(), javaThreadId);
             return;
         }
-        long overlap = window.overlapNanos(p.javaThreadId(), p.startNanos(), p.endNanos(), r);
+        long overlap = window.overlapNanos(javaThreadId, startNanos, endNanos, r);
         if (overlap <= 0) {
             return;
         }
-        if (p.kind() == PINNED) {
+        if (event.kind() == PINNED) {
             r.addPinned(overlap);
             return;
         }
-        String blocker = p.type() == null ? null : p.type().getName();
-        r.blind().addParked(p.kind() == PARK ? BlindSpots.PARK : p.kind() == MONITOR ? BlindSpots.MONITOR_ENTER
-                : BlindSpots.MONITOR_WAIT, p.javaThreadId(), p.startNanos(), p.endNanos(), overlap, blocker, p.stack(), p.waker());
-        if (p.kind() == MONITOR_WAIT) {
+        String blocker = event.type() == null ? null : event.type().getName();
+        r.blind().addParked(event.kind() == PARK ? BlindSpots.PARK : event.kind() == MONITOR ? BlindSpots.MONITOR_ENTER
+                : BlindSpots.MONITOR_WAIT, javaThreadId, startNanos, endNanos, overlap, blocker, event.stack(), event.waker());
+        if (event.kind() == MONITOR_WAIT) {
             return;
         }
-        r.addLock(p.kind() == MONITOR ? "monitor" : "park", blocker == null ? "?" : blocker, overlap,
-                p.endNanos() - p.startNanos(), () -> JfrEvents.stack(p.stack(), 6));
+        r.addLock(event.kind() == MONITOR ? "monitor" : "park", blocker == null ? "?" : blocker, overlap,
+                endNanos - startNanos, () -> JfrEvents.stack(event.stack(), 6));
     }
 
     /**

@@ -4,26 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KernelFixture;
+import io.hopscope.analyzer.testing.KernelRecordingTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** report --bpf and diff --bpf-a/--bpf-b misused or fed bad eBPF files: one line, exit 2, never a stack trace. */
-class BpfCliTest {
-
-    @TempDir
-    static Path dir;
-    static Path jfr;
-    static Path events;
-
-    @BeforeAll
-    static void record() throws Exception {
-        jfr = dir.resolve("kj.jfr");
-        events = KernelFixture.record(jfr, true).writeEvents(dir.resolve("kj.jsonl"));
-    }
+class BpfCliTest extends KernelRecordingTest {
 
     static void badData(Cli r, String line) {
         assertThat(r.exitCode()).isEqualTo(2);

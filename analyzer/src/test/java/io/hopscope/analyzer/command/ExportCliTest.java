@@ -8,6 +8,7 @@ import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.ContractEvents;
 import io.hopscope.analyzer.testing.KnownPathFile;
 import io.hopscope.analyzer.testing.KnownPathRecording;
+import io.hopscope.analyzer.testing.TracedRequests;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.profiles.v1development.KeyValueAndUnit;
 import io.opentelemetry.proto.profiles.v1development.ProfilesDictionary;
@@ -152,7 +153,7 @@ class ExportCliTest {
                 r.enable(type).withoutThreshold();
             }
             r.start();
-            tracedRequest(1, TraceIdCliTest.TRACE, TraceIdCliTest.SPAN_1);
+            tracedRequest(1, TracedRequests.TRACE, TracedRequests.SPAN_1);
             tracedRequest(2, null, null);
             r.stop();
             r.dump(traced);
@@ -173,7 +174,7 @@ class ExportCliTest {
             links.add(s.getLinkIndex() == 0 ? "none" : hex(link.getTraceId().toByteArray()) + "/"
                     + hex(link.getSpanId().toByteArray()));
         }
-        assertThat(links).containsExactlyInAnyOrder("none", TraceIdCliTest.TRACE + "/" + TraceIdCliTest.SPAN_1);
+        assertThat(links).containsExactlyInAnyOrder("none", TracedRequests.TRACE + "/" + TracedRequests.SPAN_1);
 
         Path pprof = dir.resolve("traced.pb.gz");
         r = Cli.run("export", traced.toString(), "--format", "pprof", "-o", pprof.toString());
@@ -191,36 +192,27 @@ class ExportCliTest {
             }
         }));
         assertThat(p.getSampleList()).hasSize(2);
-        assertThat(spanLabels).containsExactly(TraceIdCliTest.SPAN_1);
+        assertThat(spanLabels).containsExactly(TracedRequests.SPAN_1);
     }
 
     /** A request with one handoff of 5 us from this thread to another, made in the trace given (null: none). */
     private static void tracedRequest(long id, String traceId, String spanId) throws InterruptedException {
         Thread caller = Thread.currentThread();
-        ContractEvents.Request e = new ContractEvents.Request();
-        e.begin();
-        ContractEvents.instantSegment(id, "start", 64);
-        Thread worker = new Thread(() -> {
-            ContractEvents.Hop hop = new ContractEvents.Hop();
-            hop.requestId = id;
-            hop.kind = "handoff";
-            hop.fromThread = caller;
-            hop.toThread = Thread.currentThread();
-            hop.delayNanos = 5_000;
-            hop.via = "java.util.concurrent.ThreadPoolExecutor";
-            hop.commit();
-            ContractEvents.instantSegment(id, "task", 64);
-        }, "traced-worker-1");
-        worker.start();
-        worker.join();
-        e.requestId = id;
-        e.name = "GET 127.0.0.1/traced";
-        e.boundary = "okhttp3.Call#execute";
-        e.outcome = "ok";
-        e.statusCode = 200;
-        e.traceId = traceId;
-        e.spanId = spanId;
-        e.commit();
+        TracedRequests.request(id, traceId, spanId, 64, () -> {
+            Thread worker = new Thread(() -> {
+                ContractEvents.Hop hop = new ContractEvents.Hop();
+                hop.requestId = id;
+                hop.kind = "handoff";
+                hop.fromThread = caller;
+                hop.toThread = Thread.currentThread();
+                hop.delayNanos = 5_000;
+                hop.via = "java.util.concurrent.ThreadPoolExecutor";
+                hop.commit();
+                ContractEvents.instantSegment(id, "task", 64);
+            }, "traced-worker-1");
+            worker.start();
+            worker.join();
+        });
     }
 
     private static String hex(byte[] bytes) {

@@ -5,26 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KernelFixture;
+import io.hopscope.analyzer.testing.KernelRecordingTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code flame --kind offwake}: hand-made offwake intervals in known places, so each stack's weight is known. */
-class FlameOffWakeTest {
-
-    @TempDir
-    static Path dir;
-    static Path jfr;
-    static Path events;
-
-    @BeforeAll
-    static void record() throws Exception {
-        jfr = dir.resolve("kj.jfr");
-        events = KernelFixture.record(jfr, true).writeEvents(dir.resolve("kj.jsonl"));
-    }
+class FlameOffWakeTest extends KernelRecordingTest {
 
     static List<String> folded(String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("flame", jfr.toString(), "--kind", "offwake", "--bpf",

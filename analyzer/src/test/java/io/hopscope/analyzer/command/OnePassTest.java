@@ -10,13 +10,11 @@ import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.testing.Cli;
-import io.hopscope.analyzer.testing.KernelFixture;
+import io.hopscope.analyzer.testing.KernelRecordingTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every output reads the recording once: the kernel join of {@code --bpf} takes its places from the
@@ -24,18 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * joins of JDK events to requests ({@code RecordingAnalyzer#join}) run in that pass too. Passes are counted by the reader
  * ({@link JfrEvents#passes()}); the tests of this module run one at a time in one JVM.
  */
-class OnePassTest {
-
-    @TempDir
-    static Path dir;
-    static Path jfr;
-    static Path events;
-
-    @BeforeAll
-    static void record() throws Exception {
-        jfr = dir.resolve("kj.jfr");
-        events = KernelFixture.record(jfr, true).writeEvents(dir.resolve("kj.jsonl"));
-    }
+class OnePassTest extends KernelRecordingTest {
 
     private static long passes(String... args) {
         long before = JfrEvents.passes();

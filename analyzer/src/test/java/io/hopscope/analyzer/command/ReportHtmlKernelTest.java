@@ -6,30 +6,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KernelFixture;
+import io.hopscope.analyzer.testing.KernelRecordingTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code report --format html --bpf}: the kernel view in the page's data, escaped, and the offwake flame graph. */
-class ReportHtmlKernelTest {
+class ReportHtmlKernelTest extends KernelRecordingTest {
 
     /** A waker the recording does not know, so it is named by its kernel name: from the eBPF file, untrusted. */
     static final String HOSTILE_WAKER = "<img src=x onerror=alert(3)>";
 
-    @TempDir
-    static Path dir;
-    static Path jfr;
-    static Path events;
-    static KernelFixture fixture;
+    /** What {@link #write} makes of the fixture's events: what the pages here are made from. */
+    static Path hostileEvents;
 
     @BeforeAll
-    static void record() throws Exception {
-        jfr = dir.resolve("kj.jfr");
-        fixture = KernelFixture.record(jfr, true);
-        events = write(fixture, dir.resolve("kj.jsonl"));
+    static void writeHostileEvents() throws Exception {
+        hostileEvents = write(fixture, dir.resolve("kj-hostile.jsonl"));
     }
 
     /** The fixture's events with the interrupt's bystander renamed to {@link #HOSTILE_WAKER}. */
@@ -40,7 +35,7 @@ class ReportHtmlKernelTest {
     }
 
     static String page(Path html) {
-        return page(html, events);
+        return page(html, hostileEvents);
     }
 
     static String page(Path html, Path bpf) {
@@ -62,7 +57,7 @@ class ReportHtmlKernelTest {
     @Test
     void aRequestOverlappingLostRecordsIsMarkedOnThePage() throws Exception {
         Path lossy = dir.resolve("lossy.jsonl");
-        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(events));
+        List<String> lines = new java.util.ArrayList<>(Files.readAllLines(hostileEvents));
         long from = fixture.waitStart + 40 * KernelFixture.MS;
         lines.add("{\"lost\":{\"records\":128,\"from_ns\":" + from + ",\"to_ns\":" + (from + KernelFixture.MS) + "}}");
         Files.write(lossy, lines);

@@ -1,11 +1,15 @@
 package io.hopscope.analyzer.command;
 
+import static io.hopscope.analyzer.testing.TracedRequests.SPAN_1;
+import static io.hopscope.analyzer.testing.TracedRequests.SPAN_2;
+import static io.hopscope.analyzer.testing.TracedRequests.TRACE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.ContractEvents;
+import io.hopscope.analyzer.testing.TracedRequests;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,10 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TraceIdCliTest {
 
-    static final String TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
-    static final String SPAN_1 = "00f067aa0ba902b7";
-    static final String SPAN_2 = "b7ad6b7169203331";
-
     @TempDir
     static Path dir;
     static Path recording;
@@ -38,27 +38,13 @@ class TraceIdCliTest {
             r.enable(ContractEvents.Request.class).withoutThreshold();
             r.enable(ContractEvents.Segment.class).withoutThreshold();
             r.start();
-            request(1, TRACE, SPAN_1);
-            request(2, TRACE, SPAN_2);
-            request(3, TRACE.toUpperCase(), SPAN_1);
-            request(4, null, null);
+            TracedRequests.request(1, TRACE, SPAN_1, 1024, () -> { });
+            TracedRequests.request(2, TRACE, SPAN_2, 1024, () -> { });
+            TracedRequests.request(3, TRACE.toUpperCase(), SPAN_1, 1024, () -> { });
+            TracedRequests.request(4, null, null, 1024, () -> { });
             r.stop();
             r.dump(recording);
         }
-    }
-
-    private static void request(long id, String traceId, String spanId) {
-        ContractEvents.Request e = new ContractEvents.Request();
-        e.begin();
-        ContractEvents.instantSegment(id, "start", 1024);
-        e.requestId = id;
-        e.name = "GET 127.0.0.1/traced";
-        e.boundary = "okhttp3.Call#execute";
-        e.outcome = "ok";
-        e.statusCode = 200;
-        e.traceId = traceId;
-        e.spanId = spanId;
-        e.commit();
     }
 
     // --- misuse: one line naming the option, usage, exit 2

@@ -6,30 +6,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KernelFixture;
+import io.hopscope.analyzer.testing.KernelRecordingTest;
 import io.hopscope.analyzer.testing.TraceSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code trace --bpf}: hand-made offwake intervals in known places become slices on their thread's track. */
-class TraceOffCpuTest {
-
-    @TempDir
-    static Path dir;
-    static Path jfr;
-    static Path events;
-    static KernelFixture fixture;
-
-    @BeforeAll
-    static void record() throws Exception {
-        jfr = dir.resolve("kj.jfr");
-        fixture = KernelFixture.record(jfr, true);
-        events = fixture.writeEvents(dir.resolve("kj.jsonl"));
-    }
+class TraceOffCpuTest extends KernelRecordingTest {
 
     static List<JsonNode> offCpuSlices(JsonNode trace) {
         List<JsonNode> out = new ArrayList<>();

@@ -8,29 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.KernelFixture;
+import io.hopscope.analyzer.testing.KernelRecordingTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** report --bpf on a recording with known places and hand-made offwake intervals with known answers. */
-class OffCpuAttributionTest {
-
-    @TempDir
-    static Path dir;
-    static Path jfr;
-    static Path events;
-    static KernelFixture fixture;
-
-    @BeforeAll
-    static void record() throws Exception {
-        jfr = dir.resolve("kj.jfr");
-        fixture = KernelFixture.record(jfr, true);
-        events = fixture.writeEvents(dir.resolve("kj.jsonl"));
-    }
+class OffCpuAttributionTest extends KernelRecordingTest {
 
     static JsonNode json(String... extra) throws Exception {
         List<String> args = new ArrayList<>(List.of("report", jfr.toString(), "--bpf", events.toString(),
