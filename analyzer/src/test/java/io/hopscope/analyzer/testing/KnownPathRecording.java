@@ -15,7 +15,9 @@ import jdk.jfr.Recording;
  * Writes a real recording of the known path, in this JVM, with the events committed where the agent
  * would commit them: caller -> A (handoff, A allocates) -> B (handoff; B blocks on a monitor another
  * thread holds, then allocates and completes a future) -> caller (wake out of {@code get}). The JDK
- * events (monitor enter, park, allocation samples, GC) are the JVM's own.
+ * events (monitor enter, park, allocation samples, GC) are the JVM's own. Every allocation of the
+ * path is sampled only in a JVM whose TLABs are smaller than {@link #ALLOC_BYTES} and never resized
+ * (the analyzer's surefire configuration), which {@link #write} checks.
  */
 public final class KnownPathRecording {
 
@@ -41,6 +43,7 @@ public final class KnownPathRecording {
 
     /** Runs {@code count} requests with a monitor held {@code lockHoldMillis} and dumps the recording to {@code file}. */
     public static void write(Path file, int count, long lockHoldMillis) throws Exception {
+        requireFixedTlabs();
         // One request before recording: class loading and JFR's event registration on the first
         // commits take longer than the lock is held, so the first recorded request would see no contention.
         Workers threads = new Workers();
@@ -48,6 +51,19 @@ public final class KnownPathRecording {
             record(file, threads, count, lockHoldMillis);
         } finally {
             threads.close();
+        }
+    }
+
+    /**
+     * An array that fits in the thread's current TLAB is allocated without a JFR sample, so with
+     * TLABs the collector grows past {@link #ALLOC_BYTES}, whether a request has a sample would be chance.
+     */
+    private static void requireFixedTlabs() {
+        com.sun.management.HotSpotDiagnosticMXBean vm =
+                ManagementFactory.getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class);
+        long tlabBytes = Long.parseLong(vm.getVMOption("TLABSize").getValue());
+        if (Boolean.parseBoolean(vm.getVMOption("ResizeTLAB").getValue()) || tlabBytes == 0 || tlabBytes >= ALLOC_BYTES) {
+            throw new IllegalStateException("KnownPathRecording needs -XX:-ResizeTLAB -XX:TLABSize=64k (see analyzer/pom.xml)");
         }
     }
 
