@@ -119,7 +119,7 @@ def timed_copy(tool, tmpdir):
     src = os.path.dirname(os.path.abspath(tool))
     dst = os.path.join(tmpdir, "tool")
     os.makedirs(dst)
-    for name in ("offwake.py", "offwake_stacks.bpf.c"):
+    for name in ("offwake.py", "offwake_stacks.bpf.c", "offwake_batches.bpf.c"):
         shutil.copy(os.path.join(src, name), dst)
     shutil.copytree(os.path.join(src, "offwake_lib"), os.path.join(dst, "offwake_lib"),
                     ignore=shutil.ignore_patterns("__pycache__"))

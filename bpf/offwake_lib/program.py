@@ -1,5 +1,5 @@
-"""The BPF program's C text: offwake.bpf.c with offwake_stacks.bpf.c, the record layout and the futex
-command classes pasted in,
+"""The BPF program's C text: offwake.bpf.c with offwake_batches.bpf.c, offwake_stacks.bpf.c, the record
+layout and the futex command classes pasted in,
 and its UPPERCASE placeholders filled from the options and the running kernel."""
 import ctypes as ct
 import errno
@@ -12,6 +12,7 @@ from . import futex, layout
 BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = os.path.join(BPF_DIR, "offwake.bpf.c")
 STACKS_SOURCE = os.path.join(BPF_DIR, "offwake_stacks.bpf.c")
+BATCHES_SOURCE = os.path.join(BPF_DIR, "offwake_batches.bpf.c")
 
 FLUSH_NS = 100000000  # a CPU sends a batch whose first record is this old even if not full
 # One off-CPU interval in so many gets stack walks by default (--stack-every): the walks are
@@ -66,14 +67,17 @@ def placeholders(args, thread_slots, task_stack_offset):
     }
 
 
-def assemble(source=SOURCE, stacks_source=STACKS_SOURCE):
+def _read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def assemble(source=SOURCE, stacks_source=STACKS_SOURCE, batches_source=BATCHES_SOURCE):
     """The program with its pasted parts, placeholders still unfilled."""
-    with open(source) as f:
-        text = f.read()
-    with open(stacks_source) as f:
-        stacks = f.read()
+    text = _read(source)
     for part, value in (("RECORD_LAYOUT", layout.c_definitions()),
-                        ("FUTEX_COMMANDS", futex.c_definitions()), ("STACK_REUSE", stacks)):
+                        ("FUTEX_COMMANDS", futex.c_definitions()),
+                        ("BATCHES", _read(batches_source)), ("STACK_REUSE", _read(stacks_source))):
         text, n = re.subn(r"^%s$" % part, lambda _: value, text, count=1, flags=re.M)
         if n != 1:
             raise ValueError("%s has no line %s" % (source, part))

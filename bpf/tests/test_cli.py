@@ -203,7 +203,7 @@ def test_ebpf_prints_the_program_and_loads_nothing():
     assert "struct event_t {" in text and "TRACEPOINT_PROBE(sched, sched_switch)" in text
     # Nothing left unfilled outside comments.
     code = "\n".join(line.split("//")[0] for line in text.splitlines())
-    assert not re.search(r"\b(TGID|MIN_NS|STACK_EVERY|RECORD_LAYOUT|STACK_REUSE)\b", code)
+    assert not re.search(r"\b(TGID|MIN_NS|STACK_EVERY|RECORD_LAYOUT|STACK_REUSE|BATCHES)\b", code)
 
 
 def test_ebpf_still_checks_its_options():

@@ -75,7 +75,7 @@ def test_the_program_is_filled_completely():
     code = re.sub(r"//[^\n]*", "", text)
     left = set(re.findall(r"\b(%s)\b" % "|".join(program.placeholders(Args, 32768, 2416)), code))
     assert not left
-    assert "RECORD_LAYOUT" not in code and "STACK_REUSE" not in code
+    assert "RECORD_LAYOUT" not in code and "STACK_REUSE" not in code and "BATCHES" not in code
     assert "struct event_t {" in text and "static __always_inline s32 user_stack(" in text
     assert "(pid_tgid >> 32) == 42" in text
 
