@@ -315,8 +315,10 @@ class BpfMergeIT {
         Path jfr = dir.resolve(label + ".jfr");
         Path events = dir.resolve(label + ".jsonl");
         Path log = dir.resolve(label + ".log");
-        List<String> cmd = Paths.shortJvm(Paths.java());
-        cmd.addAll(List.of("-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
+        // The JVM's defaults, not Paths.shortJvm: this test's time is offwake's and its fixed run lengths,
+        // not the JIT's, and its lossy run is the one whose timing it was written against.
+        List<String> cmd = new ArrayList<>(List.of(Paths.java().toString(),
+                "-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
                 "-jar", samples.toString()));
         cmd.addAll(List.of(sampleArgs));
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
