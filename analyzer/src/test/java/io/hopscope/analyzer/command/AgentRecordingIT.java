@@ -124,7 +124,7 @@ class AgentRecordingIT {
         for (String[] client : List.of(new String[] {"okhttp", "sync"}, new String[] {"netty", "sync-over-async"})) {
             String label = "alloc-" + client[0];
             // The JVM's defaults: the JDK's samples are throttled per second, so the bound above holds for
-            // a run as long as C2's; C1 alone (Paths.SHORT_JVM_FLAGS) ends it sooner, with fewer samples,
+            // a run as long as C2's; C1 alone (Paths.shortJvmFlags) ends it sooner, with fewer samples,
             // and its ratio left the bound (1.77).
             Path jfr = record(List.of(Paths.java().toString()), label, null, "pipeline", "--http-client", client[0],
                     "--mode", client[1], "--parallel", "2", "--count", "10000");
