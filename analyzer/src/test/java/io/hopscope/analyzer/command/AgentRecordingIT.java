@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 4's "done when", end to end: the samples run under the real agent on a separate JVM, the
  * recording goes through {@code report}. Needs the samples and agent jars, which the reactor builds
  * before this module; skipped (with the reason) when this module is built alone without them.
  */
+@Isolated("the JDK throttles allocation samples per second")
 class AgentRecordingIT {
 
     static final long MS = 1_000_000L;

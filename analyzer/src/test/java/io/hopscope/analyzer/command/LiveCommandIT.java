@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code hopscope live PID --json} against the open-loop sample, started without the agent, on
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * climb from one line to the next. The test ends the target itself once the second live has printed,
  * rather than wait out its load and the 60 s its threads block.
  */
+@Isolated("it waits for lines within a time")
 class LiveCommandIT {
 
     static final String REQUEST = "io.hopscope.samples.openloop.OpenLoopCommand#exchange";
