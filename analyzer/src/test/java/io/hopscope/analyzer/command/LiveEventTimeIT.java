@@ -50,7 +50,7 @@ class LiveEventTimeIT {
             Live live = new Live(cli, dir.resolve("live.err"), Long.toString(target.pid()), LiveCommandIT.OPTIONS, "--json");
             List<String> lines = live.out.await(l -> true, SECONDS, 240);
             live.interrupt();
-            assertThat(live.process.waitFor(30, TimeUnit.SECONDS)).as("live ends on Ctrl-C").isTrue();
+            live.awaitExit(30, "live ends on Ctrl-C");
             assertThat(target.isAlive()).as("the load ran all along: %s", targetOut.all()).isTrue();
 
             List<JsonNode> seconds = new ArrayList<>();

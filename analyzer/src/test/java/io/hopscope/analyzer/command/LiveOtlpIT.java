@@ -62,7 +62,7 @@ class LiveOtlpIT {
                     received = collector.received("metrics", received.size() + 1);
                 }
                 live.interrupt();
-                assertThat(live.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                live.awaitExit(30, "live ends on Ctrl-C");
                 assertThat(live.process.exitValue()).as("%s", Files.readString(dir.resolve("live.err"))).isZero();
 
                 Map<String, JsonNode> metrics = new HashMap<>();
