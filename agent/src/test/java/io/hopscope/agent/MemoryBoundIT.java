@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The agent's memory stays bounded whatever the requests do: io.hopscope.testapps.MemoryBoundApp
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * twice to four times what was measured (docs/agent.md, "Memory") and does not grow with the number
  * of requests: a leak of a few bytes a request would pass it many times over. No timing is checked.
  */
+@Isolated("it measures heap bounds on the JVM defaults")
 class MemoryBoundIT {
 
     private static final String BOUNDARY = "io.hopscope.testapps.MemoryBoundApp#request";

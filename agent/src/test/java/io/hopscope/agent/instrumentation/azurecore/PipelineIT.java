@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
  * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and back
  * (woken, or finding the response there), every request.
  */
+@Isolated("its span counts follow how long calls take")
 class PipelineIT {
 
     private static final int COUNT = 30;
