@@ -19,6 +19,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -35,7 +36,8 @@ class BpfMergeIT {
     static Path agent;
     static Path offwake;
 
-    @TempDir
+    // Kept when a test fails: its recording, offwake's records and both logs are what tells why.
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     @BeforeAll
@@ -263,8 +265,8 @@ class BpfMergeIT {
                 }
             }
             assertThat(switchesInGet).as("request %s is not marked and its caller parked in get, so that switch out"
-                    + " is there; its kernel figures: %s; its hops: %s", r.get("id"), r.get("kernelDuring"),
-                    r.get("hopList")).isPositive();
+                    + " is there; its kernel figures: %s; its hops: %s; the run's files are kept in %s", r.get("id"),
+                    r.get("kernelDuring"), r.get("hopList"), dir).isPositive();
         }
         System.out.printf("lossy known-path: %d requests, %d traced; inside: %d marked incomplete, %d whole (%d of"
                         + " them with no park of the caller in get); %d loss window(s); %s%n", report.get("requests").size(),
