@@ -117,7 +117,10 @@ class Tracer:
         from bcc import BPF
         args = self.args
         text, self.task_stack_offset = program_for_this_kernel(args)
-        jvm = is_jvm(args.pid)
+        # Java frames are named from the JVM's perf map; only user stacks hold them, so without user
+        # stacks the JVM is not asked to write one (each jcmd is a JVM start of its own).
+        user_stacks = args.stacks in ("both", "user")
+        jvm = user_stacks and is_jvm(args.pid)
         if jvm:
             request_perf_map(args.pid, "start")
         try:
@@ -176,7 +179,7 @@ class Tracer:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
         else:
             # Checked again: the target may have exec'd a JVM after the start.
-            jvm = is_jvm(args.pid)
+            jvm = user_stacks and is_jvm(args.pid)
             if jvm:
                 request_perf_map(args.pid, "end")
         self.write_outputs(jvm, target_gone)

@@ -209,6 +209,8 @@ def test_java_frames_are_symbolised_from_the_perf_map(bpf_ready, tmp_path):
 
 
 def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
+    perf_map = "/tmp/perf-%d.map" % hopwake
+    map_before = os.stat(perf_map).st_mtime_ns if os.path.exists(perf_map) else None
     result, records, folded, _, _ = run_offwake(hopwake, tmp_path, "--duration", "1.5",
                                                 "--min-us", "10000", "--stacks", "kernel",
                                                 "--no-stack-reuse", "--preempted-stacks",
@@ -225,6 +227,9 @@ def test_min_us_and_kernel_stacks_only(hopwake, tmp_path):
     assert any(r["comm"] == "hop-waker" and r["waker"]["context"] == "hardirq" for r in woken)
     assert "reused" not in result.stderr, result.stderr
     assert folded
+    # No user stacks, no Java frames to name: the JVM was not asked for its perf map.
+    map_after = os.stat(perf_map).st_mtime_ns if os.path.exists(perf_map) else None
+    assert map_after == map_before, "jcmd Compiler.perfmap ran for --stacks kernel"
 
 
 def test_default_samples_stacks_and_weighs_them(bpf_ready, tmp_path):
