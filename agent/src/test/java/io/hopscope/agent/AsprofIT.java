@@ -8,12 +8,14 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedThread;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * asprof=: async-profiler in the application's JVM writing the agent's recording. Its samples and the
  * agent's events end up in one file; if it cannot start on this machine it says so once and the agent
  * records with the JDK alone.
  */
+@Isolated("its sample counts follow the machine's load")
 class AsprofIT {
 
     private static List<String> app() {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The samples' {@code bench --quick} on the built jars, the way the lead runs it: one JVM without
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * slow-tests profile that .ci/run turns on, not in every {@code mvn verify}.
  */
 @Tag("slow")
+@Isolated("its figures are throughput and CPU on this machine")
 class BenchQuickIT {
 
     private static final long TIMEOUT_S = 170;

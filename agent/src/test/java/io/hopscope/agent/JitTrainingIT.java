@@ -7,11 +7,13 @@ import java.util.List;
 import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The JIT training of JFR's writer runs in premain before the jfr= recording starts and leaves
  * nothing in it: no event, no event type, no string the recording refers to without carrying.
  */
+@Isolated("it measures the JIT's work")
 class JitTrainingIT {
 
     @Test

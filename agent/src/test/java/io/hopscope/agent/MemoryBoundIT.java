@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The agent's memory stays bounded whatever the requests do: io.hopscope.testapps.MemoryBoundApp
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * of requests: a leak of a few bytes a request would pass it many times over. No timing is checked,
  * so the workloads run two at a time, each on a JVM of its own with the JVM's defaults.
  */
+@Isolated("it measures heap bounds on the JVM defaults")
 class MemoryBoundIT {
 
     private static final String BOUNDARY = "io.hopscope.testapps.MemoryBoundApp#request";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Handovers;
 import java.util.List;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * only that package; it creates no MBean server for it; {@code -Dhopscope.c2=true} leaves the JIT
  * alone. On this JDK and the second one (HOPSCOPE_JDK2), whose internals could differ.
  */
+@Isolated("it measures the JIT's work")
 class StartupJitIT {
 
     private static final String APP = "io.hopscope.testapps.CompilerDirectivesApp";

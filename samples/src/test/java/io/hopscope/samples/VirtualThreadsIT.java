@@ -11,12 +11,14 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The virtual-thread modes on the second JDK (21+) in HOPSCOPE_JDK2, which `make test` sets from
  * scripts/second-jdk.sh: skipped without one, except under CI=true, where it fails. Each run says
  * which threads its requests really ran on, and open-loop how many platform threads were alive.
  */
+@Isolated("its checks follow the scheduler's timing")
 class VirtualThreadsIT {
 
     private static final Pattern SECOND = Pattern.compile(

@@ -33,10 +33,18 @@ public final class AgentRun {
      * with the agent spends most of its CPU of a short run in C2 compiling the agent's work
      * (docs/performance.md, "First seconds"); C1 alone halves it (docs/performance.md, "Test suite"),
      * and what a test asserts (events, hops, waits, exit codes) does not depend on which compiler ran
-     * the code. Tests of the JIT itself or of memory start their JVMs with the defaults
+     * the code. The flags are the root pom's {@code test.jvm.flags}, which Maven passes in the system
+     * property {@code hopscope.test.jvm.flags}. Tests of the JIT itself or of memory start their JVMs with the defaults
      * ({@link #runWithDefaultJvm}).
      */
-    public static final List<String> SHORT_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    public static List<String> shortJvmFlags() {
+        String flags = System.getProperty("hopscope.test.jvm.flags");
+        if (flags == null || flags.isBlank()) {
+            throw new IllegalStateException("system property hopscope.test.jvm.flags is not set: run the tests"
+                    + " through Maven (the root pom's test.jvm.flags)");
+        }
+        return List.of(flags.strip().split("\\s+"));
+    }
 
     public static Path agentJar() {
         return Path.of(System.getProperty("hopscope.agent.jar", "target/hopscope-agent.jar")).toAbsolutePath();
@@ -53,7 +61,7 @@ public final class AgentRun {
      * contain {@code %JFR%}, replaced by a fresh recording path.
      */
     public static AgentRun run(String java, String options, List<String> args) throws Exception {
-        return run(java, SHORT_JVM_FLAGS, options, args);
+        return run(java, shortJvmFlags(), options, args);
     }
 
     /** {@link #run(String, String, List)} on a JVM with its default JIT and collector. */

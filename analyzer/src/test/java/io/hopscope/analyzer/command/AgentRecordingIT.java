@@ -14,12 +14,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 4's "done when", end to end: the samples run under the real agent on a separate JVM, the
  * recording goes through {@code report}. Needs the samples and agent jars, which the reactor builds
  * before this module; skipped (with the reason) when this module is built alone without them.
  */
+@Isolated("the JDK throttles allocation samples per second")
 class AgentRecordingIT {
 
     static final long MS = 1_000_000L;
@@ -124,7 +126,7 @@ class AgentRecordingIT {
         for (String[] client : List.of(new String[] {"okhttp", "sync"}, new String[] {"netty", "sync-over-async"})) {
             String label = "alloc-" + client[0];
             // The JVM's defaults: the JDK's samples are throttled per second, so the bound above holds for
-            // a run as long as C2's; C1 alone (Paths.SHORT_JVM_FLAGS) ends it sooner, with fewer samples,
+            // a run as long as C2's; C1 alone (Paths.shortJvmFlags) ends it sooner, with fewer samples,
             // and its ratio left the bound (1.77).
             Path jfr = record(List.of(Paths.java().toString()), label, null, "pipeline", "--http-client", client[0],
                     "--mode", client[1], "--parallel", "2", "--count", "10000");

@@ -13,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 21's attach: the agent loaded into a sample JVM started without it, its recording saved
  * with {@code --stop}; and the PIDs attach must refuse, each in one line with exit 2.
  */
+@Isolated("its hop counts follow the timing of an attach")
 class AttachCommandIT {
 
     static Path samples;

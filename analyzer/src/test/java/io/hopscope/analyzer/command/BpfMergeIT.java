@@ -16,12 +16,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 5's "done when", for real: the samples run under the agent while {@code bpf/offwake.py}
  * traces them, then {@code report --bpf} merges the two. Needs root, bcc able to load a tracepoint
  * program, and the samples and agent jars; skipped, saying which is missing, otherwise.
  */
+@Isolated("offwake traces the whole machine and its lossy run is timed")
 class BpfMergeIT {
 
     static final String PYTHON = "/usr/bin/python3";

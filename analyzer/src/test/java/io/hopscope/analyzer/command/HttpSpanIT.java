@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * policy's child; the policy only sets a header, so its mean self time over the steady requests is
  * far under 10 ms (a warm-up request's includes its class loading).
  */
+@Isolated("it bounds a policy's self time")
 class HttpSpanIT {
 
     private static final long MS = 1_000_000L;

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 20's "done when", end to end on the second JDK (21+): {@code KnownVirtual.java} runs under
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * class initializer), and the caller blocks until the worker wakes it: a virtual caller to a
  * virtual worker, a platform caller to a virtual worker, and a virtual caller to new Thread(r).
  */
+@Isolated("carrier mounts and pinning follow the scheduler's timing")
 class KnownVirtualIT {
 
     static final long MS = 1_000_000L;

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code hopscope live PID --json} against the open-loop sample, started without the agent, on
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * climb from one line to the next. The test ends the target itself once the second live has printed,
  * rather than wait out its load and the 60 s its threads block.
  */
+@Isolated("it waits for lines within a time")
 class LiveCommandIT {
 
     static final String REQUEST = "io.hopscope.samples.openloop.OpenLoopCommand#exchange";
@@ -53,7 +55,7 @@ class LiveCommandIT {
             // and the stream's first flushes took 100 s, so the load runs 100 s (and its threads 60 s more).
             List<String> lines = first.out.await(l -> true, 7, 240);
             first.interrupt();
-            assertThat(first.process.waitFor(30, TimeUnit.SECONDS)).as("live ends on Ctrl-C").isTrue();
+            first.awaitExit(30, "live ends on Ctrl-C");
             assertThat(first.process.exitValue()).isZero();
             List<String> err = first.err();
             assertThat(err).first().isEqualTo("live: loaded the agent into process " + target.pid() + " with " + OPTIONS);
@@ -80,7 +82,7 @@ class LiveCommandIT {
             second.out.await(l -> true, 1, 60);
             target.destroy();
             assertThat(target.waitFor(60, TimeUnit.SECONDS)).as("the target ends on SIGTERM").isTrue();
-            assertThat(second.process.waitFor(30, TimeUnit.SECONDS)).as("live ends when the target exits").isTrue();
+            second.awaitExit(30, "live ends when the target exits");
             assertThat(second.process.exitValue()).isZero();
             assertThat(second.err()).first().isEqualTo("live: the agent already runs in process " + target.pid()
                     + "; " + OPTIONS + " ignored");
@@ -105,6 +107,7 @@ class LiveCommandIT {
         final Path errFile;
 
         Live(Path cli, Path errFile, String... args) throws IOException {
+            assumeInterruptible();
             List<String> cmd = new ArrayList<>(List.of(java(), "-jar", cli.toString(), "live"));
             cmd.addAll(List.of(args));
             this.errFile = errFile;
@@ -112,8 +115,37 @@ class LiveCommandIT {
             this.out = new Lines(process);
         }
 
+        /**
+         * Skips when this JVM ignores SIGINT (a shell without job control starts its background commands
+         * so, and the JVMs they start inherit it): the live JVMs it starts could not be stopped with Ctrl-C.
+         */
+        static void assumeInterruptible() throws IOException {
+            String ignored = Files.readAllLines(Path.of("/proc/self/status")).stream()
+                    .filter(l -> l.startsWith("SigIgn:")).map(l -> l.substring("SigIgn:".length()).strip())
+                    .findFirst().orElse("0");
+            boolean sigint = (Long.parseUnsignedLong(ignored, 16) & (1L << (2 - 1))) != 0;
+            assumeTrue(!sigint, "this JVM ignores SIGINT (started in the background by a shell without job control),"
+                    + " so the live JVMs it starts cannot be stopped with Ctrl-C");
+        }
+
         void interrupt() throws Exception {
             assertThat(new ProcessBuilder("kill", "-INT", Long.toString(process.pid())).start().waitFor()).isZero();
+        }
+
+        /**
+         * Waits for it to end; if it does not within {@code seconds}, fails with its threads' stacks
+         * (jcmd Thread.print) and its stderr, which say where it was held.
+         */
+        void awaitExit(long seconds, String what) throws Exception {
+            if (process.waitFor(seconds, TimeUnit.SECONDS)) {
+                return;
+            }
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+            String stacks = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            jcmd.waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError(what + ": still running after " + seconds + " s\nstderr:\n"
+                    + Files.readString(errFile) + "\nthreads:\n" + stacks);
         }
 
         /** Its stderr, without the JVM's own warnings. */

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 30's "done when" for live: on a steady load (the open-loop sample issuing 50 requests a
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the stream delivered them. The first two may be partial (live attaches mid-second, the agent
  * instruments as it loads).
  */
+@Isolated("it checks a request rate")
 class LiveEventTimeIT {
 
     static final int SECONDS = 8;
@@ -48,7 +50,7 @@ class LiveEventTimeIT {
             Live live = new Live(cli, dir.resolve("live.err"), Long.toString(target.pid()), LiveCommandIT.OPTIONS, "--json");
             List<String> lines = live.out.await(l -> true, SECONDS, 240);
             live.interrupt();
-            assertThat(live.process.waitFor(30, TimeUnit.SECONDS)).as("live ends on Ctrl-C").isTrue();
+            live.awaitExit(30, "live ends on Ctrl-C");
             assertThat(target.isAlive()).as("the load ran all along: %s", targetOut.all()).isTrue();
 
             List<JsonNode> seconds = new ArrayList<>();

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code hopscope live PID --otlp URL} against the open-loop sample (Netty sync-over-async: handoffs to
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (scripts/otelcol.sh) whose file exporter the test reads and whose Prometheus exporter it scrapes, as
  * a Prometheus server would; then an endpoint that refuses.
  */
+@Isolated("it waits for exports within a time")
 class LiveOtlpIT {
 
     @TempDir
@@ -60,7 +62,7 @@ class LiveOtlpIT {
                     received = collector.received("metrics", received.size() + 1);
                 }
                 live.interrupt();
-                assertThat(live.process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+                live.awaitExit(30, "live ends on Ctrl-C");
                 assertThat(live.process.exitValue()).as("%s", Files.readString(dir.resolve("live.err"))).isZero();
 
                 Map<String, JsonNode> metrics = new HashMap<>();

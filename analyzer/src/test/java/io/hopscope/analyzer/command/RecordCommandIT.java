@@ -70,8 +70,8 @@ class RecordCommandIT {
     @Test
     void recordsThePipelineAndWritesEveryReport() throws Exception {
         Path out = dir.resolve("run");
-        Cli r = Cli.run("record", "-o", out.toString(), "--", java, "-jar", samples.toString(),
-                "pipeline", "--http-client", "netty", "--mode", "sync-over-async", "--count", "50");
+        Cli r = Cli.run(recordShortJvm(List.of("-o", out.toString()), "-jar", samples.toString(),
+                "pipeline", "--http-client", "netty", "--mode", "sync-over-async", "--count", "50"));
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).contains("record: wrote " + out.toAbsolutePath());
         for (String f : List.of("recording.jfr", "report.json", "report.html", "report.txt")) {
@@ -101,9 +101,9 @@ class RecordCommandIT {
     @Test
     void bpfTracesTheCommandOrSaysWhyNot() throws Exception {
         Path out = dir.resolve("bpf");
-        Cli r = Cli.run("record", "-o", out.toString(), "--bpf",
-                "--agent-options", "requests=io.hopscope.samples.knownpath.KnownPath#request", "--", java, "-jar", samples.toString(),
-                "known-path", "--count", "40", "--pause-ms", "100");
+        Cli r = Cli.run(recordShortJvm(List.of("-o", out.toString(), "--bpf",
+                "--agent-options", "requests=io.hopscope.samples.knownpath.KnownPath#request"), "-jar", samples.toString(),
+                "known-path", "--count", "40", "--pause-ms", "100"));
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(requests(out)).hasSize(40);
         if (bccWorks()) {
@@ -115,6 +115,16 @@ class RecordCommandIT {
             assertThat(r.err()).containsOnlyOnce("record: --bpf off: ");
             assertThat(out.resolve("offcpu.jsonl")).doesNotExist();
         }
+    }
+
+    /** {@code record <options> -- java <short JVM flags> <args>}: the command line of a recorded short JVM. */
+    private static String[] recordShortJvm(List<String> options, String... args) {
+        List<String> command = new ArrayList<>(List.of("record"));
+        command.addAll(options);
+        command.add("--");
+        command.addAll(Paths.shortJvm(Path.of(java)));
+        command.addAll(List.of(args));
+        return command.toArray(String[]::new);
     }
 
     /** BpfMergeIT's test: root, and bcc loads a tracepoint program. */

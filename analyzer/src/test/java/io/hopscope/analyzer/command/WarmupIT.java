@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 30's warm-up done-when: a real application under the agent ({@code WarmupApp.java}, whose
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the count, kept apart from the worst list by default, ranked with the rest by
  * {@code --warmup include}, and left out by {@code --warmup exclude}.
  */
+@Isolated("its warm-up request count follows the JIT's timing")
 class WarmupIT {
 
     @TempDir

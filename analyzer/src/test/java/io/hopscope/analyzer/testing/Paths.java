@@ -19,9 +19,17 @@ public final class Paths {
      * A JVM with the agent spends most of the CPU of a run of seconds in C2 compiling the agent's work
      * (docs/performance.md, "First seconds"); C1 alone halves it (docs/performance.md, "Test suite"),
      * and what the tests assert (requests, hops, waits, exit codes) does not depend on which compiler
-     * ran the code. Tests of memory bounds or of the JIT keep the defaults.
+     * ran the code. The flags are the root pom's {@code test.jvm.flags}, which Maven passes in the
+     * system property {@code hopscope.test.jvm.flags}. Tests of memory bounds or of the JIT keep the defaults.
      */
-    public static final List<String> SHORT_JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+    public static List<String> shortJvmFlags() {
+        String flags = System.getProperty("hopscope.test.jvm.flags");
+        if (flags == null || flags.isBlank()) {
+            throw new IllegalStateException("system property hopscope.test.jvm.flags is not set: run the tests"
+                    + " through Maven (the root pom's test.jvm.flags)");
+        }
+        return List.of(flags.strip().split("\\s+"));
+    }
 
     private Paths() {
     }
@@ -47,11 +55,11 @@ public final class Paths {
         return Path.of(System.getProperty("java.home"), "bin", "java");
     }
 
-    /** The start of a command line: {@code java} and {@link #SHORT_JVM_FLAGS}; a list to add to. */
+    /** The start of a command line: {@code java} and {@link #shortJvmFlags}; a list to add to. */
     public static List<String> shortJvm(Path java) {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        command.addAll(SHORT_JVM_FLAGS);
+        command.addAll(shortJvmFlags());
         return command;
     }
 

@@ -11,12 +11,14 @@ import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The jdk-http sample under the agent: HttpClient.send hands its exchange to the client's selector
  * thread without an executor (registered events, a write on a pooled connection), and the selector
  * hands it to the client's executor, which wakes the caller. Each of those transfers is a hop.
  */
+@Isolated("how many callers park depends on the response's timing")
 class JdkHttpIT {
 
     private static final int COUNT = 40;
