@@ -10,12 +10,13 @@ import java.util.concurrent.Future;
 
 /**
  * A test class's independent JVM runs, started two at a time as soon as the class starts, each
- * handed to the test method that checks it. Each JVM under the agent runs its start on about one core
- * and then waits on loopback I/O and its own threads, so on two cores two at a time take far less
- * wall time than one after the other; the checks stay per test method, as they were.
- * Only for runs that measure no time (exit codes, events, heap histograms): each run's duration
- * grows when another runs beside it. One pool for the whole test JVM, so that however many test
- * classes run at once, no more than two of these runs do.
+ * handed to the test method that checks it. Each JVM under the agent runs its start on about one
+ * core and then waits on loopback I/O and its own threads, so on two cores two at a time take less
+ * wall time than one after the other (docs/performance.md, "Test suite"); the checks stay per test
+ * method, as they were. Only for runs that measure no time (exit codes, events, heap histograms):
+ * each run's duration grows when another runs beside it. One pool for the whole test JVM, so that
+ * however many test classes run at once (failsafe runs two), no more than two of these runs do;
+ * they start in the order they were queued.
  *
  * <p>A failure inside a run (an assertion of the run itself, a timeout) is thrown again, as it was,
  * by {@link #get} in the test that asks for that run.
