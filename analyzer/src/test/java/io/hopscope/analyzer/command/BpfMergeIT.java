@@ -10,11 +10,16 @@ import io.hopscope.analyzer.testing.Paths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import jdk.jfr.consumer.RecordedClass;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
@@ -31,7 +36,8 @@ class BpfMergeIT {
     static Path agent;
     static Path offwake;
 
-    @TempDir
+    // Kept when a test fails: its recording, offwake's records and both logs are what tells why.
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     @BeforeAll
@@ -53,10 +59,10 @@ class BpfMergeIT {
 
     @Test
     void knownPathCallerIsWokenByB() throws Exception {
-        // 10 s of requests: offwake's start (jcmd, then compiling the program) took 6-16 s on a loaded
-        // machine, and 2.5 s of requests were over before it traced any.
-        JsonNode report = traced("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
-                "known-path", "--count", "200", "--pause-ms", "50");
+        // Requests until offwake has traced 60 (about 5 s): its start (jcmd, then compiling the program)
+        // took 6-16 s on a loaded machine, which a fixed count of requests had to outlast.
+        JsonNode report = traced("known-path", "requests=io.hopscope.samples.knownpath.KnownPath#request", 60,
+                "known-path", "--count", UNTIL_ENDED, "--pause-ms", "50");
         int wokenByB = 0;
         int wokenOnlyByOthers = 0;
         long endedByB = 0;
@@ -123,7 +129,7 @@ class BpfMergeIT {
 
     @Test
     void nettyCallersAreWokenInMonoBlockByEventLoopsAndOkHttpIsNot() throws Exception {
-        JsonNode netty = traced("netty", null, false, "pipeline", "--http-client", "netty", "--mode", "sync-over-async",
+        JsonNode netty = traced("netty", null, 0, "pipeline", "--http-client", "netty", "--mode", "sync-over-async",
                 "--warmup", "3", "--duration", "2");
         long withFutexInBlock = 0;
         long eventLoopWakes = 0;
@@ -169,7 +175,7 @@ class BpfMergeIT {
         assertThat(blocksEndedByOthers).isLessThanOrEqualTo(blocksEndedByEventLoop / 10);
         picturesShowEventLoopsWakingCallers();
 
-        JsonNode okhttp = traced("okhttp", null, false, "pipeline", "--http-client", "okhttp", "--mode", "sync",
+        JsonNode okhttp = traced("okhttp", null, 0, "pipeline", "--http-client", "okhttp", "--mode", "sync",
                 "--warmup", "3", "--duration", "2");
         long okTraced = 0;
         for (JsonNode r : okhttp.get("requests")) {
@@ -190,22 +196,28 @@ class BpfMergeIT {
 
     /**
      * Issue 23: offwake losing records for real marks the requests that may miss some. A ring of 8 pages
-     * holds one batch, and at the known path's low rate each CPU sends a batch by age about every 100 ms,
-     * so about one batch a drain gets through and the others are lost. 400 requests (about 35 s): offwake
-     * can take 20 s to start on a loaded machine. Every known-path request parks
-     * its caller in {@code CompletableFuture.get} for the holder's 30 ms: a traced request that is not
-     * marked must show that switch out; one whose interval was lost must be marked. A loss window spans
-     * from the earliest switch out in the lost batches, and a batch often holds a long sleep of some
-     * thread of the JVM, so most requests are marked: in some runs all of them, and then only the
-     * marking, not the unmarked ones, is checked.
+     * holds one batch, and offwake is stopped three times for 300 ms once it traces, so each stop loses a
+     * stretch of records. A known-path request's caller parks in {@code CompletableFuture.get} until B,
+     * held 30 ms on the holder's monitor, completes the future: a traced request that is not marked must
+     * show that switch out; one whose interval was lost must be marked. A loss window spans from the
+     * earliest switch out in the lost batches, and a batch often holds a long sleep of some thread of the
+     * JVM, so many requests are marked: in some runs all of them, and then only the marking is checked.
+     *
+     * <p>The park is the JVM's own record, not assumed: a caller that the scheduler kept off its CPU from
+     * the submit to A until B had completed (30 ms in the run queue of a loaded machine) finds the result
+     * there and never parks, and that request is whole without a switch in get. Only a request whose
+     * caller the JVM saw park in get for 10 ms or more ({@code jdk.ThreadPark}, hopscope.jfc's threshold)
+     * must show the switch: a thread that spends that long in a park has left its CPU.
      */
     @Test
     void requestsOverlappingLostRecordsAreMarkedAndTheOthersAreWhole() throws Exception {
-        // A ring buffer of one batch, and offwake stopped (SIGSTOP) three times for 300 ms while the sample
-        // runs: its drain, woken at every batch, keeps up otherwise, and each stop loses a stretch of records.
+        // A ring buffer of one batch, and offwake stopped (SIGSTOP) three times for 300 ms once it traces: its
+        // drain, woken at every batch, keeps up otherwise, and each stop loses a stretch of records. 80
+        // requests traced: the stops cover the first 18 or so, the rest are whole unless a window reaches them.
         stalls = 3;
-        String tracerOut = run("lossy", "requests=io.hopscope.samples.knownpath.KnownPath#request", true,
-                List.of("--stacks", "none", "--buffer-pages", "8"), "known-path", "--count", "600", "--pause-ms", "50");
+        String tracerOut = run("lossy", "requests=io.hopscope.samples.knownpath.KnownPath#request", 80,
+                List.of("--stacks", "none", "--buffer-pages", "8"), "known-path", "--count", UNTIL_ENDED,
+                "--pause-ms", "50");
         java.util.regex.Matcher lost = java.util.regex.Pattern.compile("lost (\\d+) events").matcher(tracerOut);
         assertThat(lost.find()).as(tracerOut).isTrue();
         assertThat(Long.parseLong(lost.group(1))).as("records lost: " + tracerOut).isPositive();
@@ -216,29 +228,9 @@ class BpfMergeIT {
                 traced.add(r);
             }
         }
-        long marked = 0;
-        long whole = 0;
-        // The first and last traced requests may have begun before tracing or ended after it.
-        for (JsonNode r : traced.subList(1, traced.size() - 1)) {
-            if (r.get("kernelIncomplete").asBoolean()) {
-                marked++;
-                continue;
-            }
-            whole++;
-            long switchesInGet = 0;
-            for (JsonNode d : r.get("kernelDuring")) {
-                if (d.get("during").asText().equals("CompletableFuture.get")) {
-                    switchesInGet += d.get("contextSwitches").asLong();
-                }
-            }
-            assertThat(switchesInGet).as("request %s is not marked, so its caller's park in get is there",
-                    r.get("id")).isPositive();
-        }
+        // First what the tracer accounted for: every lost record lies in a loss window (a record lost with
+        // none would leave a request unmarked below).
         JsonNode kernel = report.get("kernel");
-        System.out.printf("lossy known-path: %d requests, %d traced; inside: %d marked incomplete, %d whole; %d loss"
-                        + " window(s); %s%n", report.get("requests").size(), traced.size(), marked, whole,
-                kernel.get("lossWindows").asLong(), tracerOut.strip().replace("\n", " | "));
-        assertThat(marked).as("requests marked").isPositive();
         long flagged = 0;
         for (JsonNode r : report.get("requests")) {
             flagged += r.get("kernelIncomplete").asBoolean() ? 1 : 0;
@@ -247,6 +239,40 @@ class BpfMergeIT {
         assertThat(kernel.get("notes").toString()).contains(kernel.get("incompleteRequests").asLong()
                 + " request(s) overlap lost eBPF records: their off-CPU figures are incomplete")
                 .doesNotContain("no loss record places in time");
+        List<long[]> parks = callerParksInGet(dir.resolve("lossy.jfr"));
+        assertThat(parks.size()).as("known-path-caller's parks in CompletableFuture.get that the JVM recorded")
+                .isGreaterThanOrEqualTo(report.get("requests").size() / 2);
+        long marked = 0;
+        long whole = 0;
+        long notParked = 0;
+        // The first and last traced requests may have begun before tracing or ended after it.
+        for (JsonNode r : traced.subList(1, traced.size() - 1)) {
+            if (r.get("kernelIncomplete").asBoolean()) {
+                marked++;
+                continue;
+            }
+            whole++;
+            long start = r.get("startEpochNanos").asLong();
+            long end = start + r.get("durationNanos").asLong();
+            if (parks.stream().noneMatch(p -> start <= p[0] && p[1] <= end)) {
+                notParked++;
+                continue;
+            }
+            long switchesInGet = 0;
+            for (JsonNode d : r.get("kernelDuring")) {
+                if (d.get("during").asText().equals("CompletableFuture.get")) {
+                    switchesInGet += d.get("contextSwitches").asLong();
+                }
+            }
+            assertThat(switchesInGet).as("request %s is not marked and its caller parked in get, so that switch out"
+                    + " is there; its kernel figures: %s; its hops: %s; the run's files are kept in %s", r.get("id"),
+                    r.get("kernelDuring"), r.get("hopList"), dir).isPositive();
+        }
+        System.out.printf("lossy known-path: %d requests, %d traced; inside: %d marked incomplete, %d whole (%d of"
+                        + " them with no park of the caller in get); %d loss window(s); %s%n", report.get("requests").size(),
+                traced.size(), marked, whole, notParked, kernel.get("lossWindows").asLong(),
+                tracerOut.strip().replace("\n", " | "));
+        assertThat(marked).as("requests marked").isPositive();
     }
 
     // Issue 6's pictures of the same Netty run: the offwake flame graph has caller stacks in Mono.block
@@ -284,16 +310,15 @@ class BpfMergeIT {
     }
 
     /**
-     * Runs the sample under the agent, attaches offwake once the JVM is up (after its first output
-     * line when {@code waitForOutput}, else at once: the sample's warmup covers offwake's start), lets
-     * offwake end with the process, and returns {@code report --bpf --format json}.
+     * Runs the sample under the agent and offwake, as {@link #run} says, and returns
+     * {@code report --bpf --format json}.
      */
-    JsonNode traced(String label, String agentOptions, boolean waitForOutput, String... sampleArgs) throws Exception {
+    JsonNode traced(String label, String agentOptions, int tracedRequests, String... sampleArgs) throws Exception {
         // Kernel stacks only: they say whether an interrupt did the wake; naming user stacks
         // (perf map, symbol tables) would take longer than the run and is not what is checked. Every
         // interval's stacks: the folded file's per-name totals are checked on runs of a few hundred
         // wakes, which one in eight (the default) would leave to chance.
-        String tracerOut = run(label, agentOptions, waitForOutput, List.of("--stacks", "kernel", "--stack-every", "1",
+        String tracerOut = run(label, agentOptions, tracedRequests, List.of("--stacks", "kernel", "--stack-every", "1",
                 "--folded", dir.resolve(label + ".folded").toString()), sampleArgs);
         assertThat(tracerOut).contains("lost 0 events");
         return report(label);
@@ -306,19 +331,30 @@ class BpfMergeIT {
         return new ObjectMapper().readTree(r.out());
     }
 
-    /** Runs the sample under the agent and offwake (with {@code tracerArgs}) as {@link #traced} says; returns offwake's log. */
-    /** Times the next run() stops offwake for 300 ms once it traces (0: never). */
+    /** A known-path {@code --count} that no run reaches: {@link #run} ends the sample once enough is traced. */
+    static final String UNTIL_ENDED = "1000000";
+
+    /** Times the next run() stops offwake for 300 ms once it traces (0: never); only for a run it ends. */
     private int stalls;
 
-    String run(String label, String agentOptions, boolean waitForOutput, List<String> tracerArgs, String... sampleArgs)
+    /**
+     * Runs the sample under the agent and offwake (with {@code tracerArgs}); returns offwake's log. With
+     * {@code tracedRequests} 0 offwake attaches at once (the sample's warmup covers offwake's start) and
+     * the sample ends by itself. Else offwake attaches after the sample's first request, and once offwake
+     * traces and the sample has logged that many more requests, the test ends the sample with SIGTERM,
+     * whose shutdown writes the recording as a normal exit does: the run lasts as long as offwake's start
+     * plus those requests, where a fixed count had to outlast offwake's slowest start. Either way offwake
+     * ends with the process.
+     */
+    String run(String label, String agentOptions, int tracedRequests, List<String> tracerArgs, String... sampleArgs)
             throws Exception {
         int stallsNow = stalls;
         stalls = 0;
         Path jfr = dir.resolve(label + ".jfr");
         Path events = dir.resolve(label + ".jsonl");
         Path log = dir.resolve(label + ".log");
-        // The JVM's defaults, not Paths.shortJvm: this test's time is offwake's and its fixed run lengths,
-        // not the JIT's, and its lossy run is the one whose timing it was written against.
+        // The JVM's defaults, not Paths.shortJvm: this test's time is offwake's start and the requests it
+        // waits for, not the JIT's, and its lossy run is the one whose timing it was written against.
         List<String> cmd = new ArrayList<>(List.of(Paths.java().toString(),
                 "-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),
                 "-jar", samples.toString()));
@@ -326,9 +362,10 @@ class BpfMergeIT {
         Process jvm = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Process tracer = null;
         try {
-            if (waitForOutput) {
+            assertThat(stallsNow == 0 || tracedRequests > 0).as("stalls need a run the test ends").isTrue();
+            if (tracedRequests > 0) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!firstRequestDone(log) && jvm.isAlive() && System.nanoTime() < deadline) {
+                while (requestsDone(log) == 0 && jvm.isAlive() && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
             }
@@ -339,21 +376,29 @@ class BpfMergeIT {
                     "--events", events.toString()));
             tracerCmd.addAll(tracerArgs);
             tracer = new ProcessBuilder(tracerCmd).redirectErrorStream(true).redirectOutput(tracerLog.toFile()).start();
-            if (stallsNow > 0) {
+            if (tracedRequests > 0) {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
                 while (!(Files.exists(tracerLog) && Files.readString(tracerLog).contains("Ctrl-C to end."))
                         && tracer.isAlive() && System.nanoTime() < deadline) {
                     Thread.sleep(20);
                 }
+                int atStart = requestsDone(log);
                 for (int k = 0; k < stallsNow && jvm.isAlive(); k++) {
                     signal(tracer, "-STOP");
                     Thread.sleep(300);
                     signal(tracer, "-CONT");
                     Thread.sleep(200);
                 }
+                deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (requestsDone(log) < atStart + tracedRequests && jvm.isAlive() && System.nanoTime() < deadline) {
+                    Thread.sleep(20);
+                }
+                assertThat(jvm.isAlive()).as("the sample ran until the test ended it: " + Files.readString(log)).isTrue();
+                jvm.destroy();
             }
             assertThat(jvm.waitFor(90, TimeUnit.SECONDS)).isTrue();
-            assertThat(jvm.exitValue()).as(Files.readString(log)).isZero();
+            // SIGTERM's exit status (128 + 15) when the test ended the sample.
+            assertThat(jvm.exitValue()).as(Files.readString(log)).isEqualTo(tracedRequests > 0 ? 143 : 0);
             assertThat(tracer.waitFor(30, TimeUnit.SECONDS)).as("offwake ends with its target").isTrue();
             String tracerOut = Files.readString(tracerLog);
             System.out.printf("%s: %.1f s traced: %s%n", label, (System.nanoTime() - t0) / 1e9,
@@ -368,11 +413,32 @@ class BpfMergeIT {
         }
     }
 
+    /**
+     * Start and end (epoch nanoseconds) of each park of known-path-caller in {@code CompletableFuture.get}
+     * that the JVM recorded ({@code jdk.ThreadPark} of a {@code CompletableFuture$Signaller}).
+     */
+    private static List<long[]> callerParksInGet(Path jfr) throws IOException {
+        List<long[]> parks = new ArrayList<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            RecordedClass parked = e.getEventType().getName().equals("jdk.ThreadPark") ? e.getClass("parkedClass") : null;
+            if (parked != null && parked.getName().equals("java.util.concurrent.CompletableFuture$Signaller")
+                    && e.getThread() != null && "known-path-caller".equals(e.getThread().getJavaName())) {
+                parks.add(new long[] {epochNanos(e.getStartTime()), epochNanos(e.getEndTime())});
+            }
+        }
+        return parks;
+    }
+
+    private static long epochNanos(Instant t) {
+        return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+    }
+
     private static void signal(Process p, String signal) throws Exception {
         assertThat(new ProcessBuilder("kill", signal, Long.toString(p.pid())).start().waitFor()).isZero();
     }
 
-    private static boolean firstRequestDone(Path log) throws IOException {
-        return Files.exists(log) && Files.readString(log).lines().anyMatch(l -> l.contains("request"));
+    /** Requests the known-path sample has logged so far. */
+    private static int requestsDone(Path log) throws IOException {
+        return Files.exists(log) ? (int) Files.readString(log).lines().filter(l -> l.startsWith("request: ")).count() : 0;
     }
 }
