@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.BootJar;
+import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.PipelineChecks;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
+import io.hopscope.agent.testing.TwoAtATime;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +30,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * platform loader), and an application with its own Byte Buddy and Jackson in a loader of its own.
  * Each records what the class path does (PipelineIT's checks) and the application's own output is
  * right. Starting a JVM with the agent costs far more than the requests, so the cases share two
- * JVMs a JDK: the Spring Boot jar, and one whose LoaderApp makes the other loaders.
+ * JVMs a JDK: the Spring Boot jar, and one whose LoaderApp makes the other loaders; all of them
+ * are queued when the class starts and run two at a time.
  */
 class ClassLoadersIT {
 
@@ -41,6 +44,8 @@ class ClassLoadersIT {
     private static final String OKHTTP_EXECUTE = "okhttp3.Call#execute";
 
     private static Path samplesBootJar;
+    /** The class's JVM runs, queued when it starts: none measures time, so two run at a time. */
+    private static final TwoAtATime<String, AgentRun> RUNS = new TwoAtATime<>();
 
     @BeforeAll
     static void buildTheApplication() throws Exception {
@@ -52,15 +57,23 @@ class ClassLoadersIT {
                 .classes(testClasses, path -> path.startsWith("io/hopscope/testapps/LoaderApp"))
                 .libraries(SamplesJar.libraries())
                 .write(AgentRun.workDir().resolve("samples-boot.jar"));
+        Handovers.jvms().forEach(java -> {
+            RUNS.start("springBootJar " + java, () -> springBootJarRun(java));
+            RUNS.start("classLoaders " + java, () -> classLoadersRun(java));
+        });
+    }
+
+    private static AgentRun springBootJarRun(String java) throws Exception {
+        return AgentRun.run(java, OPTIONS, List.of("-jar", samplesBootJar.toString(),
+                "own", "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count", COUNT,
+                "--next", "own", "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2", "--count", COUNT));
     }
 
     /** The pipeline sample from a Spring Boot jar: Netty send().block() and OkHttp sendSync. */
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void springBootJar(String java) throws Exception {
-        AgentRun run = AgentRun.run(java, OPTIONS, List.of("-jar", samplesBootJar.toString(),
-                "own", "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count", COUNT,
-                "--next", "own", "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2", "--count", COUNT));
+        AgentRun run = RUNS.get("springBootJar " + java);
         String launched = "org.springframework.boot.loader.launch.LaunchedClassLoader";
         assertThat(run.stdout).as(run.stderr)
                 .contains("Mono from " + launched + ", HttpPipeline from " + launched + ", exit 0")
@@ -83,19 +96,8 @@ class ClassLoadersIT {
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
     void classLoadersTheApplicationMakes(String java) throws Exception {
-        String libraries = SamplesJar.libraries().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        String testClasses = System.getProperty("hopscope.test.classes");
-        String ownApplication = Stream.concat(Stream.of(Path.of(testClasses)), ownLibraries().stream())
-                .map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        String samples = SamplesJar.classes().toString();
+        AgentRun run = RUNS.get("classLoaders " + java);
         String calls = Integer.toString(OWN_LIBRARY_CALLS);
-        AgentRun run = AgentRun.run(java, OPTIONS, List.of("-cp", testClasses + File.pathSeparator + libraries,
-                "io.hopscope.testapps.LoaderApp",
-                "system:" + samples, "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
-                "--count", COUNT,
-                "--next", "platform:" + samples + File.pathSeparator + libraries, "pipeline", "--mode", "sync-over-async",
-                "--http-client", "netty", "--parallel", "2", "--count", COUNT,
-                "--next", "platform:" + ownApplication, "--main", "io.hopscope.testapps.OwnLibrariesApp", calls));
         String jackson = System.getProperty("hopscope.app.jackson.version");
         assertThat(run.stdout).as(run.stderr)
                 .contains("okhttp --parallel 2 --count " + COUNT + ": Mono from system, HttpPipeline from system, exit 0")
@@ -115,6 +117,26 @@ class ClassLoadersIT {
         assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC, OKHTTP_EXECUTE);
         checkBothModes(byBoundary);
         checkOwnLibraries(byBoundary.get(OKHTTP_EXECUTE));
+    }
+
+    /**
+     * The LoaderApp run: the samples in a loader under the system loader, then with all their
+     * libraries in one under the platform loader, then the application with its own libraries.
+     */
+    private static AgentRun classLoadersRun(String java) throws Exception {
+        String libraries = SamplesJar.libraries().stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+        String testClasses = System.getProperty("hopscope.test.classes");
+        String ownApplication = Stream.concat(Stream.of(Path.of(testClasses)), ownLibraries().stream())
+                .map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+        String samples = SamplesJar.classes().toString();
+        String calls = Integer.toString(OWN_LIBRARY_CALLS);
+        return AgentRun.run(java, OPTIONS, List.of("-cp", testClasses + File.pathSeparator + libraries,
+                "io.hopscope.testapps.LoaderApp",
+                "system:" + samples, "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
+                "--count", COUNT,
+                "--next", "platform:" + samples + File.pathSeparator + libraries, "pipeline", "--mode", "sync-over-async",
+                "--http-client", "netty", "--parallel", "2", "--count", COUNT,
+                "--next", "platform:" + ownApplication, "--main", "io.hopscope.testapps.OwnLibrariesApp", calls));
     }
 
     /** The run's requests, at least {@code atLeast}, each with its Request event, by boundary. */

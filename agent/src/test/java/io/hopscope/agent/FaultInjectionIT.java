@@ -7,6 +7,7 @@ import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.FaultAgent;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.SamplesJar;
+import io.hopscope.agent.testing.TwoAtATime;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sample workloads (every scenario, both pipeline modes with each client, both JDK client
@@ -39,7 +39,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * failure. In mode exits only the hooks given what a hook returned throw (an exit and its token).
  * The same with the test application's hand-overs, on the second JDK with virtual threads too.
  * Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest makes
- * every hook throw, in process).
+ * every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
+ * class starts ({@link TwoAtATime}); each test method checks one.
  */
 class FaultInjectionIT {
 
@@ -59,9 +60,13 @@ class FaultInjectionIT {
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final AtomicInteger VIRTUAL_RUNS = new AtomicInteger();
+    /** Every run of the class, queued at its start: no run measures time, so they run two at a time. */
+    private static final TwoAtATime<String, FaultRun> STARTED = new TwoAtATime<>();
     private static Path faultAgent;
 
     private static final String COUNT = "20";
+    /** The three fault modes, each on its own JVM (FaultAgent). */
+    private static final List<String> FAULT_MODES = List.of("all", "after", "exits");
     private static final Pattern FAILED = Pattern.compile("hopscope: instrumentation (\\S+) failed \\(.*");
 
     @BeforeAll
@@ -69,6 +74,18 @@ class FaultInjectionIT {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
                 .as("samples jar at %s", SamplesJar.path()).isTrue();
         faultAgent = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent.jar"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (String faults : FAULT_MODES) {
+            for (Sample sample : Sample.values()) {
+                start(sample + " " + faults, java, faults, sample.options, sample.program);
+            }
+        }
+        handoverRuns().forEach(arguments -> {
+            String jvm = (String) arguments.get()[0];
+            String faults = (String) arguments.get()[1];
+            start(handoversKey(jvm, faults), jvm, faults, "jfr=%JFR%,requests=" + Handovers.BOUNDARY,
+                    handoverProgram(jvm));
+        });
     }
 
     /**
@@ -88,61 +105,50 @@ class FaultInjectionIT {
         assertThat(new TreeSet<>(CALLED)).as("hooks the fault runs called").containsAll(hooks);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void pipelineOkHttpSync(String faults) throws Exception {
-        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2",
-                "--count", COUNT), "boundaries", "spans");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void pipelineNettySyncOverAsync(String faults) throws Exception {
-        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel",
-                "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void jdkHttpSync(String faults) throws Exception {
-        check(faults, "jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count",
-                COUNT), "boundaries", "executors", "context", "waits");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void knownPath(String faults) throws Exception {
-        check(faults, "jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path", "--count",
-                "3", "--pause-ms", "10"), "boundaries", "executors", "waits");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void pipelineOkHttpSyncOverAsync(String faults) throws Exception {
-        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client", "okhttp",
-                "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void pipelineNettySync(String faults) throws Exception {
-        check(faults, "jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "netty", "--parallel", "2",
-                "--count", COUNT), "boundaries", "spans", "executors", "context", "waits");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void jdkHttpAsync(String faults) throws Exception {
-        check(faults, "jfr=%JFR%", List.of("jdk-http", "--mode", "async", "--producers", "1", "--in-flight", "4",
-                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits");
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"all", "after", "exits"})
-    void openLoop(String faults) throws Exception {
-        check(faults, "jfr=%JFR%,requests=io.hopscope.samples.openloop.OpenLoopCommand#exchange", List.of("open-loop",
-                "--mode", "sync-over-async", "--rps", "20", "--duration", "2", "--delay-ms", "20"),
+    /**
+     * The samples run: the agent's options, the sample's arguments, and the instrumentations whose
+     * hooks the sample surely calls, so that each must report failures.
+     */
+    enum Sample {
+        PIPELINE_OKHTTP_SYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp",
+                "--parallel", "2", "--count", COUNT), "boundaries", "spans"),
+        PIPELINE_NETTY_SYNC_OVER_ASYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client",
+                "netty", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits"),
+        JDK_HTTP_SYNC("jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2",
+                "--count", COUNT), "boundaries", "executors", "context", "waits"),
+        KNOWN_PATH("jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path",
+                "--count", "3", "--pause-ms", "10"), "boundaries", "executors", "waits"),
+        PIPELINE_OKHTTP_SYNC_OVER_ASYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client",
+                "okhttp", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits"),
+        PIPELINE_NETTY_SYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "netty", "--parallel",
+                "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits"),
+        JDK_HTTP_ASYNC("jfr=%JFR%", List.of("jdk-http", "--mode", "async", "--producers", "1", "--in-flight", "4",
+                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits"),
+        // One second at 20 a second: 20 requests, each failing in every instrumentation named.
+        OPEN_LOOP("jfr=%JFR%,requests=io.hopscope.samples.openloop.OpenLoopCommand#exchange", List.of("open-loop",
+                "--mode", "sync-over-async", "--rps", "20", "--duration", "1", "--delay-ms", "20"),
                 "boundaries", "executors", "context", "waits");
+
+        final String options;
+        final List<String> program;
+        final String[] hit;
+
+        Sample(String options, List<String> sampleArgs, String... hit) {
+            this.options = options;
+            this.program = new ArrayList<>(List.of("-jar", SamplesJar.path().toString()));
+            this.program.addAll(sampleArgs);
+            this.hit = hit;
+        }
+    }
+
+    static Stream<Arguments> sampleRuns() {
+        return FAULT_MODES.stream().flatMap(f -> Stream.of(Sample.values()).map(s -> Arguments.of(s, f)));
+    }
+
+    @ParameterizedTest(name = "{0}, faults {1}")
+    @MethodSource("sampleRuns")
+    void sample(Sample sample, String faults) throws Exception {
+        check(sample + " " + faults, faults, sample.program, sample.hit);
     }
 
     /**
@@ -152,6 +158,21 @@ class FaultInjectionIT {
     @ParameterizedTest
     @MethodSource("handoverRuns")
     void handovers(String java, String faults) throws Exception {
+        if (!java.equals(Handovers.jvms().findFirst().orElseThrow())) {
+            VIRTUAL_RUNS.incrementAndGet();
+        }
+        check(handoversKey(java, faults), faults, handoverProgram(java), "boundaries", "executors");
+    }
+
+    static Stream<Arguments> handoverRuns() {
+        return Handovers.jvms().flatMap(java -> FAULT_MODES.stream().map(f -> Arguments.of(java, f)));
+    }
+
+    private static String handoversKey(String java, String faults) {
+        return "handovers on " + java + " " + faults;
+    }
+
+    private static List<String> handoverProgram(String java) {
         List<String> program = new ArrayList<>(List.of("-cp", System.getProperty("hopscope.test.classes"),
                 "io.hopscope.testapps.HandoverApp"));
         for (String scenario : List.of("fork", "forkInline", "submit", "submitRunnable", "submitCallable", "execute",
@@ -159,41 +180,41 @@ class FaultInjectionIT {
             program.add(scenario + (scenario.equals("forkInline") || scenario.equals("invoke") ? ":parked" : ":before"));
         }
         if (!java.equals(Handovers.jvms().findFirst().orElseThrow())) {
-            VIRTUAL_RUNS.incrementAndGet();
             program.addAll(List.of("virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:parked",
                     "virtual:parked"));
         }
-        check(java, faults, "jfr=%JFR%,requests=" + Handovers.BOUNDARY, program, "boundaries", "executors");
+        return program;
     }
 
-    static Stream<Arguments> handoverRuns() {
-        return Handovers.jvms().flatMap(java -> Stream.of("all", "after", "exits").map(f -> Arguments.of(java, f)));
+    /** Queues the program's run on {@code java} under the fault agent in mode {@code faults}. */
+    private static void start(String key, String java, String faults, String options, List<String> program) {
+        STARTED.start(key, () -> {
+            Path called = Files.createTempFile(AgentRun.workDir(), "called-", ".txt");
+            List<String> args = new ArrayList<>(List.of("-javaagent:" + faultAgent + "=" + faults + "," + called));
+            args.addAll(program);
+            return new FaultRun(AgentRun.run(java, options, args), called);
+        });
     }
 
-    private static void check(String faults, String options, List<String> sampleArgs, String... hit) throws Exception {
-        List<String> program = new ArrayList<>(List.of("-jar", SamplesJar.path().toString()));
-        program.addAll(sampleArgs);
-        check(Path.of(System.getProperty("java.home"), "bin", "java").toString(), faults, options, program, hit);
+    /** A run under the fault agent and the file where it wrote the hooks that threw. */
+    private record FaultRun(AgentRun run, Path called) {
     }
 
     /**
-     * Runs the program on {@code java} with faults on and checks: exit 0; every hopscope line on
-     * stderr is a failure report, at most one per instrumentation; each of {@code hit} has AgentError
-     * events, the last with a count above 1 (failures are counted, not only reported once).
+     * Checks the run started under {@code key} (the program with faults on): exit 0; every hopscope
+     * line on stderr is a failure report, at most one per instrumentation; each of {@code hit} has
+     * AgentError events, the last with a count above 1 (failures are counted, not only reported once).
      */
-    private static void check(String java, String faults, String options, List<String> program, String... hit)
-            throws Exception {
+    private static void check(String key, String faults, List<String> program, String... hit) throws Exception {
         if (faults.equals("exits")) {
             // Only the exits throw: of the instrumentations, surely the boundaries' (every request's exit).
             hit = new String[] {"boundaries"};
         }
-        Path called = Files.createTempFile(AgentRun.workDir(), "called-", ".txt");
-        List<String> args = new ArrayList<>(List.of("-javaagent:" + faultAgent + "=" + faults + "," + called));
-        args.addAll(program);
-        AgentRun run = AgentRun.run(java, options, args);
+        FaultRun faultRun = STARTED.get(key);
+        AgentRun run = faultRun.run();
         assertThat(run.exitCode).as("exit code of %s; stdout %s; stderr %s", program, run.stdout, run.stderr)
                 .isZero();
-        CALLED.addAll(Files.readAllLines(called));
+        CALLED.addAll(Files.readAllLines(faultRun.called()));
         RUNS.incrementAndGet();
 
         Map<String, Integer> linesPerInstrumentation = new TreeMap<>();

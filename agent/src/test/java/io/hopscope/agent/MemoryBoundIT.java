@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.SamplesJar;
+import io.hopscope.agent.testing.TwoAtATime;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.parallel.Isolated;
  * runs many requests of one workload under the agent and waits; a heap histogram of the live JVM
  * (jcmd GC.class_histogram, after a full GC) then sums the agent's instances. Each bound is about
  * twice to four times what was measured (docs/agent.md, "Memory") and does not grow with the number
- * of requests: a leak of a few bytes a request would pass it many times over. No timing is checked.
+ * of requests: a leak of a few bytes a request would pass it many times over. No timing is checked,
+ * so the workloads run two at a time, each on a JVM of its own with the JVM's defaults.
  */
 @Isolated("it measures heap bounds on the JVM defaults")
 class MemoryBoundIT {
@@ -43,10 +45,24 @@ class MemoryBoundIT {
     private static final long LIVE_BYTES_WITH_REACTOR = 24L * 1024 * 1024;
     private static final String EMPTY_TABLES = "tables: tasks=0 attached=0 waiting=0 carried=0";
 
+    /** Tasks the held-tasks workload keeps queued. */
+    private static final int HELD_TASKS = 2_000;
+    /** The workloads' runs, queued when the class starts: they measure heaps, not time. */
+    private static final TwoAtATime<String, Run> RUNS = new TwoAtATime<>();
+
     @BeforeAll
     static void samplesAreBuilt() {
         assumeThat(SamplesJar.has("reactor/core/publisher/Mono.class"))
                 .as("samples jar (with Reactor) at %s", SamplesJar.path()).isTrue();
+        // The longest first, so that the others run beside it.
+        start(self(), "quick", 10_000_000, LIVE_BYTES);
+        start(self(), "never-ending", 2_000, LIVE_BYTES_WITH_REACTOR);
+        start(self(), "held-tasks", HELD_TASKS, LIVE_BYTES_WITH_REACTOR);
+        start(self(), "threads", 10_000, LIVE_BYTES);
+        String second = Handovers.secondJvm();
+        if (second != null) {
+            start(second, "virtual-threads", 100_000, LIVE_BYTES);
+        }
     }
 
     /**
@@ -55,7 +71,7 @@ class MemoryBoundIT {
      */
     @Test
     void requestsThatNeverEndLeaveNothing() throws Exception {
-        check(self(), "never-ending", 2_000, LIVE_BYTES_WITH_REACTOR);
+        check("never-ending");
     }
 
     /**
@@ -65,24 +81,22 @@ class MemoryBoundIT {
      */
     @Test
     void aTaskTheApplicationKeepsKeepsItsRequestOnly() throws Exception {
-        int count = 2_000;
-        Histogram h = run(self(), "held-tasks", count, LIVE_BYTES_WITH_REACTOR);
-        assertThat(h.requestObjects).as("per-request objects of the agent with %d tasks held", count)
-                .isGreaterThanOrEqualTo(count);
-        assertThat(h.agentBytes).as("agent's own bytes with %d tasks held", count)
-                .isLessThan(AGENT_BYTES + count * 2L * 208);
+        Histogram h = RUNS.get("held-tasks").histogram();
+        assertThat(h.requestObjects).as("per-request objects of the agent with %d tasks held", HELD_TASKS)
+                .isGreaterThanOrEqualTo(HELD_TASKS);
+        assertThat(h.agentBytes).as("agent's own bytes with %d tasks held", HELD_TASKS)
+                .isLessThan(AGENT_BYTES + HELD_TASKS * 2L * 208);
     }
 
     @Test
     void tenThousandShortLivedThreadsLeaveNothing() throws Exception {
-        check(self(), "threads", 10_000, LIVE_BYTES);
+        check("threads");
     }
 
     @Test
     void aHundredThousandVirtualThreadsLeaveNothing() throws Exception {
-        String java = Handovers.secondJvm();
-        Assumptions.assumeTrue(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
-        check(java, "virtual-threads", 100_000, LIVE_BYTES);
+        Assumptions.assumeTrue(Handovers.secondJvm() != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        check("virtual-threads");
     }
 
     /**
@@ -92,18 +106,28 @@ class MemoryBoundIT {
      */
     @Test
     void tenMillionRequestsLeaveNothing() throws Exception {
-        check(self(), "quick", 10_000_000, LIVE_BYTES);
+        check("quick");
     }
 
     private static String self() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private static void check(String java, String workload, int count, long liveBound) throws Exception {
-        Histogram h = run(java, workload, count, liveBound);
-        assertThat(h.agentBytes).as("agent's own bytes after %s %d", workload, count).isPositive()
+    /** Queues the workload's run; two run at a time (a JVM's heap does not depend on its neighbour). */
+    private static void start(String java, String workload, int count, long liveBound) {
+        RUNS.start(workload, () -> new Run(count, run(java, workload, count, liveBound)));
+    }
+
+    /** A workload's number of requests and its histogram. */
+    private record Run(int count, Histogram histogram) {
+    }
+
+    private static void check(String workload) throws Exception {
+        Run run = RUNS.get(workload);
+        Histogram h = run.histogram();
+        assertThat(h.agentBytes).as("agent's own bytes after %s %d", workload, run.count()).isPositive()
                 .isLessThan(AGENT_BYTES);
-        assertThat(h.requestObjects).as("per-request objects of the agent after %s %d", workload, count)
+        assertThat(h.requestObjects).as("per-request objects of the agent after %s %d", workload, run.count())
                 .isLessThan(16);
     }
 

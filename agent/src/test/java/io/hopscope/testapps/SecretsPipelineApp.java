@@ -30,6 +30,7 @@ import java.net.ServerSocket;
 import java.net.URLDecoder;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.publisher.Mono;
@@ -68,7 +69,14 @@ public final class SecretsPipelineApp {
     private SecretsPipelineApp() {
     }
 
+    /**
+     * With the argument {@code clients}, {@link SecretsApp}'s requests first, in the same JVM: one
+     * start with the agent for both apps' secrets.
+     */
     public static void main(String[] args) throws Exception {
+        if (Arrays.asList(args).contains("clients")) {
+            SecretsApp.main(new String[0]);
+        }
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         AtomicInteger carried = new AtomicInteger();
         server.createContext("/container/", exchange -> {

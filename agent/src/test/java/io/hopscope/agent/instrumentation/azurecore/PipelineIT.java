@@ -7,6 +7,10 @@ import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.PipelineChecks;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
+import io.hopscope.agent.testing.TwoAtATime;
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,44 +20,69 @@ import org.junit.jupiter.api.parallel.Isolated;
 /**
  * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
  * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and back
- * (woken, or finding the response there), every request.
+ * (woken, or finding the response there), every request. Both ways run in one JVM, told apart
+ * by their boundary (sendSync, send); the run with one request's spans in three in a second one.
  */
 @Isolated("its span counts follow how long calls take")
 class PipelineIT {
 
     private static final int COUNT = 30;
+    private static final String SEND = "com.azure.core.http.HttpPipeline#send";
+    private static final String SEND_SYNC = "com.azure.core.http.HttpPipeline#sendSync";
+    /** The class's two JVM runs, queued when it starts: neither measures time, so both run at once. */
+    private static final TwoAtATime<String, Map<Long, Requests.Request>> RUNS = new TwoAtATime<>();
 
     @BeforeAll
     static void samplesAreBuilt() {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
                 .as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+        // Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold.
+        RUNS.start("both ways", () -> run("jfr=%JFR%,spanthreshold=0", 2 * COUNT, "own", "pipeline", "--mode", "sync",
+                "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT), "--next", "own",
+                "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count",
+                Integer.toString(COUNT)));
+        RUNS.start("spans 1/3", () -> run("jfr=%JFR%,spanthreshold=0,spans=1/3", COUNT, "own", "pipeline", "--mode",
+                "sync", "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT)));
     }
 
-    /** Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold. */
-    private static Map<Long, Requests.Request> run(String mode, String client) throws Exception {
-        return run(mode, client, "jfr=%JFR%,spanthreshold=0");
+    /**
+     * Runs the pipeline commands ({@code own} groups of io.hopscope.testapps.LoaderApp, on the class
+     * path: one JVM start with the agent for several of them) and gives their requests, at least
+     * {@code atLeast} (the measured ones plus the sample's own warm-up/validation ones, if any).
+     */
+    private static Map<Long, Requests.Request> run(String agentOptions, int atLeast, String... groups) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-cp", System.getProperty("hopscope.test.classes")
+                + File.pathSeparator + SamplesJar.path(), "io.hopscope.testapps.LoaderApp"));
+        args.addAll(List.of(groups));
+        AgentRun run = AgentRun.run(agentOptions, args);
+        assertThat(run.stdout).as(run.stderr).doesNotContain("exit 1", "exit 2");
+        return run.cleanRequests(atLeast);
     }
 
-    private static Map<Long, Requests.Request> run(String mode, String client, String agentOptions) throws Exception {
-        AgentRun run = AgentRun.run(agentOptions, List.of("-jar", SamplesJar.path().toString(), "pipeline",
-                "--mode", mode, "--http-client", client, "--parallel", "2", "--count", Integer.toString(COUNT)));
-        // Measured requests plus the sample's own warm-up/validation ones, if any.
-        return run.cleanRequests(COUNT);
+    /** The requests of the run of both ways whose boundary is {@code boundary}, at least COUNT of them. */
+    private static List<Requests.Request> bothWays(String boundary) throws Exception {
+        Collection<Requests.Request> requests = RUNS.get("both ways").values();
+        assertThat(requests).as("requests with a Request event").allMatch(r -> r.request != null);
+        assertThat(requests).extracting(r -> r.request.getString("boundary")).containsOnly(SEND, SEND_SYNC);
+        List<Requests.Request> ofBoundary = requests.stream().filter(r -> r.request.getString("boundary").equals(boundary))
+                .toList();
+        assertThat(ofBoundary).as("requests through %s", boundary).hasSizeGreaterThanOrEqualTo(COUNT);
+        return ofBoundary;
     }
 
     @Test
     void okhttpSyncRequestsStayOnTheCallerThread() throws Exception {
-        PipelineChecks.okHttpSync(run("sync", "okhttp").values());
+        PipelineChecks.okHttpSync(bothWays(SEND_SYNC));
     }
 
     @Test
     void nettySyncOverAsyncRequestsHopToAnEventLoopAndBack() throws Exception {
-        PipelineChecks.nettySyncOverAsync(run("sync-over-async", "netty").values());
+        PipelineChecks.nettySyncOverAsync(bothWays(SEND));
     }
 
     @Test
     void spansOneInThreeRecordsTheSpansOfEveryThirdRequestAndEverythingElseOfAll() throws Exception {
-        Map<Long, Requests.Request> requests = run("sync", "okhttp", "jfr=%JFR%,spanthreshold=0,spans=1/3");
+        Map<Long, Requests.Request> requests = RUNS.get("spans 1/3");
         int withSpans = 0;
         for (Requests.Request r : requests.values()) {
             assertThat(r.request).as("Request event of %d", r.id).isNotNull();

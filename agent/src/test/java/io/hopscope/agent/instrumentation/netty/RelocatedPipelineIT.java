@@ -9,6 +9,7 @@ import io.hopscope.agent.testing.PipelineChecks;
 import io.hopscope.agent.testing.RelocatedSamples;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
+import io.hopscope.agent.testing.TwoAtATime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -26,12 +27,15 @@ import org.junit.jupiter.params.provider.MethodSource;
  * them (the samples build's second jar: io.netty and reactor moved under com.example.shaded, with
  * Reactor Netty, the reactor-pool it carries shaded, and azure-core rewritten to use them): the
  * same hops as on the original, on this JDK and the second one. The request ends at the relocated
- * Mono's terminal signal, through the Reactor helper defined (rewritten) for that copy.
+ * Mono's terminal signal, through the Reactor helper defined (rewritten) for that copy. The runs
+ * are queued when the class starts and run two at a time.
  */
 class RelocatedPipelineIT {
 
     private static final int COUNT = 30;
     private static final String NETTY = RelocatedSamples.NETTY;
+    /** The class's JVM runs, queued when it starts: none measures time, so two run at a time. */
+    private static final TwoAtATime<String, AgentRun> RUNS = new TwoAtATime<>();
 
     static Path relocatedJar() {
         return RelocatedSamples.jar();
@@ -47,6 +51,15 @@ class RelocatedPipelineIT {
             assertThat(jar.stream().map(e -> e.getName()))
                     .noneMatch(n -> n.startsWith("io/netty/") || n.startsWith("reactor/"));
         }
+        for (String java : jvms()) {
+            RUNS.start("relocated on " + java, () -> AgentRun.run(java, "jfr=%JFR%,spanthreshold=0", List.of("-jar",
+                    relocatedJar().toString(), "pipeline", "--mode", "sync-over-async", "--http-client", "netty",
+                    "--parallel", "2", "--count", Integer.toString(COUNT))));
+        }
+        if (SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class")) {
+            RUNS.start("original", () -> AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(),
+                    "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count", "4")));
+        }
     }
 
     static List<String> jvms() {
@@ -56,9 +69,7 @@ class RelocatedPipelineIT {
     @ParameterizedTest
     @MethodSource("jvms")
     void nettySyncOverAsyncRequestsHopToTheRelocatedEventLoopAndBack(String java) throws Exception {
-        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0", List.of("-jar", relocatedJar().toString(),
-                "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2",
-                "--count", Integer.toString(COUNT)));
+        AgentRun run = RUNS.get("relocated on " + java);
         Map<Long, Requests.Request> requests = run.cleanRequests(COUNT);
         // Reactor Netty names its loops "reactor-http-": a string the shade plugin relocated too.
         PipelineChecks.nettySyncOverAsync(requests.values(), NETTY, "com.example.shaded.reactor-http-");
@@ -77,8 +88,7 @@ class RelocatedPipelineIT {
     @Test
     void theOriginalPipelineNamesNoCopy() throws Exception {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class")).isTrue();
-        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(),
-                "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count", "4"));
+        AgentRun run = RUNS.get("original");
         run.cleanRequests(4);
         List<RecordedEvent> infos = run.events().stream()
                 .filter(e -> e.getEventType().getName().equals("hopscope.AgentInfo")).toList();
