@@ -11,7 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Finds the agent jar for {@code attach} and {@code record}: {@code --agent}, or where {@code demo} looks. */
+/** Finds the agent jar for {@code attach}, {@code live} and {@code record}: {@code --agent}, or where {@code demo} looks. */
 final class AgentJar {
 
     private AgentJar() {

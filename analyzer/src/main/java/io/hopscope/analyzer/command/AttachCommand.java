@@ -20,6 +20,7 @@ import javax.management.remote.JMXServiceURL;
 import jdk.management.jfr.FlightRecorderMXBean;
 import jdk.management.jfr.RecordingInfo;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -61,9 +62,8 @@ public final class AttachCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Where --stop saves the recording (- is stdout).")
     Path output;
 
-    @Option(names = "--agent", paramLabel = "JAR",
-            description = "The agent jar (default: agent/target/hopscope-agent.jar of this repository or the working directory).")
-    Path agent;
+    @Mixin
+    AgentJarOption agent;
 
     @Override
     public Integer call() throws Exception {
@@ -79,7 +79,7 @@ public final class AttachCommand implements Callable<Integer> {
         long id = AttachTarget.parse(pid, "attach");
         AgentJar.checkOptions(agentOptions, "attach");
         AttachTarget.check(id, "attach");
-        Path jar = stop ? null : AgentJar.find(agent, "attach");
+        Path jar = stop ? null : agent.find("attach");
         VirtualMachine vm = AttachTarget.attach(id, "attach");
         try {
             return stop ? stop(vm, id) : load(vm, id, jar);

@@ -86,15 +86,8 @@ public final class ExportCommand implements Callable<Integer> {
         URI push;
     }
 
-    @Option(names = "--headers-file", paramLabel = "FILE",
-            description = "Headers for --otlp/--push, in the OTEL_EXPORTER_OTLP_HEADERS format (or one a line);"
-                    + " used instead of the environment variable.")
-    Path headersFile;
-
-    @Option(names = "--service-name", paramLabel = "NAME", defaultValue = "${env:OTEL_SERVICE_NAME:-hopscope}",
-            description = "The resource's service.name, Pyroscope's application name (default OTEL_SERVICE_NAME,"
-                    + " else ${DEFAULT-VALUE}).")
-    String service;
+    @Mixin
+    EndpointOptions sent;
 
     @Mixin
     NameOption name;
@@ -119,14 +112,14 @@ public final class ExportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), (target.otlp != null ? "--otlp" : "--push")
                     + " must be an http:// or https:// URL with a host");
         }
-        if (headersFile != null && endpoint == null) {
+        if (sent.headersFile != null && endpoint == null) {
             throw new ParameterException(spec.commandLine(), "--headers-file is for --otlp or --push");
         }
         if (bpf.isSet() && BpfInput.detect(bpf.file) != BpfInput.EVENTS) {
             throw new CliProblem(bpf.file + ": export needs bpf/offwake.py --events output (folded output has no"
                     + " thread ids or times to put it in requests)");
         }
-        Headers headers = endpoint == null ? Headers.NONE : headers(headersFile, "OTEL_EXPORTER_OTLP_PROFILES_HEADERS");
+        Headers headers = endpoint == null ? Headers.NONE : sent.headers("OTEL_EXPORTER_OTLP_PROFILES_HEADERS");
 
         PrintWriter err = spec.commandLine().getErr();
         ProfileSamples samples = new ProfileSamples();
@@ -138,7 +131,7 @@ public final class ExportCommand implements Callable<Integer> {
         long end = report.recording().endEpochNanos();
         byte[] bytes;
         if (format == ExportFormat.otlp) {
-            ExportProfilesServiceRequest request = OtlpProfiles.of(samples, service, versionOf(), start, end);
+            ExportProfilesServiceRequest request = OtlpProfiles.of(samples, sent.service, versionOf(), start, end);
             bytes = request.toByteArray();
             if (endpoint != null) {
                 sendOtlp(endpoint, bytes, headers, request);
@@ -156,24 +149,6 @@ public final class ExportCommand implements Callable<Integer> {
                 + (target.file != null ? target.file : endpoint));
         err.flush();
         return 0;
-    }
-
-    /** The file's headers, else the signal's variable's, else OTEL_EXPORTER_OTLP_HEADERS' (OpenTelemetry's order). */
-    static Headers headers(Path headersFile, String signalVariable) throws CliProblem {
-        try {
-            if (headersFile != null) {
-                return Headers.read(headersFile);
-            }
-            for (String variable : new String[] {signalVariable, "OTEL_EXPORTER_OTLP_HEADERS"}) {
-                String value = System.getenv(variable);
-                if (value != null && !value.isBlank()) {
-                    return Headers.parse(value, variable);
-                }
-            }
-            return Headers.NONE;
-        } catch (Headers.HeaderProblem e) {
-            throw new CliProblem(e.getMessage());
-        }
     }
 
     private Report read(ProfileSamples samples, PrintWriter err) throws Exception {
@@ -255,7 +230,7 @@ public final class ExportCommand implements Callable<Integer> {
     // Pyroscope's ingest API: the application name and the profile's time span in seconds are in the query.
     private void push(URI endpoint, byte[] bytes, Headers headers, long startEpochNanos, long endEpochNanos)
             throws CliProblem {
-        String query = "format=pprof&name=" + URLEncoder.encode(service, StandardCharsets.UTF_8)
+        String query = "format=pprof&name=" + URLEncoder.encode(sent.service, StandardCharsets.UTF_8)
                 + "&from=" + startEpochNanos / 1_000_000_000L + "&until=" + Math.max(startEpochNanos / 1_000_000_000L + 1,
                 (endEpochNanos + 999_999_999L) / 1_000_000_000L);
         post(withPath(endpoint, "/ingest", query), bytes, "application/octet-stream", headers);

@@ -45,6 +45,7 @@ import javax.management.remote.JMXServiceURL;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.management.jfr.RemoteRecordingStream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -89,22 +90,16 @@ public final class LiveCommand implements Callable<Integer> {
             description = "Seconds between lines, 0.1 to 3600 (default ${DEFAULT-VALUE}).")
     double intervalSeconds;
 
-    @Option(names = "--agent", paramLabel = "JAR", description = "The agent jar (default: agent/target/hopscope-agent.jar"
-            + " of this jar's repository or the working directory).")
-    Path agentJar;
+    @Mixin
+    AgentJarOption agent;
 
     @Option(names = "--otlp", paramLabel = "URL",
             description = "Also send the figures as OTLP metrics once an interval to this OTLP/HTTP endpoint, e.g."
                     + " http://127.0.0.1:4318 (/v1/metrics added when the URL has no path); headers as for export.")
     URI otlp;
 
-    @Option(names = "--headers-file", paramLabel = "FILE",
-            description = "Headers for --otlp (OTEL_EXPORTER_OTLP_HEADERS format), instead of that variable.")
-    Path headersFile;
-
-    @Option(names = "--service-name", paramLabel = "NAME", defaultValue = "${env:OTEL_SERVICE_NAME:-hopscope}",
-            description = "The metrics' service.name (default OTEL_SERVICE_NAME, else ${DEFAULT-VALUE}).")
-    String service;
+    @Mixin
+    EndpointOptions sent;
 
     /** Counted down to stop: Ctrl-C, SIGTERM, the target's exit. */
     private final CountDownLatch stop = new CountDownLatch(1);
@@ -124,8 +119,8 @@ public final class LiveCommand implements Callable<Integer> {
             if (!"http".equals(otlp.getScheme()) && !"https".equals(otlp.getScheme()) || otlp.getHost() == null) {
                 throw new ParameterException(spec.commandLine(), "--otlp must be an http:// or https:// URL with a host");
             }
-            headers = ExportCommand.headers(headersFile, "OTEL_EXPORTER_OTLP_METRICS_HEADERS");
-        } else if (headersFile != null) {
+            headers = sent.headers("OTEL_EXPORTER_OTLP_METRICS_HEADERS");
+        } else if (sent.headersFile != null) {
             throw new ParameterException(spec.commandLine(), "--headers-file is for --otlp");
         }
         AttachTarget.check(target, "live");
@@ -192,7 +187,7 @@ public final class LiveCommand implements Callable<Integer> {
         AtomicInteger intervals = new AtomicInteger();
         AtomicLong lastThreads = new AtomicLong();
         AtomicReference<String> otlpProblem = new AtomicReference<>();
-        LiveMetrics metrics = otlp == null ? null : LiveMetrics.start(otlp, headers, service, lastThreads::get);
+        LiveMetrics metrics = otlp == null ? null : LiveMetrics.start(otlp, headers, sent.service, lastThreads::get);
         ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "hopscope-live-poller");
             t.setDaemon(true);
@@ -319,7 +314,7 @@ public final class LiveCommand implements Callable<Integer> {
         try {
             Properties properties = vm.getSystemProperties();
             if (properties.getProperty(AttachProperties.STARTED) == null) {
-                Path jar = AgentJar.find(agentJar, "live");
+                Path jar = agent.find("live");
                 vm.loadAgent(jar.toString(), agentOptions);
                 err.println("live: loaded the agent into process " + target
                         + (agentOptions.isEmpty() ? "" : " with " + agentOptions));

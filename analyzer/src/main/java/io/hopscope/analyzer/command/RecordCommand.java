@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -69,9 +70,8 @@ public final class RecordCommand implements Callable<Integer> {
             description = "Let async-profiler sample EVENT (cpu, wall, alloc, lock, ...) into the same recording (agent option asprof=).")
     String asprof;
 
-    @Option(names = "--agent", paramLabel = "JAR",
-            description = "The agent jar (default: agent/target/hopscope-agent.jar of this repository or the working directory).")
-    Path agent;
+    @Mixin
+    AgentJarOption agent;
 
     @Parameters(paramLabel = "COMMAND", arity = "0..*", description = "java and its arguments, after --.")
     List<String> command = new ArrayList<>();
@@ -100,7 +100,7 @@ public final class RecordCommand implements Callable<Integer> {
             throw new CliProblem("record: -o is the folder for recording.jfr and its reports, so - (stdout) is not one;"
                     + " give a folder, then hopscope report DIR/recording.jfr -o - for a report on stdout");
         }
-        Path jar = AgentJar.find(agent, "record");
+        Path jar = agent.find("record");
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -49,6 +49,17 @@ class SharedOptionsTest {
     }
 
     @Test
+    void agentIsOneOptionInAttachLiveAndRecord() {
+        sameEverywhere("--agent", List.of("attach", "live", "record"));
+    }
+
+    @Test
+    void headersFileAndServiceNameAreOneOptionEachInExportAndLive() {
+        sameEverywhere("--headers-file", List.of("export", "live"));
+        sameEverywhere("--service-name", List.of("export", "live"));
+    }
+
+    @Test
     void theRecordingIsOneParameterInReportTraceExportAndFlame() {
         List<String> commands = List.of("report", "trace", "export", "flame");
         PositionalParamSpec first = recording(commands.get(0));
