@@ -32,7 +32,7 @@ import org.junit.jupiter.api.parallel.Isolated;
  * of requests: a leak of a few bytes a request would pass it many times over. No timing is checked,
  * so the workloads run two at a time, each on a JVM of its own with the JVM's defaults.
  */
-@Isolated("it measures heap bounds on the JVM defaults")
+@Isolated("its ten-million-call runs take minutes against their timeouts")
 class MemoryBoundIT {
 
     private static final String BOUNDARY = "io.hopscope.testapps.MemoryBoundApp#request";

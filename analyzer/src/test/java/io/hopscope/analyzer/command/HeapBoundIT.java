@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Issue 23: {@code report}'s heap does not grow with the file. Two generated recordings, one four
@@ -19,7 +18,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * one does not need more heap (on 2026-11-25: 15 MB and 61 MB files, 60,000 and 240,000 requests,
  * both within it). The multi-GB run is {@code analyzer/bench/report-heap.sh} (docs/performance.md).
  */
-@Isolated("it measures heap bounds")
 class HeapBoundIT {
 
     static final String HEAP = "-Xmx64m";
