@@ -28,6 +28,11 @@ def stack_every(args):
     return 1 if args.stacks == "none" else args.stack_every
 
 
+def user_stacks(args):
+    """Whether user stacks are walked (--stacks both or user): only they hold Java frames."""
+    return args.stacks in ("both", "user")
+
+
 def wake_every(buffer_pages, cpus=None):
     """Batches a CPU sends between two that wake user space: a quarter of its share of the ring
     buffer, so that user space drains it well before it fills even when every CPU sends."""
@@ -40,7 +45,7 @@ def placeholders(args, thread_slots, task_stack_offset):
     kernel_stacks = args.stacks in ("both", "kernel")
     return {
         "KERNEL_STACK_GET": "stack_traces.get_stackid(args, 0)" if kernel_stacks else NO_STACK,
-        "USER_STACK_GET": "user_stack(args)" if args.stacks in ("both", "user") else NO_STACK,
+        "USER_STACK_GET": "user_stack(args)" if user_stacks(args) else NO_STACK,
         "PREEMPTED_STACKS": 1 if args.preempted_stacks else 0,
         "ALL_WAKER_STACKS": 1 if args.all_waker_stacks else 0,
         "STACK_EVERY": stack_every(args),

@@ -119,9 +119,8 @@ class Tracer:
         text, self.task_stack_offset = program_for_this_kernel(args)
         # Java frames are named from the JVM's perf map; only user stacks hold them, so without user
         # stacks the JVM is not asked to write one (each jcmd is a JVM start of its own).
-        user_stacks = args.stacks in ("both", "user")
-        jvm = user_stacks and is_jvm(args.pid)
-        if jvm:
+        java_frames = program.user_stacks(args) and is_jvm(args.pid)
+        if java_frames:
             request_perf_map(args.pid, "start")
         try:
             # -w: the distribution headers may be newer or older than the
@@ -179,10 +178,10 @@ class Tracer:
             print("%s: process %d exited" % (PROG, args.pid), file=sys.stderr)
         else:
             # Checked again: the target may have exec'd a JVM after the start.
-            jvm = user_stacks and is_jvm(args.pid)
-            if jvm:
+            java_frames = program.user_stacks(args) and is_jvm(args.pid)
+            if java_frames:
                 request_perf_map(args.pid, "end")
-        self.write_outputs(jvm, target_gone)
+        self.write_outputs(java_frames, target_gone)
 
     def drain(self):
         self.bpf.ring_buffer_consume()
@@ -207,12 +206,12 @@ class Tracer:
     def _on_signal(self, signum, frame):
         self.stop = True
 
-    def stacks_resolver(self, jvm):
+    def stacks_resolver(self, java_frames):
         b = self.bpf
         table = b["stack_traces"]
         perf_map = None
         map_path = "/tmp/perf-%d.map" % self.args.pid
-        if jvm and os.path.exists(map_path):
+        if java_frames and os.path.exists(map_path):
             perf_map = PerfMap.load(map_path)
         cache = {}
 
@@ -241,9 +240,9 @@ class Tracer:
             return cache[key]
         return stacks
 
-    def write_outputs(self, jvm, target_exited=False):
+    def write_outputs(self, java_frames, target_exited=False):
         self.missing_stacks = 0
-        stacks = self.stacks_resolver(jvm)
+        stacks = self.stacks_resolver(java_frames)
         intervals = 0
         futex_waits = 0
         sampled = 0  # intervals whose stacks were walked for the sample (weight --stack-every)
