@@ -74,7 +74,7 @@ class FaultInjectionIT {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
                 .as("samples jar at %s", SamplesJar.path()).isTrue();
         faultAgent = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent.jar"));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = AgentRun.javaHere();
         for (String faults : FAULT_MODES) {
             for (Sample sample : Sample.values()) {
                 start(sample + " " + faults, java, faults, sample.options, sample.program);
@@ -158,7 +158,7 @@ class FaultInjectionIT {
     @ParameterizedTest
     @MethodSource("handoverRuns")
     void handovers(String java, String faults) throws Exception {
-        if (!java.equals(Handovers.jvms().findFirst().orElseThrow())) {
+        if (onSecondJdk(java)) {
             VIRTUAL_RUNS.incrementAndGet();
         }
         check(handoversKey(java, faults), faults, handoverProgram(java), "boundaries", "executors");
@@ -166,6 +166,11 @@ class FaultInjectionIT {
 
     static Stream<Arguments> handoverRuns() {
         return Handovers.jvms().flatMap(java -> FAULT_MODES.stream().map(f -> Arguments.of(java, f)));
+    }
+
+    /** Whether {@code java} is the second JDK's (virtual threads), not this JVM's. */
+    private static boolean onSecondJdk(String java) {
+        return !java.equals(Handovers.jvms().findFirst().orElseThrow());
     }
 
     private static String handoversKey(String java, String faults) {
@@ -179,7 +184,7 @@ class FaultInjectionIT {
                 "invoke", "supplyAsync", "runAsync", "stages", "schedule", "fixedRate", "fixedDelay", "newThread")) {
             program.add(scenario + (scenario.equals("forkInline") || scenario.equals("invoke") ? ":parked" : ":before"));
         }
-        if (!java.equals(Handovers.jvms().findFirst().orElseThrow())) {
+        if (onSecondJdk(java)) {
             program.addAll(List.of("virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:parked",
                     "virtual:parked"));
         }

@@ -55,10 +55,10 @@ class MemoryBoundIT {
         assumeThat(SamplesJar.has("reactor/core/publisher/Mono.class"))
                 .as("samples jar (with Reactor) at %s", SamplesJar.path()).isTrue();
         // The longest first, so that the others run beside it.
-        start(self(), "quick", 10_000_000, LIVE_BYTES);
-        start(self(), "never-ending", 2_000, LIVE_BYTES_WITH_REACTOR);
-        start(self(), "held-tasks", HELD_TASKS, LIVE_BYTES_WITH_REACTOR);
-        start(self(), "threads", 10_000, LIVE_BYTES);
+        start(AgentRun.javaHere(), "quick", 10_000_000, LIVE_BYTES);
+        start(AgentRun.javaHere(), "never-ending", 2_000, LIVE_BYTES_WITH_REACTOR);
+        start(AgentRun.javaHere(), "held-tasks", HELD_TASKS, LIVE_BYTES_WITH_REACTOR);
+        start(AgentRun.javaHere(), "threads", 10_000, LIVE_BYTES);
         String second = Handovers.secondJvm();
         if (second != null) {
             start(second, "virtual-threads", 100_000, LIVE_BYTES);
@@ -107,10 +107,6 @@ class MemoryBoundIT {
     @Test
     void tenMillionRequestsLeaveNothing() throws Exception {
         check("quick");
-    }
-
-    private static String self() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     /** Queues the workload's run; two run at a time (a JVM's heap does not depend on its neighbour). */

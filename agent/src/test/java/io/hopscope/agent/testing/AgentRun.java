@@ -102,7 +102,8 @@ public final class AgentRun {
         return runWithDefaultJvm(javaHere(), options, args);
     }
 
-    private static String javaHere() {
+    /** This JVM's java, the one the tests run on. */
+    public static String javaHere() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 

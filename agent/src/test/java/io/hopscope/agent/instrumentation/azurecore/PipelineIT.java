@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
@@ -23,7 +22,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * (woken, or finding the response there), every request. Both ways run in one JVM, told apart
  * by their boundary (sendSync, send); the run with one request's spans in three in a second one.
  */
-@Isolated("its span counts follow how long calls take")
 class PipelineIT {
 
     private static final int COUNT = 30;
