@@ -35,19 +35,31 @@ if ! command -v go >/dev/null; then
 fi
 
 mkdir -p "$CACHE"
-cat >"$CACHE/builder.yaml" <<YAML
+# Two ITs may ask at once on a cold cache (failsafe runs two classes at a time): the first to take
+# the lock builds, the other waits for it and finds the binary. Each build also writes into a private
+# directory and renames its binary into place, so a reader never sees a half-written one.
+exec 9>"$CACHE/build.lock"
+flock 9
+if [ -x "$BIN" ]; then
+  echo "$BIN"
+  exit 0
+fi
+WORK=$(mktemp -d "$CACHE/build.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+cat >"$WORK/builder.yaml" <<YAML
 dist:
   name: otelcol-hopscope
   description: OpenTelemetry Collector for hopscope's integration tests
-  output_path: $CACHE/build
+  output_path: $WORK/build
 $COMPONENTS
 YAML
 # The builder's own default providers (env, file, yaml...) stay: the tests give a config file.
 start=$(date +%s)
-GOFLAGS=-mod=mod go run "go.opentelemetry.io/collector/cmd/builder@v$VERSION" --config "$CACHE/builder.yaml" >"$CACHE/build.log" 2>&1 || {
+GOFLAGS=-mod=mod go run "go.opentelemetry.io/collector/cmd/builder@v$VERSION" --config "$WORK/builder.yaml" >"$CACHE/build.log" 2>&1 || {
   echo "otelcol: the collector build failed, see $CACHE/build.log" >&2
   exit 1
 }
-mv "$CACHE/build/otelcol-hopscope" "$BIN"
+mv "$WORK/build/otelcol-hopscope" "$BIN.tmp.$$"
+mv -f "$BIN.tmp.$$" "$BIN"
 echo "otelcol: built in $(( $(date +%s) - start )) s" >&2
 echo "$BIN"
