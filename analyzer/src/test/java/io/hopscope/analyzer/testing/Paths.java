@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Paths the tests use: the repository (README), the shared corpus beside it (as CI clones them), the
+ * Paths the tests use: the repository (README), the corpus of other JVMs' recordings (test resources), the
  * jars the reactor builds before this module, and the java commands (this JDK's, the second one).
  */
 public final class Paths {
@@ -86,7 +86,7 @@ public final class Paths {
     }
 
     public static Path corpus() {
-        return Path.of(System.getProperty("hopscope.corpus", moduleDir().resolve("../../shared/corpus/jfr").toString()))
+        return Path.of(System.getProperty("hopscope.corpus", moduleDir().resolve("src/test/resources/corpus").toString()))
                 .toAbsolutePath().normalize();
     }
 }
