@@ -44,4 +44,9 @@ public final class HopEvent extends Event {
     @Label("Scheduled Nanos")
     @Description("The delay a scheduled task waited by design before it was due (handoff); 0 otherwise.")
     public long scheduledNanos;
+
+    @Label("Server Queue")
+    @Description("Whether this is an inbound request's hand-over to the server's request thread: its delay is"
+            + " the time the request waited in the server's queue.")
+    public boolean serverQueue;
 }

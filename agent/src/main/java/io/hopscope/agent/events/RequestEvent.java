@@ -54,4 +54,9 @@ public final class RequestEvent extends Event {
     @Label("Span Id")
     @Description("The W3C span id (16 lowercase hex digits) current when the request began, or null.")
     public String spanId;
+
+    @Label("Kind")
+    @Description("server (an inbound request a server received), client (a call made through a known client)"
+            + " or internal (a requests= boundary).")
+    public String kind;
 }

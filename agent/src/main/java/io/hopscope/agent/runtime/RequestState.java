@@ -13,8 +13,14 @@ import io.hopscope.agent.events.RequestEvent;
  */
 public final class RequestState {
 
+    /** What kind of request: {@link #SERVER}, {@link #CLIENT} or {@link #INTERNAL} (the Request event's kind). */
+    static final String SERVER = "server";
+    static final String CLIENT = "client";
+    static final String INTERNAL = "internal";
+
     final long id;
     final RequestEvent event;
+    final String kind;
     final String name;
     final String boundary;
     final String url;
@@ -39,9 +45,10 @@ public final class RequestState {
     /** Results its threads completed lately, made at the first (see {@link Completions}). */
     private Completions completions;
 
-    RequestState(long id, String name, String boundary, String url, Thread startThread, boolean spans,
+    RequestState(long id, String kind, String name, String boundary, String url, Thread startThread, boolean spans,
             String[] traceContext) {
         this.id = id;
+        this.kind = kind;
         this.spans = spans;
         this.traceId = traceContext == null ? null : traceContext[0];
         this.spanId = traceContext == null ? null : traceContext[1];
@@ -128,6 +135,7 @@ public final class RequestState {
     void commit() {
         RequestEvent e = event;
         e.requestId = id;
+        e.kind = kind;
         e.name = name;
         e.boundary = boundary;
         e.url = url;

@@ -50,7 +50,9 @@ public final class Requests implements RequestHooks {
         long id = REQUEST_IDS.incrementAndGet();
         // Ids are consecutive, so one request in spanEvery is picked, evenly and repeatably.
         boolean spans = spanEvery == 1 || spanEvery > 1 && id % spanEvery == 0;
-        RequestState r = new RequestState(id, info == null ? boundary : info.name,
+        // A requests= boundary describes no request object: the application's own entry point.
+        RequestState r = new RequestState(id, request == null ? RequestState.INTERNAL : RequestState.CLIENT,
+                info == null ? boundary : info.name,
                 boundary, info == null ? null : info.url, s.thread, spans, TraceContexts.current(request));
         if (START_PROBE.isEnabled()) {
             RequestStartEvent started = new RequestStartEvent();

@@ -26,7 +26,7 @@ class HandoffsTest {
     @BeforeEach
     void enterRequest() {
         pendingBefore = Bridge.PENDING_TASKS.get();
-        self.request = new RequestState(42, "test", "HandoffsTest", null, Thread.currentThread(), false, null);
+        self.request = new RequestState(42, "internal", "test", "HandoffsTest", null, Thread.currentThread(), false, null);
     }
 
     @AfterEach

@@ -67,11 +67,11 @@ public final class HopscopeContract {
         Map<String, Map<String, String>> m = new LinkedHashMap<>();
         m.put(REQUEST, fields("requestId", "long", "name", "String", "boundary", "String", "url", "String",
                 "outcome", "String", "error", "String", "statusCode", "int", "startThread", "Thread",
-                "traceId", "String", "spanId", "String"));
+                "traceId", "String", "spanId", "String", "kind", "String"));
         m.put(REQUEST_START, fields("requestId", "long", "name", "String"));
         m.put(SEGMENT, fields("requestId", "long", "kind", "String", "allocatedBytes", "long", "cpuNanos", "long"));
         m.put(HOP, fields("requestId", "long", "kind", "String", "fromThread", "Thread", "toThread", "Thread",
-                "delayNanos", "long", "via", "String", "scheduledNanos", "long"));
+                "delayNanos", "long", "via", "String", "scheduledNanos", "long", "serverQueue", "boolean"));
         m.put(SPAN, fields("requestId", "long", "spanId", "long", "parentSpanId", "long", "kind", "String",
                 "name", "String", "mode", "String", "depth", "int"));
         m.put(WAIT, fields("requestId", "long", "kind", "String", "wakerThread", "Thread",

@@ -44,6 +44,7 @@ public final class ContractEvents {
         public Thread startThread;
         public String traceId;
         public String spanId;
+        public String kind;
     }
 
     /** hopscope.Segment. */
@@ -69,6 +70,7 @@ public final class ContractEvents {
         public long delayNanos;
         public String via;
         public long scheduledNanos;
+        public boolean serverQueue;
     }
 
     /** hopscope.Span. */
