@@ -11,23 +11,6 @@ import io.hopscope.agent.events.ClockSyncEvent;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
-import io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientInstrumentation;
-import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
-import io.hopscope.agent.instrumentation.executors.AnyExecutorInstrumentation;
-import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
-import io.hopscope.agent.instrumentation.forkjoin.ForkJoinInstrumentation;
-import io.hopscope.agent.instrumentation.threads.ThreadsInstrumentation;
-import io.hopscope.agent.instrumentation.futures.FuturesInstrumentation;
-import io.hopscope.agent.instrumentation.httpclient4.HttpClient4Instrumentation;
-import io.hopscope.agent.instrumentation.httpclient5.HttpClient5Instrumentation;
-import io.hopscope.agent.instrumentation.httpclient5async.HttpAsyncClient5Instrumentation;
-import io.hopscope.agent.instrumentation.jdkhttp.JdkHttpInstrumentation;
-import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
-import io.hopscope.agent.instrumentation.okhttp.OkHttpInstrumentation;
-import io.hopscope.agent.instrumentation.parks.ParksInstrumentation;
-import io.hopscope.agent.instrumentation.reactor.ReactorInstrumentation;
-import io.hopscope.agent.instrumentation.reactorpool.ReactorPoolInstrumentation;
-import io.hopscope.agent.instrumentation.requests.RequestsInstrumentation;
 import io.hopscope.agent.runtime.AgentErrors;
 import io.hopscope.agent.runtime.AgentWork;
 import io.hopscope.agent.runtime.HopscopeRuntime;
@@ -41,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -255,26 +239,18 @@ final class AgentInstaller {
         return String.join(";", found);
     }
 
-    /** Every instrumentation, configured by the options, in the order they are applied. */
+    /**
+     * Every instrumentation, configured by the options, in the order they are applied: each lists
+     * itself (META-INF/services), so that adding a library touches nothing here.
+     */
     static List<HopscopeInstrumentation> instrumentations(AgentOptions options) {
-        return List.of(
-                new ExecutorsInstrumentation(),
-                new AnyExecutorInstrumentation(),
-                new ForkJoinInstrumentation(),
-                new ThreadsInstrumentation(),
-                new FuturesInstrumentation(),
-                new ParksInstrumentation(),
-                new RequestsInstrumentation(options.requests(), options.policies()),
-                new ReactorInstrumentation(),
-                new NettyInstrumentation(),
-                new ReactorPoolInstrumentation(),
-                new AzureCoreInstrumentation(),
-                new OkHttpInstrumentation(options.okhttpInternal()),
-                new JdkHttpInstrumentation(),
-                new HttpClient5Instrumentation(),
-                new HttpAsyncClient5Instrumentation(),
-                new AsyncHttpClientInstrumentation(),
-                new HttpClient4Instrumentation());
+        List<HopscopeInstrumentation> all = new ArrayList<>();
+        for (HopscopeInstrumentation each : ServiceLoader.load(HopscopeInstrumentation.class,
+                AgentInstaller.class.getClassLoader())) {
+            each.configure(options);
+            all.add(each);
+        }
+        return all;
     }
 
     private static void clockSync() {

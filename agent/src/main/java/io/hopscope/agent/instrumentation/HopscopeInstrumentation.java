@@ -4,12 +4,22 @@ import java.lang.instrument.Instrumentation;
 import java.util.List;
 
 import io.hopscope.agent.runtime.HopscopeRuntime;
+import io.hopscope.settings.AgentOptions;
 import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.matcher.ElementMatcher;
 
-/** One instrumented library: the class it needs, its type matchers and its advice. */
+/**
+ * One instrumented library: the class it needs, its type matchers and its advice. Each one lists
+ * itself in {@code META-INF/services/io.hopscope.agent.instrumentation.HopscopeInstrumentation}
+ * (the agent loads them with a ServiceLoader, in that file's order, which is the order their rules
+ * are applied in) and has a public no-argument constructor; options reach it through {@link #configure}.
+ */
 public interface HopscopeInstrumentation {
+
+    /** Takes what it needs of the agent's options, before anything else is asked of it. */
+    default void configure(AgentOptions options) {
+    }
 
     /** Short name, as listed in AgentInfo's {@code instrumentations}. */
     String name();

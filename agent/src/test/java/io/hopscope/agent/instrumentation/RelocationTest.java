@@ -62,7 +62,7 @@ class RelocationTest {
         assertThat(new NettyInstrumentation().copyName("com.example.shaded.")).isEqualTo("netty@com.example.shaded.io.netty");
         assertThat(new ReactorInstrumentation().copyName("x.")).isEqualTo("reactor@x.reactor.core");
         assertThat(new AzureCoreInstrumentation().copyName("x.")).isEqualTo("azure-core@x.com.azure.core");
-        assertThat(new OkHttpInstrumentation(false).copyName("x.")).isEqualTo("okhttp@x.okhttp3");
+        assertThat(new OkHttpInstrumentation().copyName("x.")).isEqualTo("okhttp@x.okhttp3");
         assertThat(new HttpClient5Instrumentation().copyName("x.")).isEqualTo("httpclient5@x.org.apache.hc.client5");
         assertThat(new HttpAsyncClient5Instrumentation().copyName("x."))
                 .isEqualTo("httpclient5-async@x.org.apache.hc.client5");

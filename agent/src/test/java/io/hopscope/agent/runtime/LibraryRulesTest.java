@@ -43,7 +43,7 @@ class LibraryRulesTest {
         LibraryRules rules = new LibraryRules();
         new ReactorInstrumentation().addRules(rules);
         new NettyInstrumentation().addRules(rules);
-        new OkHttpInstrumentation(false).addRules(rules);
+        new OkHttpInstrumentation().addRules(rules);
         return rules;
     }
 

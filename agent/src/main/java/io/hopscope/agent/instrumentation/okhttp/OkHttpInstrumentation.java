@@ -13,6 +13,7 @@ import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
+import io.hopscope.settings.AgentOptions;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.type.TypeDescription;
@@ -29,10 +30,11 @@ import net.bytebuddy.matcher.ElementMatcher;
  */
 public final class OkHttpInstrumentation implements HopscopeInstrumentation {
 
-    private final boolean internalInterceptors;
+    private boolean internalInterceptors;
 
-    public OkHttpInstrumentation(boolean internalInterceptors) {
-        this.internalInterceptors = internalInterceptors;
+    @Override
+    public void configure(AgentOptions options) {
+        internalInterceptors = options.okhttpInternal();
     }
 
     @Override

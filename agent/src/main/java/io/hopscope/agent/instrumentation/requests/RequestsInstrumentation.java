@@ -11,6 +11,7 @@ import static net.bytebuddy.matcher.ElementMatchers.returns;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.settings.AgentOptions;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -25,12 +26,13 @@ import net.bytebuddy.matcher.ElementMatcher;
  */
 public final class RequestsInstrumentation implements HopscopeInstrumentation {
 
-    private final List<String> requestMethods;
-    private final List<String> policyInterfaces;
+    private List<String> requestMethods = List.of();
+    private List<String> policyInterfaces = List.of();
 
-    public RequestsInstrumentation(List<String> requestMethods, List<String> policyInterfaces) {
-        this.requestMethods = requestMethods;
-        this.policyInterfaces = policyInterfaces;
+    @Override
+    public void configure(AgentOptions options) {
+        requestMethods = options.requests();
+        policyInterfaces = options.policies();
     }
 
     @Override
