@@ -20,6 +20,8 @@ public abstract class BridgeState {
 
     public static volatile RequestHooks requests;
 
+    public static volatile ServerHooks servers;
+
     public static volatile SpanHooks spans;
 
     public static volatile WaitHooks waits;
@@ -44,6 +46,12 @@ public abstract class BridgeState {
      * read while none is.
      */
     public static final AtomicInteger CARRIED = new AtomicInteger();
+
+    /**
+     * Number of inbound requests waiting for their exchange's end (see ServerHooks#serverEnd), an
+     * upper bound. Every exchange of such a server reports its end: one volatile read while none is.
+     */
+    public static final AtomicInteger OPEN_EXCHANGES = new AtomicInteger();
 
     BridgeState() {
     }

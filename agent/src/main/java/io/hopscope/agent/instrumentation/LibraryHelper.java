@@ -7,6 +7,7 @@ import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
 import io.hopscope.agent.runtime.RequestState;
 import io.hopscope.agent.runtime.Requests;
+import io.hopscope.agent.runtime.ServerDescriber;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -70,6 +71,11 @@ public final class LibraryHelper<T> {
      */
     public static RequestDescriber describer(String instrumentation, String helperClass, String... keyTypes) {
         return new Describer(new LibraryHelper<>(instrumentation, RequestDescriber.class, helperClass, keyTypes));
+    }
+
+    /** The same for a server's describer of its exchanges (ServerDescriber), by the exchange and response. */
+    public static ServerDescriber serverDescriber(String instrumentation, String helperClass, String... keyTypes) {
+        return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes));
     }
 
     /** The same for an AsyncAdapter, by the result or callback it is given. */
@@ -217,6 +223,45 @@ public final class LibraryHelper<T> {
         @Override
         public int statusCode(Object response) {
             RequestDescriber d = helpers.of(response);
+            return d == null ? -1 : d.statusCode(response);
+        }
+    }
+
+    /** Hands each exchange to its library's server describer. */
+    private static final class ServerExchanges implements ServerDescriber {
+        private final LibraryHelper<ServerDescriber> helpers;
+
+        ServerExchanges(LibraryHelper<ServerDescriber> helpers) {
+            this.helpers = helpers;
+        }
+
+        @Override
+        public boolean describes(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.describes(exchange);
+        }
+
+        @Override
+        public HttpRequestInfo describeServer(Object exchange, UrlRedactor redactor) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? null : d.describeServer(exchange, redactor);
+        }
+
+        @Override
+        public String traceparent(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? null : d.traceparent(exchange);
+        }
+
+        @Override
+        public boolean continuesAfterReturn(Requests requests, RequestState request, Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.continuesAfterReturn(requests, request, exchange);
+        }
+
+        @Override
+        public int statusCode(Object response) {
+            ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response);
         }
     }

@@ -53,21 +53,53 @@ final class Handoffs implements HandoffHooks {
 
     @Override
     public Runnable wrapRunnable(Runnable task, Object executor) {
-        if (task instanceof HopTask) {
+        if (task instanceof HopTask || task instanceof HopTask.Inbound) {
             return task;
         }
         ThreadState s = ThreadContexts.current();
         if (s == null) {
-            return task;
+            return rules.isServerQueueTask(task) ? inbound(task, executor) : task;
         }
         if (s.selfCheck) {
             selfCheckHits++;
         }
         RequestState r = s.request;
-        if (r == null || rules.isHousekeeping(task, executor)) {
+        if (r == null) {
+            return rules.isServerQueueTask(task) ? inbound(task, executor) : task;
+        }
+        if (rules.isHousekeeping(task, executor)) {
             return task;
         }
-        return new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread, System.nanoTime(),
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
+                System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
+        wrapped.serverQueue = rules.isServerQueueTask(task);
+        return wrapped;
+    }
+
+    /**
+     * A task a server hands over whatever its class (ServerHooks#wrapServerTask: Undertow's dispatch
+     * to a worker): in a request, a hop out of the server's queue; before one, its hand-over.
+     */
+    Runnable serverTask(Runnable task, Object executor) {
+        if (task instanceof HopTask || task instanceof HopTask.Inbound) {
+            if (task instanceof HopTask) {
+                ((HopTask) task).serverQueue = true;
+            }
+            return task;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null) {
+            return inbound(task, executor);
+        }
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s.thread,
+                System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
+        wrapped.serverQueue = true;
+        return wrapped;
+    }
+
+    /** A server's task handed over before any request began: see HopTask.Inbound. */
+    private static Runnable inbound(Runnable task, Object executor) {
+        return new HopTask.Inbound(task, Thread.currentThread(), System.nanoTime(),
                 executor == null ? "?" : executor.getClass().getName());
     }
 

@@ -19,7 +19,21 @@ final class HopEvents {
             // A scheduled task waits in the queue from when it is due: its delay is counted apart.
             long delayNanos = task.submitNanos == HopTask.NO_QUEUE ? 0 : System.nanoTime() - task.dueNanos;
             hop.scheduledNanos = task.scheduledNanos;
+            hop.serverQueue = task.serverQueue;
             write(hop, task.request, "handoff", task.fromThread, to, delayNanos, task.via);
+        }
+    }
+
+    /**
+     * An inbound request that begins on {@code to} came out of its server's queue: handed over on
+     * another thread before it began (see HopTask.Inbound); its delay runs to now.
+     */
+    static void serverQueue(RequestState request, HopTask.Inbound handedOver, Thread to) {
+        HopEvent hop = new HopEvent();
+        if (hop.isEnabled()) {
+            hop.serverQueue = true;
+            write(hop, request, "handoff", handedOver.fromThread, to, System.nanoTime() - handedOver.submitNanos,
+                    handedOver.via);
         }
     }
 

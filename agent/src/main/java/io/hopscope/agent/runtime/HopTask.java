@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.events.RequestEvent;
 import java.util.concurrent.Callable;
 
 /**
@@ -34,6 +35,11 @@ abstract class HopTask {
      * task's future completes only when a run throws. Set before the task is queued.
      */
     Object future;
+    /**
+     * Whether this is a server's hand-over of an inbound request to the thread that runs it (its
+     * queue): its hop says so. Set before the task is queued.
+     */
+    boolean serverQueue;
 
     HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
             long submitNanos, String via) {
@@ -78,6 +84,48 @@ abstract class HopTask {
         Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
                 long submitNanos, String via) {
             super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+        }
+    }
+
+    /**
+     * A server's task handed over before any request has begun (Tomcat's poller hands a socket's
+     * processing to its executor; the request begins in it, when the server reads its head): the
+     * request, if the task begins one, starts at the hand-over. Its Request event is begun here, so
+     * that its start is the hand-over's; the first request the task begins takes it (see
+     * Servers#serverEnter), with the hop out of the queue. A task that begins none drops both.
+     */
+    static final class Inbound implements Runnable {
+
+        final Runnable delegate;
+        final Thread fromThread;
+        final long submitNanos;
+        final String via;
+        final RequestEvent event;
+
+        Inbound(Runnable delegate, Thread fromThread, long submitNanos, String via) {
+            this.delegate = delegate;
+            this.fromThread = fromThread;
+            this.submitNanos = submitNanos;
+            this.via = via;
+            this.event = new RequestEvent();
+            this.event.begin();
+        }
+
+        @Override
+        public void run() {
+            ThreadState s = ThreadContexts.state();
+            Inbound outer = s.inbound;
+            s.inbound = this;
+            try {
+                delegate.run();
+            } finally {
+                s.inbound = outer;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return delegate.toString();
         }
     }
 

@@ -16,7 +16,7 @@ import java.util.function.Supplier;
 
 /**
  * The agent's runtime, assembled: the parts that do the work ({@link Handoffs}, {@link Carriers},
- * {@link Requests}, {@link Spans}, {@link Waits}), each implementing its hook interface itself, which
+ * {@link Requests}, {@link Servers}, {@link Spans}, {@link Waits}), each implementing its hook interface itself, which
  * {@link #install} puts behind the {@link Bridge} that advice calls. The instrumentations register
  * their libraries' helpers here at install time. Every hook runs on an application thread, and
  * nothing is allocated where no request is current.
@@ -28,11 +28,13 @@ public final class HopscopeRuntime {
     private final Carriers carriers = new Carriers();
     private final Handoffs handoffs = new Handoffs(rules, carriers);
     private final Requests requests;
+    private final Servers servers;
     private final Spans spans = new Spans(adapters);
     private final Waits waits = new Waits(rules);
 
     public HopscopeRuntime(UrlRedactor redactor, boolean cpuTime, int spanEvery) {
         this.requests = new Requests(adapters, redactor, spanEvery, carriers);
+        this.servers = new Servers(requests, handoffs, redactor);
         ThreadMeter.wantCpuTime(cpuTime);
     }
 
@@ -40,6 +42,11 @@ public final class HopscopeRuntime {
 
     public void addDescriber(RequestDescriber describer) {
         requests.addDescriber(describer);
+    }
+
+    /** A server library's describer of its exchanges (inbound requests). */
+    public void addServerDescriber(ServerDescriber describer) {
+        servers.addDescriber(describer);
     }
 
     public void addAdapter(AsyncAdapter adapter) {
@@ -80,6 +87,7 @@ public final class HopscopeRuntime {
         Bridge.handoffs = handoffs;
         Bridge.carriers = carriers;
         Bridge.requests = requests;
+        Bridge.servers = servers;
         Bridge.spans = spans;
         Bridge.waits = waits;
     }

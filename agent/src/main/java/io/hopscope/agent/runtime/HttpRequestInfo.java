@@ -18,7 +18,7 @@ public final class HttpRequestInfo {
     private static final UrlKey[] URL_KEYS = new UrlKey[CACHED_BASES];
     private static int nextUrlSlot;
 
-    private final String method;
+    final String method;
     final String name;
     final String url;
 
@@ -67,6 +67,31 @@ public final class HttpRequestInfo {
         HttpRequestInfo info = key.cached.infoFor(method);
         String query = url.getQuery();
         return query == null ? info : withKeptQuery(info, redactor.keptQuery(query, 0, query.length()));
+    }
+
+    /** The longest path a server request's name keeps: the rest of a longer one is cut (a client may send anything). */
+    static final int SERVER_PATH_LIMIT = 256;
+
+    /**
+     * An inbound request's name ({@code GET /orders/42}) and URL (its path and the allow-listed part
+     * of its query: a server knows its own host): {@code path} as the request line gave it, without
+     * its query; {@code query} the raw query, or null. A path parameter ({@code ;jsessionid=...}) is
+     * cut with everything after it, as a query's other parameters are: it may carry a session.
+     */
+    public static HttpRequestInfo server(String method, String path, String query, UrlRedactor redactor) {
+        if (method == null) {
+            method = "?";
+        }
+        if (path == null || path.isEmpty()) {
+            path = "/";
+        }
+        int parameter = path.indexOf(';');
+        int end = Math.min(parameter < 0 ? path.length() : parameter, SERVER_PATH_LIMIT);
+        if (end < path.length()) {
+            path = path.substring(0, end);
+        }
+        String kept = query == null || query.isEmpty() ? null : redactor.keptQuery(query, 0, query.length());
+        return new HttpRequestInfo(method, method + " " + path, kept == null ? path : path + kept);
     }
 
     /**

@@ -32,6 +32,27 @@ public final class LibraryRules {
     private volatile Predicate<Throwable>[] timeouts = new Predicate[0];
     /** Pairs: a park's blocker class name prefix, then the Wait kind of a park on it. */
     private volatile String[] parkKinds = new String[0];
+    private volatile String[] serverQueueTaskPrefixes = new String[0];
+    /**
+     * Whether a task class, or a class it extends, is a server's hand-over (serverQueueTaskPrefixes):
+     * asked on every task handed to an executor outside a request, so the answer is kept per class.
+     * Rules are registered at install, before any task is asked about.
+     */
+    private final ClassValue<Boolean> serverQueueTasks = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            String[] prefixes = serverQueueTaskPrefixes;
+            for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+                String name = c.getName();
+                for (String prefix : prefixes) {
+                    if (name.startsWith(prefix) || name.indexOf("." + prefix) > 0) {
+                        return Boolean.TRUE;
+                    }
+                }
+            }
+            return Boolean.FALSE;
+        }
+    };
 
     /** The Wait kind of a park outside any known wait whose blocker is none of addParkKind's. */
     public static final String PARK = "LockSupport.park";
@@ -89,6 +110,22 @@ public final class LibraryRules {
      */
     public synchronized void addParkKind(String blockerClassPrefix, String kind) {
         parkKinds = append(append(parkKinds, blockerClassPrefix), kind);
+    }
+
+    /**
+     * Tasks whose class, or a class it extends, has a name that starts with this prefix (or is a
+     * relocated copy's) are a server's hand-over of an inbound request to the thread that runs it
+     * (Tomcat's socket processor handed to its executor): the hop out of it is the request's time in
+     * the server's queue, and when it is handed over before any request has begun, the request the
+     * task begins starts at the hand-over.
+     */
+    public synchronized void addServerQueueTask(String classNamePrefix) {
+        serverQueueTaskPrefixes = append(serverQueueTaskPrefixes, classNamePrefix);
+    }
+
+    /** Whether {@code task} is a server's hand-over (see {@link #addServerQueueTask}). */
+    boolean isServerQueueTask(Object task) {
+        return serverQueueTaskPrefixes.length > 0 && serverQueueTasks.get(task.getClass());
     }
 
     /** The Wait kind of a park on this blocker (null: none), {@link #PARK} when no rule names it. */

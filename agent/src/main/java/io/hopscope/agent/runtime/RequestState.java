@@ -21,15 +21,32 @@ public final class RequestState {
     final long id;
     final RequestEvent event;
     final String kind;
-    final String name;
+    /**
+     * The request's name; an inbound request's is renamed once its framework has matched a route
+     * (Servers#serverRoute), on the thread that handles it, before its end is decided.
+     */
+    volatile String name;
     final String boundary;
     final String url;
     final Thread startThread;
     /** Whether this request's spans are recorded (agent option spans=1/N picks one request in N). */
     final boolean spans;
     /** The W3C trace context current when it began ({@link TraceContexts}), or null. */
-    final String traceId;
-    final String spanId;
+    String traceId;
+    String spanId;
+
+    /**
+     * An inbound request whose end is arranged elsewhere (a listener, a wrapped callback, the
+     * server's end hook): its server's entry returning does not end it. Written by the threads that
+     * handle it, in turn.
+     */
+    volatile boolean endsLater;
+    /** An inbound request's HTTP method, which a route renames it with; null for any other. */
+    String method;
+    /** An inbound request's describer, the one of the exchange it began with. */
+    ServerDescriber describer;
+    /** Whether its trace context came from the caller's traceparent header (an OpenTelemetry span may replace it). */
+    boolean traceFromWire;
 
     /** Written by the boundary's thread, or under the lock by {@link #terminate}. */
     String outcome = "ok";
@@ -47,6 +64,12 @@ public final class RequestState {
 
     RequestState(long id, String kind, String name, String boundary, String url, Thread startThread, boolean spans,
             String[] traceContext) {
+        this(id, kind, name, boundary, url, startThread, spans, traceContext, null);
+    }
+
+    /** {@code begun}: the Request event, begun where the request started (a server's hand-over), or null: now. */
+    RequestState(long id, String kind, String name, String boundary, String url, Thread startThread, boolean spans,
+            String[] traceContext, RequestEvent begun) {
         this.id = id;
         this.kind = kind;
         this.spans = spans;
@@ -56,8 +79,12 @@ public final class RequestState {
         this.boundary = boundary;
         this.url = url;
         this.startThread = startThread;
-        this.event = new RequestEvent();
-        this.event.begin();
+        if (begun != null) {
+            this.event = begun;
+        } else {
+            this.event = new RequestEvent();
+            this.event.begin();
+        }
     }
 
     public long id() {
@@ -104,10 +131,11 @@ public final class RequestState {
             return false;
         }
         terminated = true;
-        this.outcome = outcome;
         if (error != null) {
             this.error = error.getClass().getName();
         }
+        // An error seen before the end (failedMeanwhile) stays the outcome of a request that ends "ok".
+        this.outcome = this.error != null && "ok".equals(outcome) ? "error" : outcome;
         if (statusCode >= 0) {
             this.statusCode = statusCode;
         }
@@ -116,6 +144,17 @@ public final class RequestState {
             ended = true;
         }
         return endNow;
+    }
+
+    /**
+     * The server's entry threw while the request goes on (its end is arranged elsewhere): its outcome
+     * is an error unless its end says otherwise first.
+     */
+    synchronized void failedMeanwhile(Throwable thrown) {
+        if (!terminated && error == null) {
+            outcome = "error";
+            error = thrown.getClass().getName();
+        }
     }
 
     /** This request's completed results, made on first use. */

@@ -1,6 +1,7 @@
 package io.hopscope.agent.runtime;
 
 import io.hopscope.agent.bootstrap.RequestHooks;
+import io.hopscope.agent.events.RequestEvent;
 import io.hopscope.agent.events.RequestStartEvent;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -47,13 +48,22 @@ public final class Requests implements RequestHooks {
             return Spans.recorded(s.request) ? Spans.openSyncSpan(s, "boundary", boundary, null) : null;
         }
         HttpRequestInfo info = describe(request);
+        // A requests= boundary describes no request object: the application's own entry point.
+        return begin(s, request == null ? RequestState.INTERNAL : RequestState.CLIENT,
+                info == null ? boundary : info.name, boundary, info == null ? null : info.url,
+                TraceContexts.current(request), null);
+    }
+
+    /**
+     * Begins a request on this thread (none is current): its Request event is {@code begun} where it
+     * started (a server's hand-over; null: now), and its first segment opens now.
+     */
+    RequestState begin(ThreadState s, String kind, String name, String boundary, String url, String[] traceContext,
+            RequestEvent begun) {
         long id = REQUEST_IDS.incrementAndGet();
         // Ids are consecutive, so one request in spanEvery is picked, evenly and repeatably.
         boolean spans = spanEvery == 1 || spanEvery > 1 && id % spanEvery == 0;
-        // A requests= boundary describes no request object: the application's own entry point.
-        RequestState r = new RequestState(id, request == null ? RequestState.INTERNAL : RequestState.CLIENT,
-                info == null ? boundary : info.name,
-                boundary, info == null ? null : info.url, s.thread, spans, TraceContexts.current(request));
+        RequestState r = new RequestState(id, kind, name, boundary, url, s.thread, spans, traceContext, begun);
         if (START_PROBE.isEnabled()) {
             RequestStartEvent started = new RequestStartEvent();
             started.requestId = id;
@@ -100,7 +110,7 @@ public final class Requests implements RequestHooks {
     }
 
     /** The thread leaves the boundary of r: out of the request, and a virtual thread's carriers written. */
-    private void leaveBoundary(ThreadState s, RequestState r) {
+    void leaveBoundary(ThreadState s, RequestState r) {
         if (s.request == r) {
             ThreadContexts.leaveRequest(s);
         }

@@ -73,6 +73,18 @@ final class ThreadState {
     long wokenAtNanos;
     RequestState wokenIn;
 
+    /**
+     * The server's hand-over this thread is running (a task handed over before any request began),
+     * until a request begins in it and takes it, or the task ends: see HopTask.Inbound.
+     */
+    HopTask.Inbound inbound;
+    /**
+     * Entries of the current inbound request's server on this thread that returned a token: 1 at
+     * its boundary (or its re-entry on a thread it hopped to), 2 inside its first layer; deeper
+     * layers are not counted (see Servers#serverEnter).
+     */
+    int serverDepth;
+
     /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
     HopTask runningTask;
 

@@ -91,6 +91,20 @@ public final class Requests {
         return requests;
     }
 
+    /**
+     * The requests that are not inbound ones (kind server): a test app's calls, without those its
+     * own in-process server answered.
+     */
+    public static Map<Long, Request> outbound(Map<Long, Request> requests) {
+        Map<Long, Request> outbound = new LinkedHashMap<>();
+        requests.forEach((id, r) -> {
+            if (r.request == null || !"server".equals(r.request.getString("kind"))) {
+                outbound.put(id, r);
+            }
+        });
+        return outbound;
+    }
+
     /** The thread a request started on: its Request event's startThread, or the event's own thread when null. */
     public static String startThreadName(RecordedEvent request) {
         String name = threadName(request, "startThread");

@@ -1,0 +1,51 @@
+package io.hopscope.agent.bootstrap;
+
+/**
+ * Hooks of inbound requests, those a server receives (runtime's Servers): where a server's handling
+ * of one begins on a thread, the layers inside it, where it ends, and the server's hand-over of it
+ * to the thread that runs it. See {@link Hook} for the Bridge forwarder the build generates from each.
+ */
+public interface ServerHooks {
+
+    /**
+     * A server begins handling an inbound request on this thread ({@code exchange}: the library's
+     * request object). Outside any request it begins one, which ends when this call returns, unless
+     * the library's describer says the exchange goes on (an async servlet, a Jetty callback not yet
+     * completed) and has arranged for its end. Inside the request it is a layer of it (a servlet
+     * inside Tomcat's adapter), or the server's entry on a thread the request hopped to. The token
+     * goes to serverExit.
+     */
+    @Hook(instrumentation = "servers")
+    Object serverEnter(String boundary, Object exchange);
+
+    /**
+     * The same for a server whose request ends only when {@link #serverEnd} is called with its
+     * exchange (Undertow's exchange completion, reactor-netty's last write, gRPC's close), whatever
+     * thread its entry returns on.
+     */
+    @Hook(instrumentation = "servers")
+    Object serverEnterUntilEnd(String boundary, Object exchange);
+
+    @Hook(instrumentation = "servers", skipWhen = "token == null")
+    void serverExit(Object token, Object exchange, Throwable thrown);
+
+    /**
+     * The exchange's response is complete, or failed ({@code thrown}): ends the request that
+     * serverEnterUntilEnd began for it, on this thread. Called for every exchange of the library,
+     * so it returns on one volatile read while no such request is open.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
+    void serverEnd(Object exchange, Throwable thrown);
+
+    /** The route template a framework matched for the current inbound request ({@code /orders/{id}}). */
+    @Hook(instrumentation = "servers", skipWhen = "route == null")
+    void serverRoute(String route);
+
+    /**
+     * A server hands an inbound request's work to another thread (Undertow's dispatch to a worker):
+     * the task, wrapped so that its run is the request's hop out of the server's queue, in a request
+     * or before one has begun.
+     */
+    @Hook(instrumentation = "servers", orElse = "task", skipWhen = "task == null")
+    Runnable wrapServerTask(Runnable task, Object executor);
+}
