@@ -46,10 +46,26 @@ public final class ClientApps {
         // The URL's secret (sig=SECRET) never reaches the recording, in any event.
         assertThat(events).filteredOn(e -> e.getEventType().getName().startsWith("hopscope."))
                 .noneMatch(e -> e.toString().contains("SECRET"));
-        List<Requests.Request> requests = new ArrayList<>(byId.values());
+        // The app's server is the JDK's, in process: each call it answered is an inbound request of its own.
+        List<Requests.Request> served = new ArrayList<>();
+        List<Requests.Request> requests = new ArrayList<>();
+        for (Requests.Request r : byId.values()) {
+            ("server".equals(r.request.getString("kind")) ? served : requests).add(r);
+        }
+        assertThat(served).as("the server's requests on %s", java).hasSize(ok + extra).allSatisfy(ClientApps::assertServed);
         requests.sort(Comparator.comparing(r -> r.request.getStartTime()));
         assertThat(requests).as("requests on %s", java).hasSize(ok + 1 + extra);
         return requests;
+    }
+
+    /** An inbound request of ClientServer's: named by path, its query redacted, 200, on the server's dispatcher. */
+    private static void assertServed(Requests.Request r) {
+        assertThat(r.request.getString("boundary")).isEqualTo("com.sun.net.httpserver.HttpHandler#handle");
+        assertThat(r.request.getString("name")).isEqualTo("GET /hello");
+        assertThat(r.request.getString("url")).isEqualTo("/hello?comp=list");
+        assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+        assertThat(r.request.getString("outcome")).isEqualTo("ok");
+        assertThat(r.hops).as("the default executor runs the exchange on the dispatcher: no queue").isEmpty();
     }
 
     /** Asserts a successful request's name, URL (query redacted to the allow-list), status and outcome. */

@@ -32,7 +32,7 @@ class OkHttpEnqueueIT {
         assertThat(events).noneMatch(e -> e.getEventType().getName().equals("hopscope.AgentError"));
         assertThat(events).filteredOn(e -> e.getEventType().getName().startsWith("hopscope."))
                 .noneMatch(e -> e.toString().contains("SECRET"));
-        Map<Long, Requests.Request> requests = Requests.byId(events);
+        Map<Long, Requests.Request> requests = Requests.outbound(Requests.byId(events));
         assertThat(requests).hasSize(COUNT);
         for (Requests.Request r : requests.values()) {
             assertThat(r.request.getString("boundary")).isEqualTo("okhttp3.Call#enqueue");
@@ -63,7 +63,7 @@ class OkHttpEnqueueIT {
                 List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp", "1"));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stderr).doesNotContain("hopscope:");
-        Map<Long, Requests.Request> requests = Requests.byId(run.events());
+        Map<Long, Requests.Request> requests = Requests.outbound(Requests.byId(run.events()));
         assertThat(requests).hasSize(1);
         assertThat(requests.values().iterator().next().spans)
                 .filteredOn(s -> s.getString("kind").equals("interceptor"))
