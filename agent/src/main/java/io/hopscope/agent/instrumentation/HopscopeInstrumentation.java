@@ -93,6 +93,14 @@ public interface HopscopeInstrumentation {
         return List.of();
     }
 
+    /**
+     * The versions of the library this instrumentation supports and is tested on (its oldest and
+     * newest); null for the JDK's.
+     */
+    default SupportedVersions versions() {
+        return null;
+    }
+
     /** Whether the JDK has what a JDK instrumentation needs (a runtime image may leave a module out). */
     default boolean availableInJdk() {
         return true;
