@@ -5,12 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.runtime.HopscopeRuntime;
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -23,12 +18,6 @@ import net.bytebuddy.matcher.ElementMatcher;
  * gives; the advice is one, its boundary bound per major as a constant.
  */
 public abstract class ApacheClientInstrumentation implements HopscopeInstrumentation {
-
-    /** The boundary's name, as the Request event carries it. */
-    @Retention(RetentionPolicy.RUNTIME)
-    @Target(ElementType.PARAMETER)
-    public @interface Boundary {
-    }
 
     private final String name;
     private final String client;
@@ -70,7 +59,8 @@ public abstract class ApacheClientInstrumentation implements HopscopeInstrumenta
 
     @Override
     public final AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
-        Advice execute = Advice.withCustomMapping().bind(Boundary.class, boundary).to(ExecuteAdvice.class);
+        // CloseableHttpClient#doExecute(HttpHost, request, HttpContext): the request describes it.
+        Advice execute = BoundaryAdvice.of(boundary, 1, BoundaryAdvice.Result.OBSERVED);
         return builder
                 .type(LibraryLoaders.of(libraryLoaders).subTypesOf(Matchers.notJdk(), client))
                 .transform((b, type, loader, module, domain) -> b
@@ -80,18 +70,5 @@ public abstract class ApacheClientInstrumentation implements HopscopeInstrumenta
     @Override
     public final void register(HopscopeRuntime runtime) {
         runtime.addDescriber(LibraryHelper.describer(name, describer, requestType, responseType));
-    }
-
-    /** CloseableHttpClient#doExecute(HttpHost, request, HttpContext). */
-    static final class ExecuteAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Boundary String boundary, @Advice.Argument(1) Object request) {
-            return Bridge.boundaryEnter(boundary, request);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
-            Bridge.boundaryExit(token, response, thrown);
-        }
     }
 }

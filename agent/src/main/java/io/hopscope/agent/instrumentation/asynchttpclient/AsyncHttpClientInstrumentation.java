@@ -4,14 +4,12 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
-import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.BoundaryAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
@@ -47,7 +45,8 @@ public final class AsyncHttpClientInstrumentation implements HopscopeInstrumenta
         return builder
                 .type(client)
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(ExecuteRequestAdvice.class).on(named("executeRequest").and(takesArguments(2))
+                        .visit(BoundaryAdvice.of("org.asynchttpclient.AsyncHttpClient#executeRequest", 0,
+                                BoundaryAdvice.Result.OBSERVED).on(named("executeRequest").and(takesArguments(2))
                                 .and(takesArgument(0, named(client.prefixOf(type) + REQUEST))))));
     }
 
@@ -59,19 +58,5 @@ public final class AsyncHttpClientInstrumentation implements HopscopeInstrumenta
         runtime.addAdapter(LibraryHelper.adapter(name(),
                 "io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientFutures",
                 "org.asynchttpclient.ListenableFuture"));
-    }
-
-    /** DefaultAsyncHttpClient#executeRequest(Request, AsyncHandler): the returned future is only observed. */
-    static final class ExecuteRequestAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.Argument(0) Object request) {
-            return Bridge.boundaryEnter("org.asynchttpclient.AsyncHttpClient#executeRequest", request);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token,
-                @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result, @Advice.Thrown Throwable thrown) {
-            Bridge.boundaryExit(token, result, thrown);
-        }
     }
 }

@@ -11,6 +11,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.BoundaryAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.runtime.AsyncAdapter;
 import io.hopscope.agent.runtime.HopscopeRuntime;
@@ -29,7 +30,6 @@ import java.util.concurrent.CompletionException;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
 import net.bytebuddy.matcher.ElementMatcher;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
 
 /**
  * The JDK's HttpClient: jdk.internal.net.http.HttpClientImpl#send and #sendAsync are request
@@ -72,8 +72,11 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder.type(named("jdk.internal.net.http.HttpClientImpl"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(SendAdvice.class).on(named("send").and(isPublic()).and(takesArguments(2))))
-                        .visit(Advice.to(SendAsyncAdvice.class).on(named("sendAsync").and(isPublic())
+                        .visit(BoundaryAdvice.of("java.net.http.HttpClient#send", 0, BoundaryAdvice.Result.OBSERVED)
+                                .on(named("send").and(isPublic()).and(takesArguments(2))))
+                        // The returned future is kept (only observed), never replaced.
+                        .visit(BoundaryAdvice.of("java.net.http.HttpClient#sendAsync", 0, BoundaryAdvice.Result.OBSERVED)
+                                .on(named("sendAsync").and(isPublic())
                                 .and(takesArguments(2).or(takesArguments(3)))))
                         // Both take a jdk.internal.net.http.AsyncEvent (JDK 11 to 25 at least).
                         .visit(Advice.to(RegisterEventAdvice.class)
@@ -99,33 +102,6 @@ public final class JdkHttpInstrumentation implements HopscopeInstrumentation {
         EventChannels channels = EventChannels.open(instrumentation);
         if (channels != null) {
             runtime.addContextKey(channels);
-        }
-    }
-
-    /** HttpClient#send. */
-    static final class SendAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.Argument(0) Object request) {
-            return Bridge.boundaryEnter("java.net.http.HttpClient#send", request);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
-            Bridge.boundaryExit(token, response, thrown);
-        }
-    }
-
-    /** HttpClient#sendAsync: the returned future is kept (only observed), never replaced. */
-    static final class SendAsyncAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.Argument(0) Object request) {
-            return Bridge.boundaryEnter("java.net.http.HttpClient#sendAsync", request);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token,
-                @Advice.Return(typing = Assigner.Typing.DYNAMIC) Object result, @Advice.Thrown Throwable thrown) {
-            Bridge.boundaryExit(token, result, thrown);
         }
     }
 

@@ -7,10 +7,12 @@ import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.BoundaryAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.agent.instrumentation.SpanAdvice;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import io.hopscope.settings.AgentOptions;
@@ -61,10 +63,11 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
         return builder
                 .type(copies.named("okhttp3.internal.connection.RealCall"))
                 .transform((b, type, loader, module, domain) -> b
-                        .visit(Advice.to(ExecuteAdvice.class).on(named("execute").and(takesArguments(0))))
+                        .visit(BoundaryAdvice.of("okhttp3.Call#execute", BoundaryAdvice.THIS, BoundaryAdvice.Result.OBSERVED)
+                                .on(named("execute").and(takesArguments(0))))
                         .visit(Advice.to(EnqueueAdvice.class).on(named("enqueue").and(takesArguments(1)))))
                 .type(copies.subTypesOf(interceptors, "okhttp3.Interceptor"))
-                .transform((b, type, loader, module, domain) -> b.visit(Advice.to(InterceptAdvice.class)
+                .transform((b, type, loader, module, domain) -> b.visit(SpanAdvice.sync("interceptor")
                         .on(named("intercept").and(takesArguments(1)))));
     }
 
@@ -86,19 +89,6 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
                 "okhttp3.Callback"));
     }
 
-    /** RealCall#execute(). */
-    static final class ExecuteAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object call) {
-            return Bridge.boundaryEnter("okhttp3.Call#execute", call);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Return Object response, @Advice.Thrown Throwable thrown) {
-            Bridge.boundaryExit(token, response, thrown);
-        }
-    }
-
     /** RealCall#enqueue(Callback): the request ends when the callback is called. */
     static final class EnqueueAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -113,19 +103,6 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
         static void exit(@Advice.Enter Object token, @Advice.Argument(0) Object callback,
                 @Advice.Thrown Throwable thrown) {
             Bridge.boundaryExit(token, callback, thrown);
-        }
-    }
-
-    /** Interceptor#intercept(Chain). */
-    static final class InterceptAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object interceptor) {
-            return Bridge.spanEnter("interceptor", interceptor, false);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.spanExit(token, null, thrown);
         }
     }
 }

@@ -8,15 +8,14 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.not;
 import static net.bytebuddy.matcher.ElementMatchers.returns;
 
-import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.BoundaryAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.agent.instrumentation.SpanAdvice;
 import io.hopscope.settings.AgentOptions;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.asm.Advice;
 import net.bytebuddy.description.method.MethodDescription;
-import net.bytebuddy.implementation.bytecode.assign.Assigner;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
@@ -59,56 +58,18 @@ public final class RequestsInstrumentation implements HopscopeInstrumentation {
             String type = target.substring(0, hash);
             ElementMatcher.Junction<MethodDescription> method = isMethod().and(named(target.substring(hash + 1)))
                     .and(not(isAbstract()));
+            // A result that is a reference may be replaced by one that ends the request when it completes.
             b = b.type(named(type)).transform((tb, td, loader, module, domain) -> tb
-                    .visit(Advice.to(BoundaryAdvice.class).on(method.and(not(returns(isPrimitive())))))
-                    .visit(Advice.to(PrimitiveBoundaryAdvice.class).on(method.and(returns(isPrimitive())))));
+                    .visit(BoundaryAdvice.of(target, BoundaryAdvice.NOTHING, BoundaryAdvice.Result.REPLACED)
+                            .on(method.and(not(returns(isPrimitive())))))
+                    .visit(BoundaryAdvice.of(target, BoundaryAdvice.NOTHING, BoundaryAdvice.Result.IGNORED)
+                            .on(method.and(returns(isPrimitive())))));
         }
         for (String iface : policyInterfaces) {
             b = b.type(Matchers.implementationsOf(iface))
-                    .transform((tb, td, loader, module, domain) -> tb.visit(Advice.to(PolicyAdvice.class)
+                    .transform((tb, td, loader, module, domain) -> tb.visit(SpanAdvice.sync("policy")
                             .on(isMethod().and(not(isAbstract())).and(isOverriddenFrom(named(iface))))));
         }
         return b;
-    }
-
-    /** A boundary returning a reference: the result may be replaced by one that ends the request. */
-    static final class BoundaryAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.Origin("#t\\##m") String boundary) {
-            return Bridge.boundaryEnter(boundary, null);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token,
-                @Advice.Return(readOnly = false, typing = Assigner.Typing.DYNAMIC) Object result,
-                @Advice.Thrown Throwable thrown) {
-            result = Bridge.boundaryExit(token, result, thrown);
-        }
-    }
-
-    /** A boundary returning a primitive or nothing. */
-    static final class PrimitiveBoundaryAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.Origin("#t\\##m") String boundary) {
-            return Bridge.boundaryEnter(boundary, null);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.boundaryExit(token, null, thrown);
-        }
-    }
-
-    /** A method of a {@code policies=} interface: a synchronous policy span. */
-    static final class PolicyAdvice {
-        @Advice.OnMethodEnter(suppress = Throwable.class)
-        static Object enter(@Advice.This Object self) {
-            return Bridge.spanEnter("policy", self, false);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
-        static void exit(@Advice.Enter Object token, @Advice.Thrown Throwable thrown) {
-            Bridge.spanExit(token, null, thrown);
-        }
     }
 }
