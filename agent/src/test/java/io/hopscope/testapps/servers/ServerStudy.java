@@ -54,6 +54,8 @@ public final class ServerStudy implements AutoCloseable {
     /** Paths the study requests: a route with an id, one that fails in the handler. */
     public static final String ORDERS = "/orders/";
     public static final String FAIL = "/fail";
+    /** The backend's path. */
+    public static final String BACKEND_PATH = "/backend";
 
     private final ExecutorService pool = Executors.newFixedThreadPool(1, r -> new Thread(r, "study-pool"));
     private final HttpServer backend;
@@ -65,7 +67,7 @@ public final class ServerStudy implements AutoCloseable {
 
     public ServerStudy() throws IOException {
         backend = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        backend.createContext("/backend", exchange -> {
+        backend.createContext(BACKEND_PATH, exchange -> {
             byte[] body = "backend".getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
@@ -119,7 +121,7 @@ public final class ServerStudy implements AutoCloseable {
     }
 
     private String backendUrl() {
-        return "http://127.0.0.1:" + backend.getAddress().getPort() + "/backend";
+        return "http://127.0.0.1:" + backend.getAddress().getPort() + BACKEND_PATH;
     }
 
     /**
