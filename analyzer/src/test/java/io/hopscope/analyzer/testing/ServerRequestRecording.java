@@ -24,7 +24,9 @@ import jdk.jfr.consumer.RecordingFile;
  * connection's next request). Request 3: a client call. Every delay is the recorded field, so the
  * figures are known whatever this machine's timing; the threads wait each delay out first, so that
  * every hop leaves after its request began, as in a real recording. Every request has its
- * hopscope.RequestStart, as {@code live} enables it.
+ * hopscope.RequestStart, as {@code live} enables it. Its threads live as long as the JVM and write
+ * every recording of it (see the comment on them); the threads stay alive after each recording, as JFR
+ * writes an ended thread as null.
  */
 public final class ServerRequestRecording {
 
@@ -35,8 +37,8 @@ public final class ServerRequestRecording {
     public static final String EXEC = "http-nio-8080-exec-1";
     public static final String HANDLER = "orders-handler-1";
     public static final String SERVER_VIA = "org.apache.tomcat.util.threads.ThreadPoolExecutor";
-    public static final String HANDLER_VIA = "java.util.concurrent.ThreadPoolExecutor";
-    public static final String WAKE_VIA = "java.util.concurrent.CompletableFuture";
+    public static final String HANDLER_VIA = "com.example.orders.HandlerPool";
+    public static final String WAKE_VIA = "com.example.orders.Reply";
     public static final long SERVER_QUEUE_NANOS = 2_500_000;
     public static final long HANDLER_QUEUE_NANOS = 400_000;
     public static final long WAKE_NANOS = 30_000;
@@ -49,11 +51,25 @@ public final class ServerRequestRecording {
     private ServerRequestRecording() {
     }
 
+    // The threads, one of each for every recording this JVM writes. JDK 17's string pool (JFR pools a
+    // string of 16 to 128 characters it has seen before) keeps its cache from one recording to the next,
+    // and a pooled string that a thread of an earlier recording wrote, committed again on another
+    // thread, reads back as null; on the thread that pooled it, it reads back whole. So the strings
+    // only these requests use are committed on these threads, always (and its vias are its own).
+    private static final ExecutorService POLLER_THREAD = thread(POLLER);
+    private static final ExecutorService EXEC_THREAD = thread(EXEC);
+    private static final ExecutorService HANDLER_THREAD = thread(HANDLER);
+
+    private static ExecutorService thread(String name) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
     /** The three requests, request 1 queued {@code serverQueueNanos} in its server. */
-    public static void write(Path file, long serverQueueNanos) throws Exception {
-        ExecutorService poller = Executors.newSingleThreadExecutor(r -> new Thread(r, POLLER));
-        ExecutorService exec = Executors.newSingleThreadExecutor(r -> new Thread(r, EXEC));
-        ExecutorService handler = Executors.newSingleThreadExecutor(r -> new Thread(r, HANDLER));
+    public static synchronized void write(Path file, long serverQueueNanos) throws Exception {
         try (Recording recording = new Recording()) {
             for (Class<? extends jdk.jfr.Event> type : List.of(ContractEvents.Request.class,
                     ContractEvents.RequestStart.class, ContractEvents.Segment.class, ContractEvents.Hop.class,
@@ -61,17 +77,11 @@ public final class ServerRequestRecording {
                 recording.enable(type).withoutThreshold();
             }
             recording.start();
-            queued(poller, exec, handler, serverQueueNanos);
-            exec.submit(() -> oneSegment(2, ROUTE, "server")).get(10, TimeUnit.SECONDS);
-            handler.submit(() -> oneSegment(3, CLIENT, "client")).get(10, TimeUnit.SECONDS);
+            queued(POLLER_THREAD, EXEC_THREAD, HANDLER_THREAD, serverQueueNanos);
+            EXEC_THREAD.submit(() -> oneSegment(2, ROUTE, "server")).get(10, TimeUnit.SECONDS);
+            HANDLER_THREAD.submit(() -> oneSegment(3, CLIENT, "client")).get(10, TimeUnit.SECONDS);
             recording.stop();
             recording.dump(file);
-        } finally {
-            // The threads outlive every event that names them: JFR writes an ended thread as null.
-            for (ExecutorService e : List.of(poller, exec, handler)) {
-                e.shutdownNow();
-                e.awaitTermination(5, TimeUnit.SECONDS);
-            }
         }
     }
 
