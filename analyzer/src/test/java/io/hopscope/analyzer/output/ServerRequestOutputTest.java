@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Server requests in {@code report} (text, JSON, HTML), from recordings of
+ * Server requests in {@code report} (text, JSON, HTML) and {@code diff}, from recordings of
  * {@link ServerRequestRecording} (the server queue 2.5 ms in A, 5 ms in B): every figure the recording
  * fixes is checked exactly, those JFR times (the calls, the wait) against the file's own. In this
  * package so that the expected text is formatted by the outputs' own {@link Units}.
@@ -202,6 +202,31 @@ class ServerRequestOutputTest {
         assertThat(client.get("word").asText()).isEqualTo("request");
         assertThat(client.get("serverQueue").asText()).isEmpty();
         assertThat(client.get("calls").asText()).isEmpty();
+    }
+
+    @Test
+    void diffComparesTheServerQueueApartFromTheQueueDelay() throws Exception {
+        Cli cli = Cli.run("diff", a.toString(), b.toString());
+        assertThat(cli.exitCode()).as(cli.err()).isZero();
+        String fmt = "  %-34s %14s %14s %9s%n";
+        assertThat(cli.out()).contains(String.format(Locale.ROOT, fmt, "server queue/request", "1.25 ms", "2.50 ms", "2.00x")
+                + String.format(Locale.ROOT, fmt, "server queue p99", Units.nanos(p99Of(SERVER_QUEUE_NANOS)),
+                Units.nanos(p99Of(B_SERVER_QUEUE_NANOS)), Units.ratio(p99Of(B_SERVER_QUEUE_NANOS)
+                        / (double) p99Of(SERVER_QUEUE_NANOS)))
+                + String.format(Locale.ROOT, fmt, "queue delay/request", "200.0 us", "200.0 us", "1.00x"));
+        // Only where a server received requests.
+        assertThat(cli.out()).as(cli.out()).contains("\n" + CLIENT + ":\n");
+        String client = cli.out().substring(cli.out().indexOf("\n" + CLIENT + ":\n"));
+        assertThat(client).doesNotContain("server queue");
+        Cli json = Cli.run("diff", a.toString(), b.toString(), "--format", "json");
+        List<JsonNode> rows = new ObjectMapper().readTree(json.out()).get("rows").findParents("metric").stream()
+                .filter(n -> n.get("metric").asText().equals("server queue/request")).toList();
+        assertThat(rows).singleElement().satisfies(row -> {
+            assertThat(row.get("name").asText()).isEqualTo(ROUTE);
+            assertThat(row.get("unit").asText()).isEqualTo("ns");
+            assertThat(row.get("a").asDouble()).isEqualTo(SERVER_QUEUE_NANOS / 2.0);
+            assertThat(row.get("b").asDouble()).isEqualTo(B_SERVER_QUEUE_NANOS / 2.0);
+        });
     }
 
     @Test
