@@ -12,15 +12,20 @@ import static io.hopscope.analyzer.testing.ServerRequestRecording.SERVER_QUEUE_N
 import static io.hopscope.analyzer.testing.ServerRequestRecording.SERVER_VIA;
 import static io.hopscope.analyzer.testing.ServerRequestRecording.WAKE_NANOS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
 import io.hopscope.analyzer.testing.ServerRequestRecording;
+import io.hopscope.analyzer.testing.TraceSchema;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,7 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Server requests in {@code report} (text, JSON, HTML) and {@code diff}, from recordings of
+ * Server requests in {@code report} (text, JSON, HTML), {@code diff} and {@code trace}, from recordings of
  * {@link ServerRequestRecording} (the server queue 2.5 ms in A, 5 ms in B): every figure the recording
  * fixes is checked exactly, those JFR times (the calls, the wait) against the file's own. In this
  * package so that the expected text is formatted by the outputs' own {@link Units}.
@@ -227,6 +232,56 @@ class ServerRequestOutputTest {
             assertThat(row.get("a").asDouble()).isEqualTo(SERVER_QUEUE_NANOS / 2.0);
             assertThat(row.get("b").asDouble()).isEqualTo(B_SERVER_QUEUE_NANOS / 2.0);
         });
+    }
+
+    @Test
+    void traceNamesTheHandOverAsTheServerQueueAndNestsTheCallsInTheirSegment() throws Exception {
+        Path out = dir.resolve("trace.json");
+        Cli cli = Cli.run("trace", a.toString(), "-o", out.toString());
+        assertThat(cli.exitCode()).as(cli.err()).isZero();
+        JsonNode trace = new ObjectMapper().readTree(out.toFile());
+        assertThat(TraceSchema.check(trace)).isEmpty();
+        Map<Long, String> threads = new HashMap<>();
+        List<JsonNode> events = new ArrayList<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (e.get("name").asText().equals("thread_name")) {
+                threads.put(e.get("tid").asLong(), e.get("args").get("name").asText());
+            } else {
+                events.add(e);
+            }
+        }
+        List<JsonNode> handOver = events.stream().filter(e -> e.get("name").asText().startsWith("hop 1 ")).toList();
+        assertThat(handOver).extracting(e -> e.get("name").asText() + " " + e.get("ph").asText() + " "
+                + threads.get(e.get("tid").asLong())).containsExactlyInAnyOrder(
+                        "hop 1 server queue out X " + POLLER, "hop 1 server queue s " + POLLER,
+                        "hop 1 server queue in X " + EXEC, "hop 1 server queue f " + EXEC);
+        JsonNode in = handOver.stream().filter(e -> e.get("name").asText().endsWith(" in")).findFirst().orElseThrow();
+        assertThat(in.get("args").get("serverQueue").asBoolean()).isTrue();
+        assertThat(in.get("args").get("delayMicros").asDouble()).isEqualTo(SERVER_QUEUE_NANOS / 1e3);
+        JsonNode start = handOver.stream().filter(e -> e.get("ph").asText().equals("s")).findFirst().orElseThrow();
+        JsonNode finish = handOver.stream().filter(e -> e.get("ph").asText().equals("f")).findFirst().orElseThrow();
+        assertThat(finish.get("ts").asDouble() - start.get("ts").asDouble()).isCloseTo(SERVER_QUEUE_NANOS / 1e3, within(1e-6));
+        assertThat(events).filteredOn(e -> e.get("name").asText().equals("hop 2 handoff in")).singleElement()
+                .satisfies(e -> assertThat(e.get("args").has("serverQueue")).isFalse());
+        // The poller's track holds the hand-over's start only: no segment, span or wait of the request.
+        assertThat(events).filteredOn(e -> POLLER.equals(threads.get(e.get("tid").asLong())))
+                .allSatisfy(e -> assertThat(e.get("cat").asText()).isEqualTo("hop"));
+        // Each call is a slice on the handler's track, inside the request's segment there.
+        List<JsonNode> calls = events.stream().filter(e -> e.path("cat").asText().equals("boundary")).toList();
+        assertThat(calls).hasSize(2).allSatisfy(c -> {
+            assertThat(c.get("args").get("class").asText()).isEqualTo(CALL);
+            assertThat(c.get("args").get("request").asLong()).isEqualTo(1);
+            assertThat(threads.get(c.get("tid").asLong())).isEqualTo(HANDLER);
+            assertThat(events).anySatisfy(seg -> {
+                assertThat(seg.path("cat").asText()).isEqualTo("segment");
+                assertThat(seg.get("tid").asLong()).isEqualTo(c.get("tid").asLong());
+                assertThat(seg.get("args").get("request").asLong()).isEqualTo(1);
+                assertThat(seg.get("ts").asDouble()).isLessThanOrEqualTo(c.get("ts").asDouble() + 1e-3);
+                assertThat(c.get("ts").asDouble() + c.get("dur").asDouble())
+                        .isLessThanOrEqualTo(seg.get("ts").asDouble() + seg.get("dur").asDouble() + 1e-3);
+            });
+        });
+        assertThat(calls.stream().mapToDouble(c -> c.get("dur").asDouble()).sum()).isCloseTo(callsNanos / 1e3, within(1e-6));
     }
 
     @Test
