@@ -69,13 +69,22 @@ public final class ServerRequestRecording {
     }
 
     /** The three requests, request 1 queued {@code serverQueueNanos} in its server. */
-    public static synchronized void write(Path file, long serverQueueNanos) throws Exception {
+    public static void write(Path file, long serverQueueNanos) throws Exception {
+        write(file, serverQueueNanos, List.of());
+    }
+
+    /**
+     * The same, with the JDK's {@code jdkEvents} too, every one of them, with stacks: {@code jdk.ThreadPark}
+     * has request 1's calls, each a park of a millisecond on the handler's thread inside its segment.
+     */
+    public static synchronized void write(Path file, long serverQueueNanos, List<String> jdkEvents) throws Exception {
         try (Recording recording = new Recording()) {
             for (Class<? extends jdk.jfr.Event> type : List.of(ContractEvents.Request.class,
                     ContractEvents.RequestStart.class, ContractEvents.Segment.class, ContractEvents.Hop.class,
                     ContractEvents.Span.class, ContractEvents.Wait.class)) {
                 recording.enable(type).withoutThreshold();
             }
+            jdkEvents.forEach(e -> recording.enable(e).withoutThreshold().withStackTrace());
             recording.start();
             queued(POLLER_THREAD, EXEC_THREAD, HANDLER_THREAD, serverQueueNanos);
             EXEC_THREAD.submit(() -> oneSegment(2, ROUTE, "server")).get(10, TimeUnit.SECONDS);
