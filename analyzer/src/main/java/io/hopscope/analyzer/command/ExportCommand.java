@@ -183,7 +183,7 @@ public final class ExportCommand implements Callable<Integer> {
         for (Request r : report.requests()) {
             if (r.detailKept()) {
                 samples.addHops(r);
-            } else if (r.hopCount() > 0) {
+            } else if (r.hopCount() > 0 || r.serverQueue().queued()) {
                 withoutDetail++;
             }
         }
