@@ -43,6 +43,13 @@ public final class DiffBuilder {
             rows.add(new DiffRow(n, "handoff hops/request", "", sa.meanHandoffHops(), sb.meanHandoffHops()));
             rows.add(new DiffRow(n, "wake hops/request", "", sa.meanWakeHops(), sb.meanWakeHops()));
             rows.add(new DiffRow(n, "return hops/request", "", sa.meanReturnHops(), sb.meanReturnHops()));
+            if (sa.server() || sb.server()) {
+                // A server on either side: the time its requests waited in its queue, apart from the
+                // queue delay below, which is the application's handoffs only.
+                rows.add(new DiffRow(n, "server queue/request", "ns", sa.serverQueue().meanNanos(),
+                        sb.serverQueue().meanNanos()));
+                rows.add(new DiffRow(n, "server queue p99", "ns", sa.serverQueue().p99Nanos(), sb.serverQueue().p99Nanos()));
+            }
             rows.add(new DiffRow(n, "queue delay/request", "ns", sa.meanQueueDelayNanos(), sb.meanQueueDelayNanos()));
             rows.add(new DiffRow(n, "wake latency/request", "ns", sa.meanWakeLatencyNanos(), sb.meanWakeLatencyNanos()));
             rows.add(new DiffRow(n, "return delay/request", "ns", sa.meanReturnDelayNanos(), sb.meanReturnDelayNanos()));

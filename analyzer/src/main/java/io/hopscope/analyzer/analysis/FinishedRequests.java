@@ -22,10 +22,15 @@ import java.util.Map;
  * A request the top-N had already let go cannot come back, even if the late event would now rank it in.
  * A late segment is not in the index of an extra join's second pass unless the selection still holds
  * its request (only it knows its slot). Its first-segment thread (the start thread's fallback) stands.
+ * A late server hand-over (hopscope.Hop with serverQueue) adds to its name's mean server queue and
+ * count of requests queued, not to its server queue p99, which holds each request's time at its
+ * finish, as the latency histogram holds its duration.
  */
 final class FinishedRequests {
 
-    // Per finished id, its name, whether it blocked on a non-blocking thread, and its hops, for the ids
+    // Per finished id, its name, whether it blocked on a non-blocking thread, whether its server handed
+    // it over (each counted once per request in the summary, however many late events say so), and its
+    // hops, for the ids
     // within this many of the highest finished one: 8 MB at most. On the samples no event came more than
     // two flush points (seconds) after its request's end, a few thousand ids at most; an id further back
     // than this is left out, counted.
@@ -38,7 +43,8 @@ final class FinishedRequests {
     private static final long NON_BLOCKING = 1L << NAME_BITS;
     // Started outside the report's window: its late events are not counted anywhere.
     private static final long OUTSIDE_WINDOW = 1L << (NAME_BITS + 1);
-    private static final int HOPS_SHIFT = NAME_BITS + 2;
+    private static final long SERVER_QUEUED = 1L << (NAME_BITS + 2);
+    private static final int HOPS_SHIFT = NAME_BITS + 3;
 
     private final Selection selection;
     private final FinishedIds ids;
@@ -79,8 +85,8 @@ final class FinishedRequests {
             highest = r.id;
         }
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.hopCount)
-                    | (selection.outsideWindow(r) ? OUTSIDE_WINDOW : 0);
+            window[slot(r.id)] = pack(nameIndex(r.name == null ? "?" : r.name), r.nonBlocking, r.serverQueueHops > 0,
+                    r.hopCount) | (selection.outsideWindow(r) ? OUTSIDE_WINDOW : 0);
         }
     }
 
@@ -113,6 +119,9 @@ final class FinishedRequests {
             r.name = names.get((int) name);
             r.hopCount = (int) (packed >>> HOPS_SHIFT);
             r.nonBlocking = (packed & NON_BLOCKING) != 0;
+            // Its hand-overs' count and time are not remembered: what matters is that it was queued
+            // (counted once), and the late event's delay adds to the summary's sum either way.
+            r.serverQueueHops = (packed & SERVER_QUEUED) != 0 ? 1 : 0;
             r.ended = true;
             r.finished = true;
             if (selection.showsEveryRequest() && selection.summary(r.name) != null) {
@@ -139,7 +148,7 @@ final class FinishedRequests {
         }
         selection.amended(r);
         if (inWindow(r.id)) {
-            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.hopCount)
+            window[slot(r.id)] = pack(window[slot(r.id)] & NO_NAME, r.nonBlocking, r.serverQueueHops > 0, r.hopCount)
                     | (window[slot(r.id)] & OUTSIDE_WINDOW);
         }
         return r.allocatedBytes - r.estimatedAllocatedBytes - exactBytesBefore;
@@ -186,7 +195,7 @@ final class FinishedRequests {
         return i;
     }
 
-    private static long pack(long name, boolean nonBlocking, int hops) {
-        return name | (nonBlocking ? NON_BLOCKING : 0) | (long) hops << HOPS_SHIFT;
+    private static long pack(long name, boolean nonBlocking, boolean serverQueued, int hops) {
+        return name | (nonBlocking ? NON_BLOCKING : 0) | (serverQueued ? SERVER_QUEUED : 0) | (long) hops << HOPS_SHIFT;
     }
 }

@@ -77,6 +77,7 @@ final class RequestEvents {
         r.endedAtFlush = flushes;
         ended.add(r);
         r.name = intern(e.name());
+        r.kind = intern(e.kind());
         r.boundary = intern(e.boundary());
         r.url = e.url();
         r.outcome = intern(e.outcome());
@@ -123,6 +124,7 @@ final class RequestEvents {
         String kind = intern(e.kind());
         long delay = e.delayNanos();
         long scheduled = e.scheduledNanos();
+        boolean serverQueue = e.serverQueue();
         boolean wake = "wake".equals(kind);
         ThreadRef to = null;
         if (r.detail || wake) {
@@ -132,9 +134,9 @@ final class RequestEvents {
         if (r.detail) {
             ThreadRef from = jfr.thread(e.fromThread());
             r.addHop(new Hop(kind, from != null ? from : ThreadRef.UNKNOWN, to != null ? to : ThreadRef.UNKNOWN, eventStart,
-                    delay, intern(e.via()), scheduled));
+                    delay, intern(e.via()), scheduled, serverQueue));
         } else {
-            r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled));
+            r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled, serverQueue));
         }
         if (wake && to != null && !r.finished) {
             // The woken thread was parked until here: that explains its park (BlindSpots).

@@ -9,6 +9,7 @@ import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
@@ -47,6 +48,8 @@ final class RequestInProgress {
     String outcome;
     String error;
     int statusCode = -1;
+    /** server, client or internal (RequestKinds), or null: a recording from before the field. */
+    String kind;
     /** The W3C trace context the request began in (well formed, else null). */
     String traceId;
     String spanId;
@@ -76,6 +79,9 @@ final class RequestInProgress {
     int wakeHops;
     int returnHops;
     long returnDelayNanos;
+    // A server's hand-overs of it to its request thread: apart from every hop figure above.
+    int serverQueueHops;
+    long serverQueueNanos;
     boolean nonBlocking;
     // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads, and there can be
     // millions of requests, so per-request overhead is what bounds memory.
@@ -177,8 +183,18 @@ final class RequestInProgress {
     }
 
     void addHop(Hop h) {
-        hopCount++;
         long delay = Math.max(0, h.delayNanos());
+        if (h.serverQueue()) {
+            // The server's queue, not a handoff of the application's: its own figure, so that the
+            // queue delay and hop counts stay those of the application's code.
+            serverQueueHops++;
+            serverQueueNanos += delay;
+            if (detail && keeps(DetailBudget.HOP_BYTES)) {
+                hopList.add(h);
+            }
+            return;
+        }
+        hopCount++;
         if ("wake".equals(h.kind())) {
             wakeHops++;
             wakeLatencyNanos += delay;
@@ -436,7 +452,9 @@ final class RequestInProgress {
                         : new LockContention(lockCount, lockNanos, locks),
                 sites == null ? List.of() : sites.allocations(topSites),
                 gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
-                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), traceId, spanId);
+                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), traceId, spanId, kind,
+                serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
+                        : new ServerQueue(serverQueueHops, serverQueueNanos));
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

@@ -44,9 +44,9 @@ final class SampleJoins {
             }
 
             @Override
-            public void accept(StackSample e, long id, String name, String traceId, String spanId) {
-                a.accept(e, id, name, traceId, spanId);
-                b.accept(e, id, name, traceId, spanId);
+            public void accept(StackSample e, long id, String name, String kind, String traceId, String spanId) {
+                a.accept(e, id, name, kind, traceId, spanId);
+                b.accept(e, id, name, kind, traceId, spanId);
             }
         });
     }
@@ -76,7 +76,7 @@ final class SampleJoins {
     }
 
     /**
-     * The request is complete: its events go to the joins with its id, name and trace ids; those of
+     * The request is complete: its events go to the joins with its id, name, kind and trace ids; those of
      * one the report leaves out ({@code kept} false: started outside its window) as no request's.
      */
     void finished(RequestInProgress r, boolean kept) {
@@ -86,7 +86,7 @@ final class SampleJoins {
         }
         for (Joined joined : events) {
             if (kept) {
-                joined.join().accept(joined.event().sample(), r.id, r.name, r.traceId, r.spanId);
+                joined.join().accept(joined.event().sample(), r.id, r.name, r.kind, r.traceId, r.spanId);
             } else {
                 outside(joined.join());
             }
@@ -100,6 +100,6 @@ final class SampleJoins {
     }
 
     private static void outside(SegmentJoin join) {
-        join.accept(null, 0, null, null, null);
+        join.accept(null, 0, null, null, null, null);
     }
 }

@@ -15,10 +15,12 @@ public interface SegmentJoin {
     void accept(StackSample sample, long requestId, String requestName);
 
     /**
-     * The same with the W3C trace context the request was made in ({@code traceId} and {@code spanId},
-     * null when none): what a join that links its samples to traces overrides (export's).
+     * The same with the request's kind ({@code server}, {@code client}, {@code internal}; null when not
+     * recorded) and the W3C trace context it was made in ({@code traceId} and {@code spanId}, null when
+     * none): what a join that labels its samples with them overrides (export's).
      */
-    default void accept(StackSample sample, long requestId, String requestName, String traceId, String spanId) {
+    default void accept(StackSample sample, long requestId, String requestName, String requestKind, String traceId,
+                        String spanId) {
         accept(sample, requestId, requestName);
     }
 }

@@ -2,6 +2,8 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.NameSummary;
+import io.hopscope.analyzer.model.RequestKinds;
+import io.hopscope.analyzer.model.ServerQueueSummary;
 import org.HdrHistogram.Histogram;
 
 /** Per-name figures, accumulated one request at a time (an HdrHistogram for the latencies). */
@@ -41,6 +43,14 @@ final class SummaryBuilder {
     private long agentCpuNanos = -1;
     private long agentBytes;
     private long agentSampledBytes;
+    private long serverRequests;
+    private long clientRequests;
+    private long internalRequests;
+    private long sumServerQueue;
+    private long serverQueued;
+    // Each request's time in its server's queue, 0 for those not handed over; made at the name's first
+    // server request (with a 0 for each request before it), so that a client's name costs nothing.
+    private Histogram serverQueue;
 
     SummaryBuilder(String name) {
         this.name = name;
@@ -56,6 +66,23 @@ final class SummaryBuilder {
         addSums(r, 1);
         if (r.outcome != null && !"ok".equals(r.outcome)) {
             errors++;
+        }
+        if (RequestKinds.SERVER.equals(r.kind)) {
+            serverRequests++;
+        } else if (RequestKinds.CLIENT.equals(r.kind)) {
+            clientRequests++;
+        } else if (RequestKinds.INTERNAL.equals(r.kind)) {
+            internalRequests++;
+        }
+        if (serverQueue == null && (r.serverQueueHops > 0 || RequestKinds.SERVER.equals(r.kind))) {
+            serverQueue = new Histogram(3);
+            serverQueue.setAutoResize(true);
+            if (count > 1) {
+                serverQueue.recordValueWithCount(0, count - 1);
+            }
+        }
+        if (serverQueue != null) {
+            serverQueue.recordValue(Math.max(0, r.serverQueueNanos));
         }
     }
 
@@ -91,6 +118,10 @@ final class SummaryBuilder {
         if (r.nonBlocking) {
             nonBlocking += sign;
         }
+        sumServerQueue += sign * r.serverQueueNanos;
+        if (r.serverQueueHops > 0) {
+            serverQueued += sign;
+        }
         if (r.warmup()) {
             warmup += sign;
         }
@@ -121,6 +152,10 @@ final class SummaryBuilder {
                 sumNanos > 0 ? 1 - sumUnexplainedClipped / (double) sumNanos : 1, unexplainedRequests, warmup,
                 agentClasses == 0 && agentNanos == 0 && agentBytes == 0 && agentSampledBytes == 0 ? AgentWork.NONE
                         : new AgentWork(agentClasses, agentTransformed, agentNanos, agentCpuNanos, agentBytes,
-                                agentSampledBytes));
+                                agentSampledBytes),
+                new RequestKinds(serverRequests, clientRequests, internalRequests),
+                serverQueue == null && serverQueued == 0 ? ServerQueueSummary.NONE
+                        : new ServerQueueSummary(serverQueued, sumServerQueue / n,
+                                serverQueue == null ? 0 : serverQueue.getValueAtPercentile(99)));
     }
 }

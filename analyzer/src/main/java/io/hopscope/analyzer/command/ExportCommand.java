@@ -43,8 +43,8 @@ import picocli.CommandLine.Spec;
         description = {"Per-request profiles for the backends fleets run: an OpenTelemetry Collector (OTLP profiles),"
                 + " Pyroscope or go tool pprof (pprof).",
                 "Sample types: cpu, wall (samples), alloc_space (bytes), lock and park (ns), off_cpu (ns, with --bpf),"
-                        + " queue_delay, wake_latency and return_delay (ns, one per hop).",
-                "Attributes: request name, thread pool, hop kind and via; never a request id (backends make series"
+                        + " queue_delay, server_queue, wake_latency and return_delay (ns, one per hop).",
+                "Attributes: request name and kind, thread pool, hop kind and via; never a request id (backends make series"
                         + " of them).",
                 "Headers for the endpoint (Authorization, a tenant) come from OTEL_EXPORTER_OTLP_HEADERS"
                         + " (k1=v1,k2=v2) or --headers-file, never from the command line; no output shows a value.",
@@ -160,13 +160,14 @@ public final class ExportCommand implements Callable<Integer> {
                 analyzer.join(event, new SegmentJoin() {
                     @Override
                     public void accept(StackSample sample, long id, String requestName) {
-                        accept(sample, id, requestName, null, null);
+                        accept(sample, id, requestName, null, null, null);
                     }
 
                     @Override
-                    public void accept(StackSample sample, long id, String requestName, String traceId, String spanId) {
+                    public void accept(StackSample sample, long id, String requestName, String requestKind,
+                                       String traceId, String spanId) {
                         if (id != 0 && (names == null || names.matches(requestName))) {
-                            samples.addJoined(type, requestName, traceId, spanId, sample);
+                            samples.addJoined(type, requestName, requestKind, traceId, spanId, sample);
                         }
                     }
                 });
@@ -182,7 +183,7 @@ public final class ExportCommand implements Callable<Integer> {
         for (Request r : report.requests()) {
             if (r.detailKept()) {
                 samples.addHops(r);
-            } else if (r.hopCount() > 0) {
+            } else if (r.hopCount() > 0 || r.serverQueue().queued()) {
                 withoutDetail++;
             }
         }
@@ -191,17 +192,19 @@ public final class ExportCommand implements Callable<Integer> {
                     + " budget and are not exported; raise --detail-memory");
         }
         if (bpf.isSet()) {
-            // The off-CPU join names requests by id only: their trace context comes from the report's.
-            Map<Long, Request> traced = new HashMap<>();
+            // The off-CPU join names requests by id only: their kind and trace context come from the
+            // report's. Only those three strings are kept per request (the kinds are the analyzer's
+            // interned few), not the requests themselves.
+            Map<Long, String[]> tags = new HashMap<>();
             for (Request r : report.requests()) {
-                if (r.traceId() != null) {
-                    traced.put(r.id(), r);
+                if (r.kind() != null || r.traceId() != null) {
+                    tags.put(r.id(), new String[] {r.kind(), r.traceId(), r.spanId()});
                 }
             }
             KernelReport kernel = join.onOverlap(o -> {
                 if (names == null || names.matches(o.requestName())) {
-                    Request r = traced.get(o.requestId());
-                    samples.addOffCpu(o, r == null ? null : r.traceId(), r == null ? null : r.spanId());
+                    String[] t = tags.getOrDefault(o.requestId(), new String[3]);
+                    samples.addOffCpu(o, t[0], t[1], t[2]);
                 }
             }).join(bpf.file);
             kernel.notes().forEach(n -> err.println("note: " + n));

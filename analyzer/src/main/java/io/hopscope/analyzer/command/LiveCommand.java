@@ -42,6 +42,7 @@ import javax.management.remote.JMXConnectionNotification;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.management.jfr.RemoteRecordingStream;
 import picocli.CommandLine.Command;
@@ -63,7 +64,8 @@ import picocli.CommandLine.Spec;
                 + " (those begun before live watched apart) and in"
                 + " flight (counted from their start, so a growing backlog shows before any of it ends), mean and"
                 + " p99 latency, hops per request by kind, queue delay, wake latency, allocation and monitor-enter"
-                + " time per request, and the process's live threads and GC pause time.",
+                + " time per request, a server's requests' time in its queue, and the process's live threads and GC"
+                + " pause time.",
                 "Loads the agent (agent/target/hopscope-agent.jar, or --agent) with AGENT_OPTIONS if the JVM does"
                 + " not run it yet; without jfr= the agent starts no recording of its own. Ctrl-C ends it; so does"
                 + " the JVM's exit. The JVM must be of this user, JDK 17+, and allow attach.",
@@ -194,15 +196,8 @@ public final class LiveCommand implements Callable<Integer> {
             return t;
         });
         try {
-            subscribe(stream, figures, intervalNanos);
-            if (metrics != null) {
-                stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(),
-                        e -> metrics.started(e.requestId())));
-                stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> metrics.hop(e.requestId(), e.kind(),
-                        e.delayNanos())));
-                stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> metrics.finished(e.requestId(),
-                        e.name(), e.durationNanos())));
-            }
+            enable(stream, intervalNanos);
+            feed(stream, figures, metrics);
             PrintWriter out = spec.commandLine().getOut();
             // After each flush every event committed before it has been read: print the intervals it passed.
             stream.onFlush(() -> {
@@ -267,11 +262,11 @@ public final class LiveCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static void subscribe(RemoteRecordingStream stream, LiveFigures figures, long intervalNanos) {
+    /** The events live reads, in the target's stream: the agent's clock as a tick a quarter interval. */
+    private static void enable(RemoteRecordingStream stream, long intervalNanos) {
         // The agent's clock event as a tick: the stream's position moves on in a quiet application too,
         // so its quiet intervals print on time (a quarter of the interval late at most, after the flush).
         stream.enable(HopscopeContract.CLOCK_SYNC).withPeriod(Duration.ofNanos(Math.min(250_000_000L, intervalNanos / 4)));
-        stream.onEvent(HopscopeContract.CLOCK_SYNC, e -> figures.tick(epochNanos(e.getEndTime())));
         stream.enable(HopscopeContract.REQUEST_START);
         stream.enable(HopscopeContract.REQUEST);
         stream.enable(HopscopeContract.HOP);
@@ -282,13 +277,21 @@ public final class LiveCommand implements Callable<Integer> {
         stream.enable(HopscopeContract.MONITOR_ENTER).with("threshold", HopscopeJfc.of(HopscopeContract.MONITOR_ENTER,
                 "threshold")).withoutStackTrace();
         stream.enable(HopscopeContract.GARBAGE_COLLECTION);
+    }
+
+    /**
+     * Hands {@code stream}'s events to the figures and, with {@code --otlp}, the metrics (null: none): the
+     * target's stream here, a recording's in tests ({@code EventStream.openFile}), the same handlers.
+     */
+    static void feed(EventStream stream, LiveFigures figures, LiveMetrics metrics) {
+        stream.onEvent(HopscopeContract.CLOCK_SYNC, e -> figures.tick(epochNanos(e.getEndTime())));
         // Each handler has its own view: the stream calls them on its one thread.
         stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(), e -> figures.started(e.requestId(),
                 e.name(), e.startNanos())));
         stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> figures.finished(e.requestId(), e.name(),
-                e.durationNanos(), e.endNanos())));
+                e.kind(), e.durationNanos(), e.endNanos())));
         stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> figures.hop(e.requestId(), e.kind(),
-                e.delayNanos(), e.endNanos())));
+                e.delayNanos(), e.serverQueue(), e.endNanos())));
         stream.onEvent(HopscopeContract.SEGMENT, each(new SegmentEvent(), e -> figures.segment(e.requestId(),
                 e.eventThread() == null ? -1 : e.eventThread().getJavaThreadId(), e.startNanos(), e.endNanos(),
                 e.allocatedBytes())));
@@ -298,6 +301,14 @@ public final class LiveCommand implements Callable<Integer> {
                 epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
         stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(JdkEventFields.sumOfPausesNanos(e, e.getDuration().toNanos()),
                 epochNanos(e.getEndTime())));
+        if (metrics != null) {
+            stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(),
+                    e -> metrics.started(e.requestId())));
+            stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> metrics.hop(e.requestId(), e.kind(),
+                    e.delayNanos(), e.serverQueue())));
+            stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> metrics.finished(e.requestId(),
+                    e.name(), e.kind(), e.durationNanos())));
+        }
     }
 
     private static long threadId(RecordedEvent e) {

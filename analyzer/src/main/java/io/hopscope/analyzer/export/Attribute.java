@@ -8,6 +8,8 @@ package io.hopscope.analyzer.export;
 public enum Attribute {
     /** The request's name as the agent gave it (e.g. {@code GET /users/{id}}, a client's operation). */
     request_name("hopscope.request.name", "request_name"),
+    /** The request's kind: server (an inbound request), client or internal; absent in a recording from before the field. */
+    request_kind("hopscope.request.kind", "request_kind"),
     /** The thread's pool: its name without the trailing number ({@code reactor-http-epoll-3} is {@code reactor-http-epoll}). */
     thread_pool("thread.pool", "thread_pool"),
     /** The hop's kind: handoff, wake or return. */

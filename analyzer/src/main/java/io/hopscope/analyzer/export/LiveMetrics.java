@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.export;
 
+import io.hopscope.analyzer.model.RequestKinds;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
@@ -24,7 +25,8 @@ import java.util.logging.Logger;
 /**
  * {@code live --otlp}: the figures {@code live} prints, as OTLP metrics sent with the OpenTelemetry Java
  * SDK's own exporter (OTLP/HTTP protobuf, the JDK's HTTP client). Per request name, histograms of each
- * finished request's duration (s), hops, queue delay and wake latency (s); counters of finished
+ * finished request's duration (s), hops, queue delay and wake latency (s), and each server request's
+ * time in its server's queue (s; a server's hand-overs are in no hop figure); counters of finished
  * requests and of hops by kind; gauges of requests in flight and of the process's live threads. The
  * caller feeds it the agent's events and calls {@link #flush} once an interval: a failed export is
  * its one-line message, never the SDK's log.
@@ -46,6 +48,7 @@ public final class LiveMetrics implements AutoCloseable {
     private final LongHistogram hops;
     private final DoubleHistogram queueDelay;
     private final DoubleHistogram wakeLatency;
+    private final DoubleHistogram serverQueue;
     private final LongCounter requests;
     private final LongCounter hopsByKind;
     private final Map<Long, Open> open = new ConcurrentHashMap<>();
@@ -56,6 +59,8 @@ public final class LiveMetrics implements AutoCloseable {
         long hops;
         long queueDelayNanos;
         long wakeLatencyNanos;
+        boolean serverQueued;
+        long serverQueueNanos;
     }
 
     private LiveMetrics(URI uri, Headers headers, String service, LongSupplier liveThreads) {
@@ -83,6 +88,10 @@ public final class LiveMetrics implements AutoCloseable {
                 .setDescription("Queue delay of each finished request, summed over its handoffs").build();
         wakeLatency = meter.histogramBuilder("hopscope.request.wake_latency").setUnit("s")
                 .setDescription("Wake latency of each finished request, summed over its wakes").build();
+        // Prometheus: hopscope_server_queue_duration_seconds.
+        serverQueue = meter.histogramBuilder("hopscope.server.queue.duration").setUnit("s")
+                .setDescription("Time each finished server request waited in its server's queue, apart from its"
+                        + " queue delay").build();
         requests = meter.counterBuilder("hopscope.requests").setUnit("{request}")
                 .setDescription("Finished requests").build();
         hopsByKind = meter.counterBuilder("hopscope.hops").setUnit("{hop}")
@@ -107,9 +116,19 @@ public final class LiveMetrics implements AutoCloseable {
         }
     }
 
-    public void hop(long requestId, String kind, long delayNanos) {
-        hopsByKind.add(1, Attributes.of(HOP_KIND, kind));
+    /** A hop; a server's hand-over ({@code serverQueue}) counts in the request's server queue, in no hop figure. */
+    public void hop(long requestId, String kind, long delayNanos, boolean serverQueue) {
         Open o = open.get(requestId);
+        if (serverQueue) {
+            if (o != null) {
+                synchronized (o) {
+                    o.serverQueued = true;
+                    o.serverQueueNanos += Math.max(0, delayNanos);
+                }
+            }
+            return;
+        }
+        hopsByKind.add(1, Attributes.of(HOP_KIND, kind));
         if (o != null) {
             synchronized (o) {
                 o.hops++;
@@ -122,8 +141,11 @@ public final class LiveMetrics implements AutoCloseable {
         }
     }
 
-    /** A finished request; its hop figures only when its start was seen (else they would be partial). */
-    public void finished(long requestId, String name, long durationNanos) {
+    /**
+     * A finished request of {@code kind} (null: not recorded); its hop figures, and a server request's
+     * server queue, only when its start was seen (else they would be partial).
+     */
+    public void finished(long requestId, String name, String kind, long durationNanos) {
         Attributes a = Attributes.of(REQUEST_NAME, name == null ? "?" : name);
         requests.add(1, a);
         duration.record(durationNanos / 1e9, a);
@@ -134,6 +156,9 @@ public final class LiveMetrics implements AutoCloseable {
                 hops.record(o.hops, a);
                 queueDelay.record(o.queueDelayNanos / 1e9, a);
                 wakeLatency.record(o.wakeLatencyNanos / 1e9, a);
+                if (o.serverQueued || RequestKinds.SERVER.equals(kind)) {
+                    serverQueue.record(o.serverQueueNanos / 1e9, a);
+                }
             }
         }
     }

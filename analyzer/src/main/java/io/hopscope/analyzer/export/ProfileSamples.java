@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  * The per-request values export sends, added up by sample type, stack and attributes: what both the
  * OTLP and the pprof writers read. A stack is root first; a hop's stack is made of two synthetic
  * frames ({@code queue delay via VIA}, {@code to POOL}) since a hop has no Java stack of its own.
+ * Every sample carries its request's name and, where the recording has it, its kind.
  * A sample of a request made in a W3C trace keeps its trace and span id (the OTLP sample's link,
  * pprof's {@code span_id}): such samples add up per trace, the others per stack and attributes only.
  */
@@ -40,8 +41,12 @@ public final class ProfileSamples {
     // Insertion order: the same recording gives the same file, byte for byte.
     private final Map<SampleType, Map<Key, long[]>> values = new EnumMap<>(SampleType.class);
 
-    /** A JDK event joined to a request: its frames, then its leaf (the allocated or contended class) on top. */
-    public void addJoined(SampleType type, String requestName, String traceId, String spanId, StackSample sample) {
+    /**
+     * A JDK event joined to a request of {@code requestKind} (null: not recorded): its frames, then its
+     * leaf (the allocated or contended class) on top.
+     */
+    public void addJoined(SampleType type, String requestName, String requestKind, String traceId, String spanId,
+                          StackSample sample) {
         if (sample.weight() <= 0) {
             return;
         }
@@ -51,11 +56,14 @@ public final class ProfileSamples {
             // FoldedStacks' "_[k]" colours a flame graph's frame; a profile's frame is just the class.
             frames.add(sample.leaf().endsWith("_[k]") ? sample.leaf().substring(0, sample.leaf().length() - 4) : sample.leaf());
         }
-        add(type, frames, attributes(requestName, pool(sample.threadName(), false), null, null), traceId, spanId,
-                sample.weight());
+        add(type, frames, attributes(requestName, requestKind, pool(sample.threadName(), false), null, null), traceId,
+                spanId, sample.weight());
     }
 
-    /** Every hop of the request (the report's detail) as its delay, with its kind and via. */
+    /**
+     * Every hop of the request (the report's detail) as its delay, with its kind and via: a server's
+     * hand-over as {@code server_queue} ({@code server queue via VIA}), the others by their kind.
+     */
     public void addHops(Request r) {
         for (Hop h : r.hopList()) {
             if (h.to() == ThreadRef.UNKNOWN || h.delayNanos() <= 0) {
@@ -63,8 +71,8 @@ public final class ProfileSamples {
             }
             String via = h.via() == null || h.via().isEmpty() ? "?" : h.via();
             String pool = pool(h.to().name(), h.to().virtual());
-            add(SampleType.ofHop(h.kind()), List.of(h.delayName() + " via " + via, "to " + pool),
-                    attributes(r.name(), pool, h.kind(), via), r.traceId(), r.spanId(), h.delayNanos());
+            add(SampleType.ofHop(h), List.of(h.figureName() + " via " + via, "to " + pool),
+                    attributes(r.name(), r.kind(), pool, h.kind(), via), r.traceId(), r.spanId(), h.delayNanos());
         }
     }
 
@@ -73,7 +81,7 @@ public final class ProfileSamples {
      * stack weight (offwake --stack-every), the wakee's user then kernel frames from the root; an
      * interval whose stacks were not sampled (weight 0) is left out, as the offwake flame graph does.
      */
-    public void addOffCpu(OffCpuOverlap o, String traceId, String spanId) {
+    public void addOffCpu(OffCpuOverlap o, String requestKind, String traceId, String spanId) {
         int weight = o.interval().stackWeight();
         if (weight == 0 || o.nanos() <= 0) {
             return;
@@ -83,8 +91,8 @@ public final class ProfileSamples {
         rootFirst(frames, stack == null ? null : stack.user(), "[Missed User Stack]");
         rootFirst(frames, stack == null ? null : stack.kernel(), "[Missed Kernel Stack]");
         frames.add("segment".equals(o.during()) ? "off cpu" : "off cpu in wait " + o.during());
-        add(SampleType.off_cpu, frames, attributes(o.requestName(), pool(o.thread(), false), null, null), traceId,
-                spanId, o.nanos() * weight);
+        add(SampleType.off_cpu, frames, attributes(o.requestName(), requestKind, pool(o.thread(), false), null, null),
+                traceId, spanId, o.nanos() * weight);
     }
 
     private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
@@ -104,9 +112,11 @@ public final class ProfileSamples {
                         k -> new long[1])[0] += value;
     }
 
-    private static List<String> attributes(String requestName, String pool, String hopKind, String hopVia) {
+    private static List<String> attributes(String requestName, String requestKind, String pool, String hopKind,
+                                           String hopVia) {
         String[] a = new String[Attribute.values().length];
         a[Attribute.request_name.ordinal()] = requestName == null ? "?" : requestName;
+        a[Attribute.request_kind.ordinal()] = requestKind;
         a[Attribute.thread_pool.ordinal()] = pool;
         a[Attribute.hop_kind.ordinal()] = hopKind;
         a[Attribute.hop_via.ordinal()] = hopVia;

@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.export;
 
+import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.read.HopscopeContract;
 import java.util.List;
 
@@ -24,6 +25,11 @@ public enum SampleType {
     off_cpu("off_cpu", "nanoseconds", List.of()),
     /** A handoff hop's queue delay: submitted to started on the pool it hopped to. */
     queue_delay("queue_delay", "nanoseconds", List.of()),
+    /**
+     * A server's hand-over of an inbound request to the thread that runs it: the time the request
+     * waited in the server's queue, apart from the application's queue delay.
+     */
+    server_queue("server_queue", "nanoseconds", List.of()),
     /** A wake hop's wake latency: the waker's signal to the waiter running again. */
     wake_latency("wake_latency", "nanoseconds", List.of()),
     /** A return hop's delay: a result completed on one thread to its pickup on another. */
@@ -39,9 +45,12 @@ public enum SampleType {
         this.events = events;
     }
 
-    /** The type of a hop's delay, by the hop's kind ({@code handoff}, {@code wake}, {@code return}). */
-    static SampleType ofHop(String kind) {
-        return switch (kind) {
+    /** The type of a hop's delay: a server's hand-over's, else by the hop's kind ({@code handoff}, {@code wake}, {@code return}). */
+    static SampleType ofHop(Hop h) {
+        if (h.serverQueue()) {
+            return server_queue;
+        }
+        return switch (h.kind()) {
             case "wake" -> wake_latency;
             case "return" -> return_delay;
             default -> queue_delay;

@@ -25,10 +25,23 @@ public record LiveInterval(long epochMillis, int liveThreads, long inFlight, lon
      * @param lockNanosPerRequest mean monitor-enter time (jdk.JavaMonitorEnter) inside the request's segments
      * @param finishedBegunBefore requests that finished in the interval but began before live watched
      *     (in flight at attach): not in {@code finished} nor the per-request figures
+     * @param serverQueueNanos mean time in their server's queue of the server requests that finished in the
+     *     interval (a server's hand-overs, in none of the hop figures); null when none finished
+     * @param serverQueueMaxNanos the longest of those
      */
     public record Name(String name, long started, long finished, long inFlight, Long meanNanos, Long p99Nanos,
             Double hopsPerRequest, Map<String, Double> hopsPerRequestByKind, Long queueDelayNanos,
             Long wakeLatencyNanos, Long allocatedBytesPerRequest, Long lockNanosPerRequest, long measured,
-            long finishedBegunBefore) {
+            long finishedBegunBefore, Long serverQueueNanos, Long serverQueueMaxNanos) {
+
+        /** A name no server request of which finished in the interval. */
+        public Name(String name, long started, long finished, long inFlight, Long meanNanos, Long p99Nanos,
+                    Double hopsPerRequest, Map<String, Double> hopsPerRequestByKind, Long queueDelayNanos,
+                    Long wakeLatencyNanos, Long allocatedBytesPerRequest, Long lockNanosPerRequest, long measured,
+                    long finishedBegunBefore) {
+            this(name, started, finished, inFlight, meanNanos, p99Nanos, hopsPerRequest, hopsPerRequestByKind,
+                    queueDelayNanos, wakeLatencyNanos, allocatedBytesPerRequest, lockNanosPerRequest, measured,
+                    finishedBegunBefore, null, null);
+        }
     }
 }

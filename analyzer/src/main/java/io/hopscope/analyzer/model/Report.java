@@ -27,6 +27,15 @@ public record Report(RecordingInfo recording, List<NameSummary> summary, List<Re
         return sum;
     }
 
+    /** The requests of every name by kind. */
+    public RequestKinds kinds() {
+        RequestKinds sum = RequestKinds.NONE;
+        for (NameSummary s : summary) {
+            sum = sum.plus(s.kinds());
+        }
+        return sum;
+    }
+
     /** Warm-up requests over all names. */
     public long warmupRequestCount() {
         return summary.stream().mapToLong(NameSummary::warmupRequests).sum();

@@ -15,7 +15,11 @@ import java.util.List;
  * {@code unexplained} is its parked and monitor time that no wait or hop of it explains, {@link Unexplained#NONE} when none.
  * {@code agentWork} is the agent's own work on its threads, left out of every other figure; a request
  * during which its threads loaded classes is a warm-up request ({@link #warmup()}). {@code traceId} and
- * {@code spanId} are the W3C trace context it began in ({@link TraceIds}), null when none.
+ * {@code spanId} are the W3C trace context it began in ({@link TraceIds}), null when none. {@code kind}
+ * is {@code server}, {@code client} or {@code internal} ({@link RequestKinds}), null in a recording from
+ * before the field; {@code serverQueue} is its time in its server's queue, apart from every hop figure
+ * above ({@link ServerQueue#NONE} without a server's hand-over): its hops and queue delay are the
+ * application's own, the server's hand-over being in {@code hopList} only, marked.
  */
 public record Request(
         long id,
@@ -54,7 +58,25 @@ public record Request(
         Unexplained unexplained,
         AgentWork agentWork,
         String traceId,
-        String spanId) {
+        String spanId,
+        String kind,
+        ServerQueue serverQueue) {
+
+    /** A request of no known kind (tests, and older recordings). */
+    public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
+                   ThreadRef startThread, long startEpochNanos, long durationNanos, int hopCount, List<Hop> hopList,
+                   List<ThreadTime> threads, List<Segment> segments, List<Wait> waits, List<Span> spans,
+                   long allocatedBytes, long estimatedAllocatedBytes, long blockedNanos, long queueDelayNanos,
+                   long wakeLatencyNanos, int handoffHops, int wakeHops, int returnHops, long returnDelayNanos,
+                   boolean blockedOnNonBlockingThread, List<PolicyTime> policies, LockContention lock,
+                   List<AllocationSite> allocationSites, long gcNanos, List<GcPause> gcPauses, CarrierUse carriers,
+                   boolean detailKept, Unexplained unexplained, AgentWork agentWork, String traceId, String spanId) {
+        this(id, name, boundary, url, outcome, error, statusCode, startThread, startEpochNanos, durationNanos, hopCount,
+                hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
+                queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
+                blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
+                unexplained, agentWork, traceId, spanId, null, ServerQueue.NONE);
+    }
 
     /** A request without a trace context (tests, and older recordings). */
     public Request(long id, String name, String boundary, String url, String outcome, String error, int statusCode,
@@ -69,7 +91,7 @@ public record Request(
                 hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
                 queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
                 blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
-                unexplained, agentWork, null, null);
+                unexplained, agentWork, null, null, null, ServerQueue.NONE);
     }
 
     /** A request without agent work (tests, and the figures of older recordings). */
@@ -85,12 +107,22 @@ public record Request(
                 hopList, threads, segments, waits, spans, allocatedBytes, estimatedAllocatedBytes, blockedNanos,
                 queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops, returnDelayNanos,
                 blockedOnNonBlockingThread, policies, lock, allocationSites, gcNanos, gcPauses, carriers, detailKept,
-                unexplained, AgentWork.NONE, null, null);
+                unexplained, AgentWork.NONE, null, null, null, ServerQueue.NONE);
     }
 
     /** Whether its threads loaded classes while they worked on it (the agent saw each one). */
     public boolean warmup() {
         return agentWork.classes() > 0;
+    }
+
+    /** Whether a server received it (its kind is {@code server}). */
+    public boolean server() {
+        return RequestKinds.SERVER.equals(kind);
+    }
+
+    /** Its outbound calls: the time per nested request boundary ({@code boundary} spans) it made. */
+    public List<PolicyTime> calls() {
+        return policies.stream().filter(p -> Span.BOUNDARY.equals(p.kind())).toList();
     }
 
     public long endEpochNanos() {

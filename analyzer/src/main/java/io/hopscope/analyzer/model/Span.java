@@ -7,6 +7,9 @@ package io.hopscope.analyzer.model;
 public record Span(long spanId, long parentSpanId, String kind, String name, String mode, int depth,
                    ThreadRef thread, long startEpochNanos, long endEpochNanos) {
 
+    /** The kind of a request boundary nested in a request: a call it made (an HTTP client's send, say). */
+    public static final String BOUNDARY = "boundary";
+
     public long durationNanos() {
         return endEpochNanos - startEpochNanos;
     }

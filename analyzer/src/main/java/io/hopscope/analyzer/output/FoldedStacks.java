@@ -122,7 +122,8 @@ public final class FoldedStacks {
      * pipeline policies open at the time (on any thread: a caller's policy is open while an event loop
      * works for it), then the thread pool and the thread for each segment, split where policies open
      * and close; a wait as a frame above its thread; each hop's queue delay or wake latency as
-     * "queue delay to POOL" / "wake latency to POOL" beside. So a request type that hops shows its
+     * "queue delay to POOL" / "wake latency to POOL" beside ("server queue to POOL" for a server's
+     * hand-over of the request to its request thread). So a request type that hops shows its
      * event-loop pools; one that does not shows only its caller's.
      */
     public void addHops(Request r) {
@@ -139,7 +140,7 @@ public final class FoldedStacks {
                 continue;
             }
             List<String> frames = policies(r, h.departureEpochNanos());
-            frames.add(h.delayName() + " to " + pool(h.to()));
+            frames.add(h.figureName() + " to " + pool(h.to()));
             add(frames, h.delayNanos());
         }
     }

@@ -20,9 +20,11 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code report --format html}: one self-contained page from the resource template {@code report.html}
@@ -30,6 +32,8 @@ import java.util.Map;
  * fetched). The report goes into the template as one JSON object in a {@code <script
  * type="application/json">} element, escaped for that place, and the script only ever sets text
  * ({@code textContent}, SVG text nodes, {@code srcdoc}), so no string from the recording becomes markup.
+ * A server request's timeline starts with the lane of the thread its server handed it over from, drawn
+ * as that hand-over's origin only (it runs none of the request).
  */
 public final class HtmlReport {
 
@@ -64,6 +68,8 @@ public final class HtmlReport {
         data.put("agent", info.agentVersion() == null ? "none" : info.agentVersion());
         data.put("window", report.window().isAll() ? "" : WindowText.line(report.window()));
         data.put("agentWork", report.agentWork().any() ? TextReport.agentWork(report.agentWork()) : "");
+        String kinds = TextReport.kinds(report);
+        data.put("kinds", kinds == null ? "" : kinds);
         ArrayNode warnings = data.putArray("warnings");
         info.warnings().forEach(warnings::add);
         ArrayNode summary = data.putArray("summary");
@@ -133,6 +139,9 @@ public final class HtmlReport {
         o.put("explained", TextReport.explained(s));
         o.put("warmup", s.warmupRequests());
         o.put("agentWork", s.agentWork().any() ? TextReport.agentWork(s.agentWork()) : "");
+        o.put("server", s.server());
+        o.put("serverQueueMean", s.server() ? Units.nanos(s.serverQueue().meanNanos()) : "");
+        o.put("serverQueue", s.server() ? TextReport.serverQueue(s) : "");
         return o;
     }
 
@@ -140,6 +149,8 @@ public final class HtmlReport {
         ObjectNode o = JsonReport.MAPPER.createObjectNode();
         o.put("id", r.id());
         o.put("name", r.name());
+        o.put("kind", r.kind());
+        o.put("word", TextReport.requestWord(r));
         o.put("url", r.url());
         o.put("traceId", r.traceId());
         o.put("spanId", r.spanId());
@@ -149,6 +160,10 @@ public final class HtmlReport {
         o.put("started", Units.epoch(r.startEpochNanos()));
         o.put("hops", r.hopCount());
         o.put("threads", r.threads().size());
+        // "server queue 2.50 ms, " for a server request, first of its figures; "" otherwise.
+        o.put("serverQueue", TextReport.serverQueue(r));
+        String calls = TextReport.calls(r);
+        o.put("calls", calls == null ? "" : calls);
         o.put("blocked", Units.nanos(r.blockedNanos()));
         o.put("queue", Units.nanos(r.queueDelayNanos()));
         o.put("wake", Units.nanos(r.wakeLatencyNanos()));
@@ -166,9 +181,22 @@ public final class HtmlReport {
         o.put("agentWork", r.agentWork().any() ? TextReport.agentWork(r.agentWork()) : "");
         o.put("warmup", r.warmup() ? TextReport.warmup(r) : "");
         TextReport.unexplained(r).forEach(o.putArray("unexplained")::add);
-        // Lanes: one per thread, in the order the request reached them.
+        // Lanes: one per thread, in the order the request reached them. The thread a server handed the
+        // request over from (its poller) runs none of it: its lane comes first and is drawn as the
+        // hand-over's origin only.
         Map<ThreadRef, ObjectNode> lanes = new LinkedHashMap<>();
         List<ThreadRef> order = new ArrayList<>();
+        Set<ThreadRef> working = new HashSet<>();
+        r.threads().forEach(t -> working.add(t.thread()));
+        r.segments().forEach(seg -> working.add(seg.thread()));
+        r.waits().forEach(w -> working.add(w.thread()));
+        Set<ThreadRef> origins = new HashSet<>();
+        for (Hop h : r.hopList()) {
+            if (h.serverQueue() && h.from() != ThreadRef.UNKNOWN && !working.contains(h.from())) {
+                order.add(h.from());
+                origins.add(h.from());
+            }
+        }
         order.add(r.startThread());
         r.threads().stream().map(ThreadTime::thread).forEach(order::add);
         ArrayNode laneNodes = o.putArray("lanes");
@@ -177,6 +205,9 @@ public final class HtmlReport {
                 ObjectNode lane = laneNodes.addObject().put("thread", t.label());
                 lane.putArray("segments");
                 lane.putArray("waits");
+                if (origins.contains(t)) {
+                    lane.put("origin", true);
+                }
                 lanes.put(t, lane);
             }
         }
@@ -199,7 +230,7 @@ public final class HtmlReport {
         for (Hop h : r.hopList()) {
             ObjectNode hop = hops.addObject().put("kind", h.kind()).put("from", h.from().label()).put("to", h.to().label())
                     .put("s", h.departureEpochNanos() - t0).put("e", h.arrivalEpochNanos() - t0)
-                    .put("delay", Units.nanos(h.delayNanos())).put("via", h.via());
+                    .put("delay", Units.nanos(h.delayNanos())).put("via", h.via()).put("serverQueue", h.serverQueue());
             if (h.from() != ThreadRef.UNKNOWN && h.to() != ThreadRef.UNKNOWN) {
                 lane(lanes, laneNodes, h.from());
                 lane(lanes, laneNodes, h.to());

@@ -155,6 +155,14 @@ final class JsonRecords {
         n.put("unexplainedRequests", s.unexplainedRequests());
         n.put("warmupRequests", s.warmupRequests());
         n.set("agentWork", agentWork(s.agentWork()));
+        ObjectNode kinds = n.putObject("kinds");
+        kinds.put("server", s.kinds().server());
+        kinds.put("client", s.kinds().client());
+        kinds.put("internal", s.kinds().internal());
+        ObjectNode serverQueue = n.putObject("serverQueue");
+        serverQueue.put("meanNanos", s.serverQueue().meanNanos());
+        serverQueue.put("p99Nanos", s.serverQueue().p99Nanos());
+        serverQueue.put("queued", s.serverQueue().queued());
         return n;
     }
 
@@ -173,6 +181,7 @@ final class JsonRecords {
         ObjectNode n = JsonReport.MAPPER.createObjectNode();
         n.put("id", r.id());
         n.put("name", r.name());
+        n.put("kind", r.kind());
         n.put("boundary", r.boundary());
         n.put("url", r.url());
         n.put("outcome", r.outcome());
@@ -195,6 +204,8 @@ final class JsonRecords {
         n.put("wakeHops", r.wakeHops());
         n.put("returnHops", r.returnHops());
         n.put("returnDelayNanos", r.returnDelayNanos());
+        n.put("serverQueueNanos", r.serverQueue().nanos());
+        n.put("serverQueueHops", r.serverQueue().hops());
         n.put("blockedOnNonBlockingThread", r.blockedOnNonBlockingThread());
         ObjectNode lock = n.putObject("lock");
         lock.put("count", r.lock().count());
@@ -248,6 +259,7 @@ final class JsonRecords {
         o.put("delayNanos", h.delayNanos());
         o.put("via", h.via());
         o.put("scheduledNanos", h.scheduledNanos());
+        o.put("serverQueue", h.serverQueue());
     }
 
     static void threadTime(ObjectNode o, ThreadTime t) {

@@ -54,6 +54,8 @@ public final class LiveJson {
                 }
                 g.writeEndObject();
                 g.writeNumberField("finishedBegunBefore", n.finishedBegunBefore());
+                number(g, "serverQueueNanos", n.serverQueueNanos());
+                number(g, "serverQueueMaxNanos", n.serverQueueMaxNanos());
                 g.writeEndObject();
             }
             g.writeEndArray();

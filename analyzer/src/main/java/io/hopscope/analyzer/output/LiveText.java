@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * One interval of {@code hopscope live} as text: a line for the process (the interval's start, in
  * local time), then one indented line per request name, like a once-a-second monitor. "-" where no
- * request of the name finished.
+ * request of the name finished. A name whose server requests finished in the interval gets their
+ * server queue, mean and max, before the queue delay (which is the application's handoffs).
  */
 public final class LiveText {
 
@@ -41,6 +42,8 @@ public final class LiveText {
                     + "  in flight " + n.inFlight()
                     + "  mean " + nanos(n.meanNanos()) + "  p99 " + nanos(n.p99Nanos())
                     + "  hops/req " + hops
+                    + (n.serverQueueNanos() == null ? "" : "  server queue " + Units.nanos(n.serverQueueNanos())
+                            + " (max " + Units.nanos(n.serverQueueMaxNanos()) + ")")
                     + "  queue " + nanos(n.queueDelayNanos()) + "  wake " + nanos(n.wakeLatencyNanos())
                     + "  alloc/req " + (n.allocatedBytesPerRequest() == null ? "-" : Units.bytes(n.allocatedBytesPerRequest()))
                     + "  lock/req " + nanos(n.lockNanosPerRequest()));

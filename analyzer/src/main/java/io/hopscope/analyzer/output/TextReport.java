@@ -12,8 +12,11 @@ import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestKinds;
 import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ServerQueue;
+import io.hopscope.analyzer.model.ServerQueueSummary;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Unexplained;
@@ -31,7 +34,8 @@ import java.util.stream.Collectors;
 /**
  * {@code report --format text}: for a terminal. The summary table first, then each selected request
  * with its threads as ASCII lanes ({@code =} working in a segment, {@code .} blocked in a wait, a
- * digit where hop N arrived) and the numbered hop list under it.
+ * digit where hop N arrived) and the numbered hop list under it. A server request says so, with its
+ * time in its server's queue first of its figures and its hand-over marked in the hop list.
  */
 public final class TextReport {
 
@@ -49,6 +53,10 @@ public final class TextReport {
         RecordingInfo info = report.recording();
         out.println("hopscope report: " + info.file());
         writeRecording(info, out);
+        String kinds = kinds(report);
+        if (kinds != null) {
+            out.println(kinds);
+        }
         if (!report.window().isAll()) {
             out.println(WindowText.line(report.window()));
         }
@@ -121,6 +129,25 @@ public final class TextReport {
         }
     }
 
+    /**
+     * "requests: 130 (100 server, 30 client)": the requests in the figures below by kind, when a server
+     * received some (else every request is a call the application made, as before there were server
+     * requests, and the line would say nothing new); null otherwise.
+     */
+    static String kinds(Report report) {
+        RequestKinds k = report.kinds();
+        if (k.server() == 0) {
+            return null;
+        }
+        long all = report.summary().stream().mapToLong(NameSummary::count).sum();
+        StringBuilder sb = new StringBuilder();
+        addKind(sb, k.server(), "server");
+        addKind(sb, k.client(), "client");
+        addKind(sb, k.internal(), "internal");
+        addKind(sb, all - k.server() - k.client() - k.internal(), "of no kind");
+        return "requests: " + all + " (" + sb + ")";
+    }
+
     static void writeSummary(List<NameSummary> summary, PrintWriter out) {
         if (summary.isEmpty()) {
             out.println("no requests.");
@@ -152,6 +179,11 @@ public final class TextReport {
             }
         }
         for (NameSummary s : summary) {
+            if (s.server()) {
+                out.println(serverQueue(s));
+            }
+        }
+        for (NameSummary s : summary) {
             if (s.meanMounts() > 0 || s.meanPinnedNanos() > 0) {
                 out.printf(Locale.ROOT, "virtual threads of %s: %.1f mount(s), mount wait %s, pinned %s per request%n",
                         s.name(), s.meanMounts(), Units.nanos(s.meanMountWaitNanos()), Units.nanos(s.meanPinnedNanos()));
@@ -167,6 +199,19 @@ public final class TextReport {
         return "explained: " + s.name() + " " + Units.percent(s.explainedShare()) + " of request time"
                 + (s.unexplainedRequests() == 0 ? "" : " (unexplained " + Units.nanos(s.meanUnexplainedNanos())
                 + "/request, in " + s.unexplainedRequests() + " of " + s.count() + " requests)");
+    }
+
+    /**
+     * "server queue of GET /orders/{id}: mean 1.25 ms, p99 2.50 ms per request, 1 of 2 request(s) queued;
+     * its handler's own: 1.0 hop(s), queue delay 200.0 us": the time its requests waited in their server's
+     * queue, apart from the table's hops and queue delay, which are the application's.
+     */
+    static String serverQueue(NameSummary s) {
+        ServerQueueSummary q = s.serverQueue();
+        return "server queue of " + s.name() + ": mean " + Units.nanos(q.meanNanos()) + ", p99 "
+                + Units.nanos(q.p99Nanos()) + " per request, " + q.queued() + " of " + s.count()
+                + " request(s) queued; its handler's own: " + String.format(Locale.ROOT, "%.1f", s.meanHops())
+                + " hop(s), queue delay " + Units.nanos(s.meanQueueDelayNanos());
     }
 
     /**
@@ -216,7 +261,7 @@ public final class TextReport {
         return " (" + kinds + ")";
     }
 
-    private static void addKind(StringBuilder kinds, int count, String kind) {
+    private static void addKind(StringBuilder kinds, long count, String kind) {
         if (count > 0) {
             kinds.append(kinds.length() > 0 ? ", " : "").append(count).append(' ').append(kind);
         }
@@ -245,15 +290,46 @@ public final class TextReport {
                 + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gcNanos());
     }
 
+    /**
+     * "server queue 2.50 ms, ": a server request's time in its server's queue, first of its figures
+     * (its queue delay is the application's handoffs only); nothing for a request no server received.
+     */
+    static String serverQueue(Request r) {
+        ServerQueue q = r.serverQueue();
+        if (!r.server() && !q.queued()) {
+            return "";
+        }
+        return "server queue " + Units.nanos(q.nanos()) + (q.hops() > 1 ? " (" + q.hops() + " hand-overs)" : "") + ", ";
+    }
+
+    /** "server request": the first words of a request's header; a client's or a {@code requests=} boundary's read as before. */
+    static String requestWord(Request r) {
+        return r.server() ? "server request" : "request";
+    }
+
+    /**
+     * "java.net.http.HttpClient#send 2 x 1.05 ms (total 2.10 ms, self 2.10 ms)": the request's outbound
+     * calls (its nested boundaries), each name's count, mean, total and self time; null when none.
+     */
+    static String calls(Request r) {
+        List<PolicyTime> calls = r.calls();
+        if (calls.isEmpty()) {
+            return null;
+        }
+        return calls.stream().map(c -> c.name() + " " + c.count() + " x " + Units.nanos(c.totalNanos() / (double) c.count())
+                + " (total " + Units.nanos(c.totalNanos()) + ", self " + Units.nanos(c.selfNanos()) + ")")
+                .collect(Collectors.joining(", "));
+    }
+
     static void writeRequest(int rank, Request r, PrintWriter out) {
-        out.printf(Locale.ROOT, "#%d request %d  %s  %s%s  %s  started %s%s%n", rank, r.id(), r.name(),
+        out.printf(Locale.ROOT, "#%d %s %d  %s  %s%s  %s  started %s%s%n", rank, requestWord(r), r.id(), r.name(),
                 r.outcome(), r.error() != null ? " (" + r.error() + ")" : "", Units.nanos(r.durationNanos()),
                 Units.epoch(r.startEpochNanos()), r.warmup() ? "  warm-up" : "");
         if (r.traceId() != null) {
             out.println("  trace " + r.traceId() + (r.spanId() != null ? " span " + r.spanId() : ""));
         }
-        out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); blocked %s, queue delay %s, wake latency %s%s, gc %s%n",
-                r.hopCount(), hopKinds(r), r.threads().size(), Units.nanos(r.blockedNanos()),
+        out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); %sblocked %s, queue delay %s, wake latency %s%s, gc %s%n",
+                r.hopCount(), hopKinds(r), r.threads().size(), serverQueue(r), Units.nanos(r.blockedNanos()),
                 Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
                 r.returnHops() > 0 ? ", return delay " + Units.nanos(r.returnDelayNanos()) : "", Units.nanos(r.gcNanos()));
         unexplained(r).forEach(line -> out.println("  " + line));
@@ -262,11 +338,11 @@ public final class TextReport {
         }
         int n = 1;
         for (Hop h : r.hopList()) {
-            out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s%s %s%s%n", n++, h.kind(), h.from().label(),
+            out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s%s %s%s%s%n", n++, h.kind(), h.from().label(),
                     h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
                     h.scheduledNanos() > 0 ? "scheduled " + Units.nanos(h.scheduledNanos()) + ", " : "",
                     h.delayName(), Units.nanos(h.delayNanos()),
-                    h.via() != null ? " via " + h.via() : "");
+                    h.via() != null ? " via " + h.via() : "", h.serverQueue() ? " (server queue)" : "");
         }
         for (ThreadTime t : r.threads()) {
             out.printf(Locale.ROOT, "  thread %-24s %3d segment(s) %10s %12s allocated%n", Units.fit(t.thread().label(), 24),
@@ -298,6 +374,10 @@ public final class TextReport {
             }
         } else {
             out.println("  lock contention: none");
+        }
+        String calls = calls(r);
+        if (calls != null) {
+            out.println("  calls: " + calls);
         }
         if (!r.policies().isEmpty()) {
             out.println("  spans (self time): " + r.policies().stream().limit(8)

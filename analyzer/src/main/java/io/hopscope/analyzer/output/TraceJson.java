@@ -23,6 +23,10 @@ import java.util.Map;
  * policy spans and waits as slices on their thread, and each hop as a flow arrow: {@code ph: s} on the
  * handing-over (or waking) thread, {@code ph: f} with {@code bp: e} on the receiving one, one id each.
  *
+ * <p>A server's hand-over of a request to the thread that runs it is the arrow {@code hop N server queue}
+ * from the server's thread (its poller), which has no other slice of the request. A request's outbound
+ * calls ({@code boundary} spans) are slices on their thread like its policies, inside its segment there.
+ *
  * <p>Each flow end sits on a 1 us "hop" slice of its own: trace viewers attach a flow event to the slice
  * enclosing it, and a waker's segment may have ended, or the receiver's not yet begun, at that instant.
  * Timestamps are microseconds from the recording's first event, so that they stay exact in a double.
@@ -104,7 +108,8 @@ public final class TraceJson {
                 continue; // a hop without both ends has nowhere to draw its arrow
             }
             long id = ++flowId;
-            String name = "hop " + n + " " + h.kind();
+            // A server's hand-over is named as the figure it is, the server queue, not as a handoff of the application's.
+            String name = "hop " + n + " " + (h.serverQueue() ? "server queue" : h.kind());
             double from = micros(h.departureEpochNanos());
             double to = micros(h.arrivalEpochNanos());
             hopSlice(h.from(), name + " out", from, r, h);
@@ -190,6 +195,9 @@ public final class TraceJson {
         }
         if (h.via() != null) {
             g.writeStringField("via", h.via());
+        }
+        if (h.serverQueue()) {
+            g.writeBooleanField("serverQueue", true);
         }
         g.writeEndObject();
         g.writeEndObject();

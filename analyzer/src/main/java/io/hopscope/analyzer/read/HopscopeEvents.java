@@ -86,7 +86,7 @@ public final class HopscopeEvents {
     public static final class RequestEvent extends View {
         public RequestEvent() {
             super(HopscopeContract.REQUEST, "requestId", "name", "boundary", "url", "outcome", "error", "statusCode",
-                    "startThread", EVENT_THREAD, "traceId", "spanId");
+                    "startThread", EVENT_THREAD, "traceId", "spanId", "kind");
         }
 
         /** 0 outside any request, as in every view. */
@@ -135,6 +135,11 @@ public final class HopscopeEvents {
         /** The W3C span id the request began in, as recorded (unchecked), or null. */
         public String spanId() {
             return stringAt(10);
+        }
+
+        /** {@code server}, {@code client} or {@code internal} as recorded (unchecked); null in a recording from before the field. */
+        public String kind() {
+            return stringAt(11);
         }
     }
 
@@ -186,7 +191,7 @@ public final class HopscopeEvents {
     public static final class HopEvent extends View {
         public HopEvent() {
             super(HopscopeContract.HOP, "requestId", "kind", "delayNanos", "scheduledNanos", "toThread", "fromThread",
-                    EVENT_THREAD, "via");
+                    EVENT_THREAD, "via", "serverQueue");
         }
 
         public long requestId() {
@@ -221,6 +226,11 @@ public final class HopscopeEvents {
 
         public String via() {
             return stringAt(7);
+        }
+
+        /** Whether it is a server's hand-over of an inbound request to its request thread; false in a recording from before the field. */
+        public boolean serverQueue() {
+            return booleanAt(8);
         }
     }
 

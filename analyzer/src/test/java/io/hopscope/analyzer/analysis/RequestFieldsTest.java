@@ -13,6 +13,7 @@ import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.Unexplained;
@@ -41,6 +42,7 @@ class RequestFieldsTest {
     private static final ThreadRef CALLER = new ThreadRef(1, 101, "caller");
     private static final ThreadRef LOOP = new ThreadRef(2, 102, "loop");
     private static final ThreadRef VIRTUAL = new ThreadRef(3, 0, "", true);
+    private static final ThreadRef POLLER = new ThreadRef(4, 104, "http-nio-8080-Poller");
 
     /** Components the JSON output leaves out on purpose, with why; none so far. */
     private static final Set<String> NOT_IN_JSON = Set.of();
@@ -49,7 +51,7 @@ class RequestFieldsTest {
      * Components whose JSON field keeps an older name: the JSON's field names are stable within a
      * {@code formatVersion} (docs/json.md), the model's may say more.
      */
-    private static final Map<String, String> JSON_NAME = Map.of("hopCount", "hops");
+    private static final Map<String, String> JSON_NAME = Map.of("hopCount", "hops", "serverQueue", "serverQueueNanos");
 
     @Test
     void theRequestInProgressSetsEveryField() throws Exception {
@@ -95,6 +97,7 @@ class RequestFieldsTest {
     static Request everyFieldSet() {
         RequestInProgress acc = new RequestInProgress(7, true);
         acc.name = "PUT /blob";
+        acc.kind = "server";
         acc.boundary = "com.azure.core.http.HttpPipeline#sendSync";
         acc.url = "http://127.0.0.1/blob";
         acc.outcome = "error";
@@ -106,6 +109,8 @@ class RequestFieldsTest {
         acc.endThread = CALLER;
         acc.startEpochNanos = 1_000;
         acc.durationNanos = 1_000;
+        acc.addHop(new Hop("handoff", POLLER, CALLER, 1_000, 400, "org.apache.tomcat.util.threads.ThreadPoolExecutor", 0,
+                true));
         acc.addSegment(new Segment(CALLER, "start", 1_000, 1_100, 4_096, 50));
         acc.addHop(new Hop("handoff", CALLER, LOOP, 1_200, 100, "io.netty.channel.nio.NioEventLoop"));
         acc.addSegment(new Segment(LOOP, "task", 1_200, 1_300, 128, 30));
@@ -127,6 +132,6 @@ class RequestFieldsTest {
     private static boolean isDefault(Object v) {
         return v == null || v.equals(0L) || v.equals(0) || v.equals(-1L) || v.equals(-1) || v.equals(Boolean.FALSE)
                 || v instanceof Collection<?> c && c.isEmpty() || v instanceof Map<?, ?> m && m.isEmpty()
-                || v == LockContention.NONE || v == Unexplained.NONE;
+                || v == LockContention.NONE || v == Unexplained.NONE || v == ServerQueue.NONE;
     }
 }

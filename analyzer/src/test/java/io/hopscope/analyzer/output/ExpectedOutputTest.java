@@ -3,6 +3,7 @@ package io.hopscope.analyzer.output;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.analysis.DiffBuilder;
+import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
@@ -15,7 +16,10 @@ import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.RecordingInfo;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestKinds;
 import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ServerQueue;
+import io.hopscope.analyzer.model.ServerQueueSummary;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
@@ -83,6 +87,62 @@ class ExpectedOutputTest {
                         "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", 1, 1_800_000, null,
                         "jdk.internal.misc.Unsafe.park\njava.util.concurrent.locks.LockSupport.park:371\n"
                                 + "com.example.Foo.await:88"))));
+    }
+
+    static final ThreadRef POLLER = new ThreadRef(51, 4201, "http-nio-8080-Poller");
+    static final ThreadRef EXEC = new ThreadRef(52, 4202, "http-nio-8080-exec-1");
+    static final ThreadRef HANDLER = new ThreadRef(53, 4203, "orders-handler-1");
+    static final String CALL = "java.net.http.HttpClient#send";
+
+    /**
+     * Server requests: request 11 handed over by the server's poller after 2 ms in its queue, its work
+     * handed to a handler pool that makes two 6 ms calls, and woken back; a client call beside.
+     */
+    static Report serverReport() {
+        return serverReport(CALL, POLLER);
+    }
+
+    /** The same, the calls of {@code call}, the hand-over from {@code poller}. */
+    static Report serverReport(String call, ThreadRef poller) {
+        Request server = new Request(11, "GET /orders/{id}", "org.apache.catalina.connector.CoyoteAdapter#service",
+                "http://127.0.0.1:8080/orders/42", "ok", null, 200, EXEC, T0 + 5 * MS, 20 * MS, 2,
+                List.of(new Hop("handoff", poller, EXEC, T0 + 7 * MS, 2 * MS, "org.apache.tomcat.util.threads.ThreadPoolExecutor",
+                                0, true),
+                        new Hop("handoff", EXEC, HANDLER, T0 + 8 * MS, 200_000, "java.util.concurrent.ThreadPoolExecutor"),
+                        new Hop("wake", HANDLER, EXEC, T0 + 24 * MS, 50_000, "java.util.concurrent.CompletableFuture")),
+                List.of(new ThreadTime(EXEC, 2, 2 * MS, 3072), new ThreadTime(HANDLER, 1, 15 * MS, 65_536)),
+                List.of(new Segment(EXEC, "start", T0 + 7 * MS, T0 + 8 * MS, 2048, -1),
+                        new Segment(HANDLER, "task", T0 + 8 * MS, T0 + 23 * MS, 65_536, -1),
+                        new Segment(EXEC, "resume", T0 + 24 * MS, T0 + 25 * MS, 1024, -1)),
+                List.of(new Wait("CompletableFuture.get", EXEC, HANDLER, T0 + 8 * MS, T0 + 24 * MS, 50_000, false, "value")),
+                List.of(new Span(1, 0, "boundary", call, "sync", 0, HANDLER, T0 + 9 * MS, T0 + 15 * MS),
+                        new Span(2, 0, "boundary", call, "sync", 0, HANDLER, T0 + 16 * MS, T0 + 22 * MS)),
+                68_608, 0, 16 * MS, 200_000, 50_000, 1, 1, 0, 0, false,
+                List.of(new PolicyTime(call, "boundary", 2, 12 * MS, 12 * MS)), LockContention.NONE, List.of(), 0,
+                List.of(), CarrierUse.NONE, true, Unexplained.NONE, AgentWork.NONE, "0af7651916cd43dd8448eb211c80319c",
+                "b7ad6b7169203331", "server", new ServerQueue(1, 2 * MS));
+        Request client = new Request(12, "GET 127.0.0.1/stock/42", "java.net.http.HttpClient#send",
+                "http://127.0.0.1:9090/stock/42", "ok", null, 200, EXEC, T0 + 40 * MS, 3 * MS, 0, List.of(),
+                List.of(new ThreadTime(EXEC, 1, 3 * MS, 512)),
+                List.of(new Segment(EXEC, "start", T0 + 40 * MS, T0 + 43 * MS, 512, -1)), List.of(), List.of(),
+                512, 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(), LockContention.NONE, List.of(), 0, List.of(),
+                CarrierUse.NONE, true, Unexplained.NONE, AgentWork.NONE, null, null, "client", ServerQueue.NONE);
+        NameSummary route = new NameSummary("GET /orders/{id}", 40, 20.0, 18 * MS, 20 * MS, 24 * MS, 25 * MS,
+                19 * MS, 1.5, 2, 150_000, 40_000, 0.75, 0.75, 0, 0, 60_000, 0, 12 * MS, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0,
+                AgentWork.NONE, new RequestKinds(40, 0, 0), new ServerQueueSummary(30, 1.5 * MS, 4 * MS));
+        NameSummary stock = new NameSummary("GET 127.0.0.1/stock/42", 10, 5.0, 3 * MS, 3 * MS, 3 * MS, 3 * MS,
+                3 * MS, 0, 0, 0, 0, 0, 0, 0, 0, 512, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, AgentWork.NONE,
+                new RequestKinds(0, 10, 0), ServerQueueSummary.NONE);
+        RecordingInfo info = new RecordingInfo("server.jfr", T0, T0 + 1_000 * MS, true, 900, 0, "0.1.0", "jfr=server.jfr",
+                1_700_000_000_000_000_000L, 3, 0, 0, 40, 2_000_000, 0, 0, 0, LateEvents.NONE, List.of());
+        return new Report(info, List.of(route, stock), List.of(server, client));
+    }
+
+    @Test
+    void textReportOfServerRequests() throws Exception {
+        StringWriter out = new StringWriter();
+        TextReport.write(serverReport(), "duration", new PrintWriter(out));
+        compare("report-server.txt", out.toString());
     }
 
     @Test

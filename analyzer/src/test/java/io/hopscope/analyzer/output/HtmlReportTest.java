@@ -8,6 +8,7 @@ import io.hopscope.analyzer.model.AgentWork;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Warmup;
@@ -57,6 +58,21 @@ class HtmlReportTest {
         StringWriter out = new StringWriter();
         HtmlReport.write(report, 10, List.of(), null, out);
         return out.toString();
+    }
+
+    @Test
+    void aServerRequestsCallsAndTheThreadThatHandedItOverAreSetAsText() throws Exception {
+        String call = "<img src=x onerror=alert(7)>#send";
+        ThreadRef poller = new ThreadRef(51, 4201, "</script><script>alert(8)</script>");
+        String page = page(ExpectedOutputTest.serverReport(call, poller));
+        assertThat(page).doesNotContain(call).doesNotContain(poller.name());
+        JsonNode r = data(page).get("requests").get(0);
+        assertThat(r.get("calls").asText()).isEqualTo(call + " 2 x 6.00 ms (total 12.00 ms, self 12.00 ms)");
+        assertThat(r.get("lanes").get(0).get("thread").asText()).isEqualTo(poller.name());
+        assertThat(r.get("lanes").get(0).get("origin").asBoolean()).isTrue();
+        assertThat(r.get("hopList").get(0).get("from").asText()).isEqualTo(poller.name());
+        // The template sets the calls as text, as everything else from the recording.
+        assertThat(page).contains("box.appendChild(el('div', 'calls: ' + r.calls));");
     }
 
     static JsonNode data(String page) throws Exception {

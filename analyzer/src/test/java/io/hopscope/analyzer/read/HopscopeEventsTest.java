@@ -60,12 +60,13 @@ class HopscopeEventsTest {
         Map<String, Consumer<RecordedEvent>> handlers = new LinkedHashMap<>();
         handlers.put(HopscopeContract.REQUEST, each(new RequestEvent(), e -> read.add(String.join(" ", "request",
                 "" + e.requestId(), e.name(), e.boundary(), e.url(), e.outcome(), e.error(), "" + e.statusCode(),
-                mine(e.startThread(), me), mine(e.eventThread(), me), "" + (e.endNanos() - e.startNanos() >= 0)))));
+                mine(e.startThread(), me), mine(e.eventThread(), me), "" + (e.endNanos() - e.startNanos() >= 0),
+                e.kind()))));
         handlers.put(HopscopeContract.SEGMENT, each(new SegmentEvent(), e -> read.add(String.join(" ", "segment",
                 "" + e.requestId(), e.kind(), "" + e.allocatedBytes(), "" + e.cpuNanos(), mine(e.eventThread(), me)))));
         handlers.put(HopscopeContract.HOP, each(new HopEvent(), e -> read.add(String.join(" ", "hop",
                 "" + e.requestId(), e.kind(), "" + e.delayNanos(), "" + e.scheduledNanos(), e.via(),
-                mine(e.fromThread(), me), mine(e.toThread(), me), mine(e.eventThread(), me)))));
+                mine(e.fromThread(), me), mine(e.toThread(), me), mine(e.eventThread(), me), "" + e.serverQueue()))));
         handlers.put(HopscopeContract.SPAN, each(new SpanEvent(), e -> read.add(String.join(" ", "span",
                 "" + e.requestId(), "" + e.spanId(), "" + e.parentSpanId(), e.kind(), e.name(), e.mode(),
                 "" + e.depth(), mine(e.eventThread(), me)))));
@@ -79,10 +80,10 @@ class HopscopeEventsTest {
                 + e.source() + " " + e.message() + " " + e.count())));
         new JfrEvents().stream(file, handlers);
         assertThat(read).containsExactlyInAnyOrder(
-                "request 7 GET 127.0.0.1/x servlet http://127.0.0.1/x error boom 503 me me true",
+                "request 7 GET 127.0.0.1/x servlet http://127.0.0.1/x error boom 503 me me true server",
                 "segment 7 start 4096 1234 me",
-                "hop 7 handoff 55 66 executor null me me",
-                "hop 7 wake 0 0 latch me me me",
+                "hop 7 handoff 55 66 executor null me me true",
+                "hop 7 wake 0 0 latch me me me false",
                 "span 7 2 1 policy Retry async 3 me",
                 "wait 7 Mono.block 77 true timeout me me",
                 "clock 123456789",
@@ -107,6 +108,7 @@ class HopscopeEventsTest {
         request.error = "boom";
         request.statusCode = 503;
         request.startThread = me;
+        request.kind = "server";
         request.commit();
         ContractEvents.Segment segment = new ContractEvents.Segment();
         segment.begin();
@@ -123,6 +125,7 @@ class HopscopeEventsTest {
         hop.via = "executor";
         hop.fromThread = null;
         hop.toThread = me;
+        hop.serverQueue = true;
         hop.commit();
         // The agent writes no toThread when it is the event's own thread (always, today): the view gives that.
         ContractEvents.Hop wake = new ContractEvents.Hop();

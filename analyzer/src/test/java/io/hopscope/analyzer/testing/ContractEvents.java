@@ -47,6 +47,15 @@ public final class ContractEvents {
         public String kind;
     }
 
+    /** hopscope.RequestStart (off by default; live enables it). */
+    @Name("hopscope.RequestStart")
+    @Category("hopscope")
+    @StackTrace(false)
+    public static final class RequestStart extends Event {
+        public long requestId;
+        public String name;
+    }
+
     /** hopscope.Segment. */
     @Name("hopscope.Segment")
     @Category("hopscope")

@@ -1,6 +1,7 @@
 package io.hopscope.analyzer.analysis.live;
 
 import io.hopscope.analyzer.model.LiveInterval;
+import io.hopscope.analyzer.model.RequestKinds;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -26,6 +27,9 @@ import org.HdrHistogram.Histogram;
  * segments and monitor enters add up while it runs and count, per request, in the interval where it
  * finishes. Requests that began before the stream did are counted apart when they finish
  * ({@code finishedBegunBefore}), and not in the per-request figures: the stream missed part of them.
+ * A server's hand-over of a request to its request thread counts in the request's server queue, in
+ * none of its hops or queue delay; the server queue's mean and maximum are over the server requests
+ * (a server received it, or handed it over) that finished in the interval.
  *
  * <p>Memory: one small entry per request in flight, and the last {@link #KEEP_NANOS} of segments and
  * monitor enters per thread (to join a monitor enter to the request on its thread, whichever of the
@@ -46,6 +50,8 @@ public final class LiveFigures {
         long wakeLatencyNanos;
         long allocatedBytes;
         long lockNanos;
+        int serverQueueHops;
+        long serverQueueNanos;
     }
 
     /** One name's figures in one interval. */
@@ -63,6 +69,10 @@ public final class LiveFigures {
         long wakeLatencyNanos;
         long allocatedBytes;
         long lockNanos;
+        /** Measured requests a server received: the server queue's figures are over these. */
+        long serverRequests;
+        long serverQueueNanos;
+        long serverQueueMaxNanos;
     }
 
     /** One interval's names, GC pauses and thread count. */
@@ -114,8 +124,13 @@ public final class LiveFigures {
         acc(epochNanos, name).started++;
     }
 
-    /** hopscope.Request: the request ended, after {@code durationNanos}. */
-    public synchronized void finished(long requestId, String name, long durationNanos, long endEpochNanos) {
+    /** hopscope.Request of a request of no known kind: the request ended, after {@code durationNanos}. */
+    public void finished(long requestId, String name, long durationNanos, long endEpochNanos) {
+        finished(requestId, name, null, durationNanos, endEpochNanos);
+    }
+
+    /** hopscope.Request: the request, of {@code kind} (null: not recorded), ended after {@code durationNanos}. */
+    public synchronized void finished(long requestId, String name, String kind, long durationNanos, long endEpochNanos) {
         seen(endEpochNanos);
         Open o = open.remove(requestId);
         if (o == null || !o.started) {
@@ -131,19 +146,38 @@ public final class LiveFigures {
         long nanos = Math.max(0, durationNanos);
         a.latencySumNanos += nanos;
         a.latency.recordValue(Math.max(1, nanos));
-        o.hopsByKind.forEach((kind, n) -> a.hopsByKind.merge(kind, n, Long::sum));
+        o.hopsByKind.forEach((hopKind, n) -> a.hopsByKind.merge(hopKind, n, Long::sum));
         a.queueDelayNanos += o.queueDelayNanos;
         a.wakeLatencyNanos += o.wakeLatencyNanos;
         a.allocatedBytes += o.allocatedBytes;
         a.lockNanos += o.lockNanos;
+        if (RequestKinds.SERVER.equals(kind) || o.serverQueueHops > 0) {
+            a.serverRequests++;
+            a.serverQueueNanos += o.serverQueueNanos;
+            a.serverQueueMaxNanos = Math.max(a.serverQueueMaxNanos, o.serverQueueNanos);
+        }
     }
 
-    /** hopscope.Hop: wake hops add to the wake latency, return hops to neither, the others (handoffs) to the queue delay. */
-    public synchronized void hop(long requestId, String kind, long delayNanos, long epochNanos) {
+    /** hopscope.Hop that is no server's hand-over. */
+    public void hop(long requestId, String kind, long delayNanos, long epochNanos) {
+        hop(requestId, kind, delayNanos, false, epochNanos);
+    }
+
+    /**
+     * hopscope.Hop: a server's hand-over ({@code serverQueue}) adds to the request's server queue only;
+     * otherwise wake hops add to the wake latency, return hops to neither, the others (handoffs) to the
+     * queue delay.
+     */
+    public synchronized void hop(long requestId, String kind, long delayNanos, boolean serverQueue, long epochNanos) {
         seen(epochNanos);
         Open o = touch(requestId, epochNanos);
-        o.hopsByKind.merge(kind, 1L, Long::sum);
         long delay = Math.max(0, delayNanos);
+        if (serverQueue) {
+            o.serverQueueHops++;
+            o.serverQueueNanos += delay;
+            return;
+        }
+        o.hopsByKind.merge(kind, 1L, Long::sum);
         if ("wake".equals(kind)) {
             o.wakeLatencyNanos += delay;
         } else if (!"return".equals(kind)) {
@@ -269,7 +303,9 @@ public final class LiveFigures {
                     n == 0 ? null : a.queueDelayNanos / n,
                     n == 0 ? null : a.wakeLatencyNanos / n,
                     n == 0 ? null : a.allocatedBytes / n,
-                    n == 0 ? null : a.lockNanos / n, n, a.finishedBegunBefore));
+                    n == 0 ? null : a.lockNanos / n, n, a.finishedBegunBefore,
+                    a.serverRequests == 0 ? null : a.serverQueueNanos / a.serverRequests,
+                    a.serverRequests == 0 ? null : a.serverQueueMaxNanos));
         }
         names.sort(Comparator.comparingLong(LiveInterval.Name::inFlight).reversed()
                 .thenComparing(Comparator.comparingLong(LiveInterval.Name::started).reversed())

@@ -10,6 +10,7 @@ import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
@@ -72,6 +73,9 @@ public final class RequestCodec {
         agentWork(o, r.agentWork());
         str(o, r.traceId());
         str(o, r.spanId());
+        str(o, r.kind());
+        o.writeInt(r.serverQueue().hops());
+        o.writeLong(r.serverQueue().nanos());
     }
 
     private static void agentWork(DataOutputStream o, AgentWork w) throws IOException {
@@ -130,10 +134,15 @@ public final class RequestCodec {
         AgentWork agentWork = agentWork(i);
         String traceId = str(i);
         String spanId = str(i);
+        String kind = str(i);
+        int serverQueueHops = i.readInt();
+        long serverQueueNanos = i.readLong();
+        ServerQueue serverQueue = serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
+                : new ServerQueue(serverQueueHops, serverQueueNanos);
         return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
                 hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
                 wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, carriers, detailKept,
-                unexplained, agentWork, traceId, spanId);
+                unexplained, agentWork, traceId, spanId, kind, serverQueue);
     }
 
     // One writer and one reader per nested record, each field in declaration order.
@@ -197,10 +206,11 @@ public final class RequestCodec {
         o.writeLong(h.delayNanos());
         str(o, h.via());
         o.writeLong(h.scheduledNanos());
+        o.writeBoolean(h.serverQueue());
     }
 
     private static Hop hop(DataInputStream i) throws IOException {
-        return new Hop(str(i), thread(i), thread(i), i.readLong(), i.readLong(), str(i), i.readLong());
+        return new Hop(str(i), thread(i), thread(i), i.readLong(), i.readLong(), str(i), i.readLong(), i.readBoolean());
     }
 
     private static void threadTime(DataOutputStream o, ThreadTime t) throws IOException {
