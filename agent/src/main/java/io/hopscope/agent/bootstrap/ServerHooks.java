@@ -30,6 +30,14 @@ public interface ServerHooks {
     void serverExit(Object token, Object exchange, Throwable thrown);
 
     /**
+     * serverExit for a server whose response is an object apart from its exchange (a servlet's
+     * {@code ServletResponse} beside its {@code ServletRequest}): the request's status is read from
+     * {@code response}.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "token == null")
+    void serverExitResponding(Object token, Object exchange, Object response, Throwable thrown);
+
+    /**
      * The exchange's response is complete, or failed ({@code thrown}): ends the request that
      * serverEnterUntilEnd began for it, on this thread. Called for every exchange of the library,
      * so it returns on one volatile read while no such request is open.

@@ -260,9 +260,27 @@ public final class LibraryHelper<T> {
         }
 
         @Override
+        public Object endKey(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? exchange : d.endKey(exchange);
+        }
+
+        @Override
+        public String route(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? null : d.route(exchange);
+        }
+
+        @Override
         public int statusCode(Object response) {
             ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response);
+        }
+
+        @Override
+        public int statusCode(Object response, Throwable thrown) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? -1 : d.statusCode(response, thrown);
         }
     }
 

@@ -32,6 +32,12 @@ public final class ServerAdvice {
     public @interface Exchange {
     }
 
+    /** The response, where it is an object apart from the exchange: the argument {@link #of(String, int, int)} names. */
+    @Retention(RetentionPolicy.RUNTIME)
+    @Target(ElementType.PARAMETER)
+    public @interface Response {
+    }
+
     /** Where the exchange is: {@code this} ({@link #THIS}) or an argument's index. */
     public static final int THIS = -1;
 
@@ -41,6 +47,17 @@ public final class ServerAdvice {
      */
     public static Advice of(String boundary, int exchange) {
         return bind(boundary, exchange).to(Enter.class);
+    }
+
+    /**
+     * The same for a server whose response is an argument of its own ({@code Servlet#service(request,
+     * response)}): the status is read from it.
+     */
+    public static Advice of(String boundary, int exchange, int response) {
+        return bind(boundary, exchange)
+                .bind(Response.class, new Advice.OffsetMapping.ForArgument.Unresolved(TypeDescription.Generic.OBJECT,
+                        true, Assigner.Typing.DYNAMIC, response))
+                .to(EnterResponding.class);
     }
 
     /** The entry of a server whose request ends only at its end hook (see ServerHooks#serverEnterUntilEnd). */
@@ -80,6 +97,20 @@ public final class ServerAdvice {
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
         static void exit(@Advice.Enter Object token, @Exchange Object exchange, @Advice.Thrown Throwable thrown) {
             Bridge.serverExit(token, exchange, thrown);
+        }
+    }
+
+    /** serverEnter / serverExitResponding. */
+    static final class EnterResponding {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Boundary String boundary, @Exchange Object exchange) {
+            return Bridge.serverEnter(boundary, exchange);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token, @Exchange Object exchange, @Response Object response,
+                @Advice.Thrown Throwable thrown) {
+            Bridge.serverExitResponding(token, exchange, response, thrown);
         }
     }
 }

@@ -45,6 +45,11 @@ public final class RequestState {
     String method;
     /** An inbound request's describer, the one of the exchange it began with. */
     ServerDescriber describer;
+    /**
+     * The exchange an inbound request is kept by while it goes on after its entry returned
+     * (Servers#continuesAfterReturn), or null.
+     */
+    volatile Object resumeKey;
     /** Whether its trace context came from the caller's traceparent header (an OpenTelemetry span may replace it). */
     boolean traceFromWire;
 

@@ -6,6 +6,7 @@ import io.hopscope.agent.events.RequestStartEvent;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Requests: a boundary call begins one on its thread (or, inside a request, is a span of it) and
@@ -28,6 +29,8 @@ public final class Requests implements RequestHooks {
     /** The spans of one request in this many are recorded; 0: none (agent option spans=). */
     private final int spanEvery;
     private final Carriers carriers;
+    /** Told when a request kept by its exchange (RequestState#resumeKey) ends: Servers forgets it. */
+    private volatile Consumer<RequestState> resumableEnded = r -> { };
 
     Requests(List<AsyncAdapter> adapters, UrlRedactor redactor, int spanEvery, Carriers carriers) {
         this.carriers = carriers;
@@ -38,6 +41,10 @@ public final class Requests implements RequestHooks {
 
     void addDescriber(RequestDescriber describer) {
         describers.add(describer);
+    }
+
+    void whenResumableEnds(Consumer<RequestState> forget) {
+        resumableEnded = forget;
     }
 
     @Override
@@ -135,7 +142,11 @@ public final class Requests implements RequestHooks {
 
     /** Called by an {@link AsyncAdapter} on the thread where the request's result completed. */
     public void asyncTerminated(RequestState r, String outcome, Throwable error, Object response) {
-        if (r.terminate(outcome, error, response == null ? -1 : statusCode(response))) {
+        boolean endHere = r.terminate(outcome, error, response == null ? -1 : statusCode(response));
+        if (r.resumeKey != null) {
+            resumableEnded.accept(r);
+        }
+        if (endHere) {
             r.commit();
         }
     }

@@ -39,9 +39,29 @@ public interface ServerDescriber extends RequestDescriber {
      * Whether the exchange goes on after the server's entry returns (an async servlet, a Jetty
      * request whose callback is not completed yet): then this describer has arranged for the request
      * to end when the exchange completes ({@link Requests#asyncTerminated}, or a listener that calls
-     * it). Called at most once per request that is still open.
+     * it). Called at most once per request that is still open. Until it ends, the request is kept
+     * by the exchange's {@link #endKey}: the server's entry with that exchange again, on a thread
+     * outside it (an async servlet's dispatch), resumes it rather than beginning another.
      */
     default boolean continuesAfterReturn(Requests requests, RequestState request, Object exchange) {
         return false;
+    }
+
+    /**
+     * The status of a response whose server's entry threw ({@code thrown}, null when it returned):
+     * what the server will answer for it (a servlet container answers 500 for an exception out of a
+     * servlet whose response is not committed yet), -1 when nothing will be.
+     */
+    default int statusCode(Object response, Throwable thrown) {
+        return statusCode(response);
+    }
+
+    /**
+     * The route template a framework matched for the exchange (Spring MVC's best-matching pattern,
+     * kept in the request's attributes), read when a server's entry or its first layer returns;
+     * null: none.
+     */
+    default String route(Object exchange) {
+        return null;
     }
 }

@@ -30,9 +30,11 @@ final class Servers implements ServerHooks {
     private final UrlRedactor redactor;
     private final List<ServerDescriber> describers = new CopyOnWriteArrayList<>();
     /**
-     * Requests that end when their exchange's end is reported (serverEnterUntilEnd), by exchange,
-     * weakly held: an exchange dropped without an end goes with its entry. Bridge.OPEN_EXCHANGES
-     * counts the entries put and not taken, so that no end report looks here while there is none.
+     * Requests that end when their exchange's end is reported (serverEnterUntilEnd), and those whose
+     * describer arranged for their end when their entry returned (continuesAfterReturn) until they
+     * end, by exchange, weakly held: an exchange dropped without an end goes with its entry.
+     * Bridge.OPEN_EXCHANGES counts the entries put and not taken, so that no end report, and no
+     * server entry outside a request, looks here while there is none.
      */
     private final Map<Object, RequestState> open = Collections.synchronizedMap(new WeakHashMap<>());
 
@@ -40,6 +42,7 @@ final class Servers implements ServerHooks {
         this.requests = requests;
         this.handoffs = handoffs;
         this.redactor = redactor;
+        requests.whenResumableEnds(this::forget);
     }
 
     void addDescriber(ServerDescriber describer) {
@@ -75,11 +78,12 @@ final class Servers implements ServerHooks {
             }
             return LAYER;
         }
-        if (untilEnd && Bridge.OPEN_EXCHANGES.get() > 0) {
+        if (Bridge.OPEN_EXCHANGES.get() > 0) {
             ServerDescriber d = describer(exchange);
             RequestState held = open.get(d == null ? exchange : d.endKey(exchange));
-            if (held != null) {
-                // The server's entry again, for an exchange whose request goes on (a second dispatch).
+            if (held != null && !held.hasEnded()) {
+                // The server's entry again, for an exchange whose request goes on (a second dispatch,
+                // an async servlet's dispatch from a thread outside it).
                 s.request = held;
                 s.serverDepth = 1;
                 ThreadContexts.beginSegment(s, "resume");
@@ -116,6 +120,15 @@ final class Servers implements ServerHooks {
 
     @Override
     public void serverExit(Object token, Object exchange, Throwable thrown) {
+        exit(token, exchange, exchange, thrown);
+    }
+
+    @Override
+    public void serverExitResponding(Object token, Object exchange, Object response, Throwable thrown) {
+        exit(token, exchange, response, thrown);
+    }
+
+    private void exit(Object token, Object exchange, Object response, Throwable thrown) {
         if (token instanceof ThreadState.SpanFrame) {
             Spans.closeSyncSpan((ThreadState.SpanFrame) token);
             return;
@@ -125,6 +138,11 @@ final class Servers implements ServerHooks {
             s.serverDepth--;
             RequestState r = s.request;
             if (r != null && r.kind == RequestState.SERVER) {
+                if (thrown != null) {
+                    // A servlet's exception, which its container turns into a 500 outside the layer.
+                    r.failedMeanwhile(thrown);
+                }
+                routeOf(r, exchange);
                 if (!r.endsLater && continuesAfterReturn(r, exchange)) {
                     r.endsLater = true;
                 }
@@ -137,16 +155,17 @@ final class Servers implements ServerHooks {
         }
         RequestState r = (RequestState) token;
         s.serverDepth = 0;
-        if (thrown != null && r.endsLater && r.describer != null) {
+        if (thrown != null && r.endsLater && r.describer != null && r.resumeKey == null) {
             // The server's entry threw: the server will not complete this exchange (the JDK's closes
             // the connection), so its end hook will not come.
             requests.leaveBoundary(s, r);
             serverEnd(r.describer.endKey(exchange), thrown);
             return;
         }
+        routeOf(r, exchange);
         if (!r.endsLater && !continuesAfterReturn(r, exchange)) {
             ServerDescriber d = r.describer;
-            int status = d == null ? -1 : d.statusCode(exchange);
+            int status = d == null ? -1 : d.statusCode(response, thrown);
             if (r.terminate(thrown == null ? "ok" : "error", thrown, status)) {
                 requests.leaveBoundary(s, r);
                 r.commit();
@@ -177,9 +196,22 @@ final class Servers implements ServerHooks {
         ThreadState s = ThreadContexts.current();
         RequestState r = s == null ? null : s.request;
         if (r != null && r.kind == RequestState.SERVER) {
-            String trimmed = route.length() > HttpRequestInfo.SERVER_PATH_LIMIT
-                    ? route.substring(0, HttpRequestInfo.SERVER_PATH_LIMIT) : route;
-            r.name = r.method == null ? trimmed : r.method + " " + trimmed;
+            rename(r, route);
+        }
+    }
+
+    private static void rename(RequestState r, String route) {
+        String trimmed = route.length() > HttpRequestInfo.SERVER_PATH_LIMIT
+                ? route.substring(0, HttpRequestInfo.SERVER_PATH_LIMIT) : route;
+        r.name = r.method == null ? trimmed : r.method + " " + trimmed;
+    }
+
+    /** Renames r by the route its exchange's describer reads (ServerDescriber#route), if any. */
+    private void routeOf(RequestState r, Object exchange) {
+        ServerDescriber d = describerOf(r, exchange);
+        String route = d == null ? null : d.route(exchange);
+        if (route != null) {
+            rename(r, route);
         }
     }
 
@@ -188,10 +220,38 @@ final class Servers implements ServerHooks {
         return handoffs.serverTask(task, executor);
     }
 
+    /**
+     * Whether the exchange goes on after its entry returned (its describer has arranged for its
+     * end): then the request is kept by the exchange until it ends, for the server's entry with it
+     * again on a thread outside the request to resume it (see ServerDescriber#continuesAfterReturn).
+     */
     private boolean continuesAfterReturn(RequestState r, Object exchange) {
-        ServerDescriber d = exchange == null ? null : r.describer != null && r.describer.describes(exchange) ? r.describer
+        ServerDescriber d = describerOf(r, exchange);
+        if (d == null || !d.continuesAfterReturn(requests, r, exchange)) {
+            return false;
+        }
+        Object key = d.endKey(exchange);
+        r.resumeKey = key;
+        if (open.put(key, r) == null) {
+            Bridge.OPEN_EXCHANGES.incrementAndGet();
+        }
+        if (r.hasEnded()) {
+            forget(r); // it ended meanwhile, on another thread, before it was kept
+        }
+        return true;
+    }
+
+    /** A request that continuesAfterReturn kept by its exchange has ended: its exchange no longer resumes it. */
+    void forget(RequestState r) {
+        Object key = r.resumeKey;
+        if (key != null && open.remove(key, r)) {
+            Bridge.OPEN_EXCHANGES.decrementAndGet();
+        }
+    }
+
+    private ServerDescriber describerOf(RequestState r, Object exchange) {
+        return exchange == null ? null : r.describer != null && r.describer.describes(exchange) ? r.describer
                 : describer(exchange);
-        return d != null && d.continuesAfterReturn(requests, r, exchange);
     }
 
     private void takeOpenTelemetrySpan(RequestState r, Object exchange) {

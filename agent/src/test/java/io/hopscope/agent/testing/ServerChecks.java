@@ -41,6 +41,8 @@ public final class ServerChecks {
         String options = "";
         List<String> jvmArgs = new ArrayList<>();
         boolean callersSpan = true;
+        List<String> args = List.of();
+        boolean threadPerRequest;
 
         /** {@code app}: the class in io.hopscope.testapps.servers; {@code boundary}: its requests' boundary. */
         public Expected(String app, String boundary) {
@@ -62,8 +64,9 @@ public final class ServerChecks {
 
         /**
          * The server hands each request over from a thread whose name starts with {@code from} to one
-         * whose name starts with {@code to}: the request's first hop, its server queue. Null
-         * {@code from}: no hand-over (the thread that reads the request runs it).
+         * whose name starts with {@code to} (each a regular expression: a server's thread names hold
+         * its port): the request's first hop, its server queue. Null {@code from}: no hand-over (the
+         * thread that reads the request runs it).
          */
         public Expected queue(String from, String to) {
             this.queueFrom = from;
@@ -89,6 +92,21 @@ public final class ServerChecks {
          */
         public Expected callersSpan(boolean callersSpan) {
             this.callersSpan = callersSpan;
+            return this;
+        }
+
+        /**
+         * The server starts a thread for each request (virtual request threads): no request waits for
+         * another's thread, so no queue is certain; each hand-over is still checked.
+         */
+        public Expected threadPerRequest() {
+            this.threadPerRequest = true;
+            return this;
+        }
+
+        /** The app's arguments. */
+        public Expected args(String... args) {
+            this.args = List.of(args);
             return this;
         }
 
@@ -134,9 +152,10 @@ public final class ServerChecks {
     public static Checked check(String java, Expected e) throws Exception {
         String classPath = System.getProperty("hopscope.test.classes")
                 + (e.classPath.isEmpty() ? "" : File.pathSeparator + e.classPath);
-        List<String> args = new ArrayList<>(e.jvmArgs);
-        args.addAll(List.of("-cp", classPath, "io.hopscope.testapps.servers." + e.app));
-        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + e.options, args);
+        List<String> command = new ArrayList<>(e.jvmArgs);
+        command.addAll(List.of("-cp", classPath, "io.hopscope.testapps.servers." + e.app));
+        command.addAll(e.args);
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + e.options, command);
         String what = e.app + " on " + java;
         assertThat(run.exitCode).as("%s exit; stdout %s; stderr %s", what, run.stdout, run.stderr).isZero();
         List<Sent> sent = new ArrayList<>();
@@ -180,7 +199,7 @@ public final class ServerChecks {
             assertThat(r).as("%s: the request of trace %s (%s)", what, s.traceId, s.path).isNotNull();
             held = Math.max(held, checkOrder(r, s, e, what + " trace " + s.traceId + " " + hops(r)));
         }
-        if (e.queueFrom != null) {
+        if (e.queueFrom != null && !e.threadPerRequest) {
             assertThat(held).as("%s: the longest server queue, of the request the first handler held its thread for",
                     what).isGreaterThanOrEqualTo(Duration.ofMillis(ServerStudy.HOLD_MILLIS).toNanos());
         }
@@ -229,8 +248,8 @@ public final class ServerChecks {
             RecordedEvent hop = queueHops.get(0);
             assertThat(r.hops.get(0)).as(what + ": the hand-over is the first hop").isSameAs(hop);
             assertThat(hop.getString("kind")).as(what).isEqualTo("handoff");
-            assertThat(Requests.threadName(hop, "fromThread")).as(what).startsWith(e.queueFrom);
-            assertThat(Requests.threadName(hop, "toThread")).as(what).startsWith(e.requestThreads);
+            assertThat(Requests.threadName(hop, "fromThread")).as(what).containsPattern("^" + e.queueFrom);
+            assertThat(Requests.threadName(hop, "toThread")).as(what).containsPattern("^" + e.requestThreads);
             queue = hop.getLong("delayNanos");
             assertThat(queue).as(what + ": queue delay").isNotNegative();
             assertThat(queue + s.handledNanos).as(what + ": queue and handler within what the client waited")
