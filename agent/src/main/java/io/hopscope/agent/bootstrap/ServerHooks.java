@@ -52,7 +52,8 @@ public interface ServerHooks {
     /**
      * A server hands an inbound request's work to another thread (Undertow's dispatch to a worker):
      * the task, wrapped so that its run is the request's hop out of the server's queue, in a request
-     * or before one has begun.
+     * or before one has begun. A null executor is one the server picks only when it hands the task
+     * over (Undertow's default worker): the task is wrapped then, by that executor's own hook.
      */
     @Hook(instrumentation = "servers", orElse = "task", skipWhen = "task == null")
     Runnable wrapServerTask(Runnable task, Object executor);

@@ -272,6 +272,18 @@ public final class LibraryHelper<T> {
         }
 
         @Override
+        public Throwable failure(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? null : d.failure(exchange);
+        }
+
+        @Override
+        public boolean connectionLost(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.connectionLost(exchange);
+        }
+
+        @Override
         public int statusCode(Object response) {
             ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response);

@@ -36,6 +36,24 @@ public interface ServerDescriber extends RequestDescriber {
     String traceparent(Object exchange);
 
     /**
+     * The exception the server caught from the request's handler and answered for itself (Undertow
+     * answers 500 and keeps it on the exchange), or null: the request's error when its end hook
+     * reports none ({@link io.hopscope.agent.bootstrap.ServerHooks#serverEnd}).
+     */
+    default Throwable failure(Object exchange) {
+        return null;
+    }
+
+    /**
+     * Whether the exchange ended because its connection closed before its response was complete
+     * (the client went away mid-response): its request is then {@code cancelled}, unless it failed.
+     * Asked when its end hook reports the exchange's end.
+     */
+    default boolean connectionLost(Object exchange) {
+        return false;
+    }
+
+    /**
      * Whether the exchange goes on after the server's entry returns (an async servlet, a Jetty
      * request whose callback is not completed yet): then this describer has arranged for the request
      * to end when the exchange completes ({@link Requests#asyncTerminated}, or a listener that calls

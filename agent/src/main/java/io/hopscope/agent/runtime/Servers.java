@@ -186,7 +186,17 @@ final class Servers implements ServerHooks {
         Bridge.OPEN_EXCHANGES.decrementAndGet();
         ServerDescriber d = r.describer;
         int status = d == null ? -1 : d.statusCode(exchange);
-        if (r.terminate(thrown == null ? "ok" : "error", thrown, status)) {
+        if (thrown == null && d != null) {
+            thrown = d.failure(exchange); // a handler's exception the server answered for (Undertow's 500)
+        }
+        String outcome = thrown != null ? "error" : d != null && d.connectionLost(exchange) ? "cancelled" : "ok";
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == r) {
+            // What the server goes on to do on this thread is no part of the request: Undertow reads the
+            // connection's next request, or hands that read to its I/O thread, from inside its end.
+            requests.leaveBoundary(s, r);
+        }
+        if (r.terminate(outcome, thrown, status)) {
             r.commit();
         }
     }
