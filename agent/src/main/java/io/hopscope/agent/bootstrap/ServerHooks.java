@@ -38,6 +38,23 @@ public interface ServerHooks {
     void serverExitResponding(Object token, Object exchange, Object response, Throwable thrown);
 
     /**
+     * The server goes on with an exchange on this thread (more of its request's body read on
+     * reactor-netty's loop): in the request serverEnterUntilEnd began for it while that is open,
+     * else nothing; never begins one. The token goes to serverExit.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
+    Object serverResume(Object exchange);
+
+    /**
+     * The exchange failed before its end: the handler's error ({@code thrown}), which the server
+     * answers with a 500 or by closing the connection, or (thrown null) the client's connection
+     * closed before the response was complete. The request serverEnterUntilEnd began for it still
+     * ends at {@link #serverEnd}, with outcome {@code error} (thrown's class) or {@code cancelled}.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
+    void serverFailed(Object exchange, Throwable thrown);
+
+    /**
      * The exchange's response is complete, or failed ({@code thrown}): ends the request that
      * serverEnterUntilEnd began for it, on this thread. Called for every exchange of the library,
      * so it returns on one volatile read while no such request is open.

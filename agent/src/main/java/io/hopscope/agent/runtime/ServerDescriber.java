@@ -32,6 +32,17 @@ public interface ServerDescriber extends RequestDescriber {
         return exchange;
     }
 
+    /**
+     * Whether every object this describer describes is an exchange of its own, never a layer of
+     * another (reactor-netty's operations, one per request): then its server's entry for one, on a
+     * thread still in another of its requests (a connection's next request read in the task that
+     * ends the last), begins its own request. False where the server's layers may pass on a wrapper
+     * of the exchange (the JDK server's filters).
+     */
+    default boolean exchangesAreDistinct() {
+        return false;
+    }
+
     /** The W3C {@code traceparent} header the caller sent, or null (read only when no OpenTelemetry span is current). */
     String traceparent(Object exchange);
 
