@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.FaultAgent;
 import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.Jdk11;
 import io.hopscope.agent.testing.SamplesJar;
 import io.hopscope.agent.testing.TwoAtATime;
 import java.io.IOException;
@@ -24,6 +25,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,7 +39,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (it validates every response and exits 1 on a wrong one), and the agent counts the failures as
  * AgentError events per instrumentation and prints one stderr line per instrumentation, not one per
  * failure. In mode exits only the hooks given what a hook returned throw (an exit and its token).
- * The same with the test application's hand-overs, on the second JDK with virtual threads too.
+ * The same with the test application's hand-overs, on the second JDK with virtual threads too, and on JDK 11.
  * Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest makes
  * every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
  * class starts ({@link TwoAtATime}); each test method checks one.
@@ -61,9 +63,12 @@ class FaultInjectionIT {
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final AtomicInteger VIRTUAL_RUNS = new AtomicInteger();
+    private static final AtomicInteger JDK11_RUNS = new AtomicInteger();
     /** Every run of the class, queued at its start: no run measures time, so they run two at a time. */
     private static final TwoAtATime<String, FaultRun> STARTED = new TwoAtATime<>();
     private static Path faultAgent;
+    /** The same, built for the JDK 11 runs. */
+    private static Path faultAgent11;
 
     private static final String COUNT = "20";
     /** The three fault modes, each on its own JVM (FaultAgent). */
@@ -75,6 +80,7 @@ class FaultInjectionIT {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
                 .as("samples jar at %s", SamplesJar.path()).isTrue();
         faultAgent = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent.jar"));
+        faultAgent11 = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent-jdk11.jar"), Jdk11.testClasses());
         String java = AgentRun.javaHere();
         for (String faults : FAULT_MODES) {
             for (Sample sample : Sample.values()) {
@@ -84,6 +90,9 @@ class FaultInjectionIT {
         handoverRuns().forEach(arguments -> {
             String jvm = (String) arguments.get()[0];
             String faults = (String) arguments.get()[1];
+            if (jvm.equals(Jdk11.MISSING)) {
+                return; // handovers() says so
+            }
             start(handoversKey(jvm, faults), jvm, faults, "jfr=%JFR%,requests=" + Handovers.BOUNDARY,
                     handoverProgram(jvm));
         });
@@ -101,7 +110,7 @@ class FaultInjectionIT {
         if (VIRTUAL_RUNS.get() == 0) {
             hooks.removeAll(VIRTUAL_THREAD_HOOKS);
         }
-        int expected = ONE_JVM_RUNS + VIRTUAL_RUNS.get();
+        int expected = ONE_JVM_RUNS + VIRTUAL_RUNS.get() + JDK11_RUNS.get();
         assumeThat(RUNS.get()).as("runs of this class made (all are needed to reach every hook)").isEqualTo(expected);
         assertThat(new TreeSet<>(CALLED)).as("hooks the fault runs called").containsAll(hooks);
     }
@@ -159,19 +168,23 @@ class FaultInjectionIT {
     @ParameterizedTest
     @MethodSource("handoverRuns")
     void handovers(String java, String faults) throws Exception {
+        Assumptions.assumeFalse(java.equals(Jdk11.MISSING), Jdk11.MISSING);
         if (onSecondJdk(java)) {
             VIRTUAL_RUNS.incrementAndGet();
+        }
+        if (Jdk11.is(java)) {
+            JDK11_RUNS.incrementAndGet();
         }
         check(handoversKey(java, faults), faults, handoverProgram(java), "boundaries", "executors");
     }
 
     static Stream<Arguments> handoverRuns() {
-        return Handovers.jvms().flatMap(java -> FAULT_MODES.stream().map(f -> Arguments.of(java, f)));
+        return Jdk11.jvms().flatMap(java -> FAULT_MODES.stream().map(f -> Arguments.of(java, f)));
     }
 
-    /** Whether {@code java} is the second JDK's (virtual threads), not this JVM's. */
+    /** Whether {@code java} is the second JDK's (virtual threads), not this JVM's or JDK 11's. */
     private static boolean onSecondJdk(String java) {
-        return !java.equals(Handovers.jvms().findFirst().orElseThrow());
+        return java.equals(Handovers.secondJvm());
     }
 
     private static String handoversKey(String java, String faults) {
@@ -196,7 +209,8 @@ class FaultInjectionIT {
     private static void start(String key, String java, String faults, String options, List<String> program) {
         STARTED.start(key, () -> {
             Path called = Files.createTempFile(AgentRun.workDir(), "called-", ".txt");
-            List<String> args = new ArrayList<>(List.of("-javaagent:" + faultAgent + "=" + faults + "," + called));
+            List<String> args = new ArrayList<>(List.of("-javaagent:" + (Jdk11.is(java) ? faultAgent11 : faultAgent)
+                    + "=" + faults + "," + called));
             args.addAll(program);
             return new FaultRun(AgentRun.run(java, options, args), called);
         });

@@ -38,6 +38,23 @@ public interface ServerHooks {
     void serverExitResponding(Object token, Object exchange, Object response, Throwable thrown);
 
     /**
+     * The server goes on with an exchange on this thread (more of its request's body read on
+     * reactor-netty's loop): in the request serverEnterUntilEnd began for it while that is open,
+     * else nothing; never begins one. The token goes to serverExit.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
+    Object serverResume(Object exchange);
+
+    /**
+     * The exchange failed before its end: the handler's error ({@code thrown}), which the server
+     * answers with a 500 or by closing the connection, or (thrown null) the client's connection
+     * closed before the response was complete. The request serverEnterUntilEnd began for it still
+     * ends at {@link #serverEnd}, with outcome {@code error} (thrown's class) or {@code cancelled}.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
+    void serverFailed(Object exchange, Throwable thrown);
+
+    /**
      * The exchange's response is complete, or failed ({@code thrown}): ends the request that
      * serverEnterUntilEnd began for it, on this thread. Called for every exchange of the library,
      * so it returns on one volatile read while no such request is open.
@@ -63,7 +80,8 @@ public interface ServerHooks {
     /**
      * A server hands an inbound request's work to another thread (Undertow's dispatch to a worker):
      * the task, wrapped so that its run is the request's hop out of the server's queue, in a request
-     * or before one has begun.
+     * or before one has begun. A null executor is one the server picks only when it hands the task
+     * over (Undertow's default worker): the task is wrapped then, by that executor's own hook.
      */
     @Hook(instrumentation = "servers", orElse = "task", skipWhen = "task == null")
     Runnable wrapServerTask(Runnable task, Object executor);

@@ -76,7 +76,18 @@ public final class LibraryHelper<T> {
 
     /** The same for a server's describer of its exchanges (ServerDescriber), by the exchange and response. */
     public static ServerDescriber serverDescriber(String instrumentation, String helperClass, String... keyTypes) {
-        return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes));
+        return serverDescriber(instrumentation, false, helperClass, keyTypes);
+    }
+
+    /**
+     * The same, saying whether the server's exchanges are distinct (see
+     * {@link ServerDescriber#exchangesAreDistinct}): a property of the library, known before any
+     * copy's helper is defined.
+     */
+    public static ServerDescriber serverDescriber(String instrumentation, boolean distinctExchanges, String helperClass,
+            String... keyTypes) {
+        return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes),
+                distinctExchanges);
     }
 
     /** The same for a framework's describer of its routes (RouteDescriber), by the framework's request object. */
@@ -236,9 +247,11 @@ public final class LibraryHelper<T> {
     /** Hands each exchange to its library's server describer. */
     private static final class ServerExchanges implements ServerDescriber {
         private final LibraryHelper<ServerDescriber> helpers;
+        private final boolean distinct;
 
-        ServerExchanges(LibraryHelper<ServerDescriber> helpers) {
+        ServerExchanges(LibraryHelper<ServerDescriber> helpers, boolean distinct) {
             this.helpers = helpers;
+            this.distinct = distinct;
         }
 
         @Override
@@ -260,21 +273,38 @@ public final class LibraryHelper<T> {
         }
 
         @Override
-        public boolean continuesAfterReturn(Requests requests, RequestState request, Object exchange) {
-            ServerDescriber d = helpers.of(exchange);
-            return d != null && d.continuesAfterReturn(requests, request, exchange);
-        }
-
-        @Override
         public Object endKey(Object exchange) {
             ServerDescriber d = helpers.of(exchange);
             return d == null ? exchange : d.endKey(exchange);
         }
 
         @Override
+        public boolean exchangesAreDistinct() {
+            return distinct;
+        }
+
+        @Override
+        public boolean continuesAfterReturn(Requests requests, RequestState request, Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.continuesAfterReturn(requests, request, exchange);
+        }
+
+        @Override
         public String route(Object exchange) {
             ServerDescriber d = helpers.of(exchange);
             return d == null ? null : d.route(exchange);
+        }
+
+        @Override
+        public Throwable failure(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? null : d.failure(exchange);
+        }
+
+        @Override
+        public boolean connectionLost(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.connectionLost(exchange);
         }
 
         @Override

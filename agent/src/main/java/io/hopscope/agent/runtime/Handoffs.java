@@ -63,28 +63,39 @@ final class Handoffs implements HandoffHooks {
         if (s.selfCheck) {
             selfCheckHits++;
         }
+        boolean handedOver = s.serverTask == task;
+        if (handedOver) {
+            s.serverTask = null;
+        }
         RequestState r = s.request;
         if (r == null) {
-            return rules.isServerQueueTask(task) ? inbound(task, executor) : task;
+            return handedOver || rules.isServerQueueTask(task) ? inbound(task, executor) : task;
         }
         if (rules.isHousekeeping(task, executor)) {
             return task;
         }
         HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
-        wrapped.serverQueue = rules.isServerQueueTask(task);
+        wrapped.serverQueue = handedOver || rules.isServerQueueTask(task);
         return wrapped;
     }
 
     /**
      * A task a server hands over whatever its class (ServerHooks#wrapServerTask: Undertow's dispatch
-     * to a worker): in a request, a hop out of the server's queue; before one, its hand-over.
+     * to a worker): in a request, a hop out of the server's queue; before one, its hand-over. Without
+     * an executor (Undertow's dispatch to its default worker, which it picks only when it hands the
+     * task over) it is marked on this thread instead, and wrapped as such by the hook of the executor
+     * it is handed to next here (wrapRunnable), with that executor's class and at that moment.
      */
     Runnable serverTask(Runnable task, Object executor) {
         if (task instanceof HopTask || task instanceof HopTask.Inbound) {
             if (task instanceof HopTask) {
                 ((HopTask) task).serverQueue = true;
             }
+            return task;
+        }
+        if (executor == null) {
+            ThreadContexts.state().serverTask = task;
             return task;
         }
         ThreadState s = ThreadContexts.current();

@@ -73,15 +73,21 @@ final class Servers implements ServerHooks {
                 // A server called inside a client's or the application's request (in process): a span of it.
                 return Spans.recorded(current) ? Spans.openSyncSpan(s, "boundary", boundary, null) : null;
             }
-            if (s.serverDepth >= 2) {
-                return null; // deeper layers (a filter chain's every filter) need nothing
+            if (untilEnd && isAnotherRequest(current, exchange)) {
+                // Not a part of the request this thread is still in, but the next one: the thread is done with that one.
+                requests.leaveBoundary(s, current);
+                s.serverDepth = 0;
+            } else {
+                if (s.serverDepth >= 2) {
+                    return null; // deeper layers (a filter chain's every filter) need nothing
+                }
+                s.serverDepth++;
+                if (current.traceFromWire) {
+                    // The OpenTelemetry agent's server span, if it started one inside our entry, is the better parent.
+                    takeOpenTelemetrySpan(current, exchange);
+                }
+                return LAYER;
             }
-            s.serverDepth++;
-            if (current.traceFromWire) {
-                // The OpenTelemetry agent's server span, if it started one inside our entry, is the better parent.
-                takeOpenTelemetrySpan(current, exchange);
-            }
-            return LAYER;
         }
         if (Bridge.OPEN_EXCHANGES.get() > 0) {
             ServerDescriber d = describer(exchange);
@@ -116,11 +122,34 @@ final class Servers implements ServerHooks {
         s.serverDepth = 1;
         if (untilEnd) {
             r.endsLater = true;
-            if (open.put(d == null ? exchange : d.endKey(exchange), r) == null) {
+            Object key = d == null ? exchange : d.endKey(exchange);
+            r.exchangeHash = System.identityHashCode(key);
+            if (open.put(key, r) == null) {
                 Bridge.OPEN_EXCHANGES.incrementAndGet();
             }
         }
         return r;
+    }
+
+    /**
+     * Whether a server's entry that ends only at its end hook, for {@code exchange}, on a thread
+     * still in the inbound request {@code current}, begins the next request rather than being a
+     * layer of that one: current has ended, and the thread runs the rest of one of its tasks
+     * (reactor-netty begins a connection's next pipelined request when the last one terminates, in
+     * the task that wrote that one's end), or current began for another exchange of a server whose
+     * exchanges are never layers of one another ({@link ServerDescriber#exchangesAreDistinct}). The
+     * same exchange is always a layer of its own request (a filter chain's entries, a second dispatch).
+     */
+    private boolean isAnotherRequest(RequestState current, Object exchange) {
+        ServerDescriber d = describer(exchange);
+        if (d == null) {
+            return false;
+        }
+        boolean sameServer = current.describer == d;
+        if (sameServer && current.exchangeHash == System.identityHashCode(d.endKey(exchange))) {
+            return false;
+        }
+        return sameServer && d.exchangesAreDistinct() || current.hasEnded();
     }
 
     @Override
@@ -171,7 +200,7 @@ final class Servers implements ServerHooks {
         if (!r.endsLater && !continuesAfterReturn(r, exchange)) {
             ServerDescriber d = r.describer;
             int status = d == null ? -1 : d.statusCode(response, thrown);
-            if (r.terminate(thrown == null ? "ok" : "error", thrown, status)) {
+            if (r.terminate(outcome(thrown, status), thrown, status)) {
                 requests.leaveBoundary(s, r);
                 r.commit();
                 return;
@@ -183,6 +212,47 @@ final class Servers implements ServerHooks {
     }
 
     @Override
+    public Object serverResume(Object exchange) {
+        ServerDescriber d = describer(exchange);
+        RequestState held = open.get(d == null ? exchange : d.endKey(exchange));
+        if (held == null) {
+            return null; // its request has ended, or never began (a body read after the response)
+        }
+        ThreadState s = ThreadContexts.state();
+        RequestState current = s.request;
+        if (current == held) {
+            if (s.serverDepth >= 2) {
+                return null;
+            }
+            s.serverDepth++;
+            return LAYER;
+        }
+        if (current != null) {
+            if (current.kind != RequestState.SERVER && !current.hasEnded()) {
+                return null; // the thread works on another request: it stays there
+            }
+            requests.leaveBoundary(s, current); // the rest of another inbound request's task
+        }
+        s.request = held;
+        s.serverDepth = 1;
+        ThreadContexts.beginSegment(s, "resume");
+        return LAYER;
+    }
+
+    @Override
+    public void serverFailed(Object exchange, Throwable thrown) {
+        RequestState r = open.get(exchange);
+        if (r == null) {
+            return;
+        }
+        if (thrown == null) {
+            r.cancelledMeanwhile();
+        } else {
+            r.failedMeanwhile(thrown);
+        }
+    }
+
+    @Override
     public void serverEnd(Object exchange, Throwable thrown) {
         RequestState r = open.remove(exchange);
         if (r == null) {
@@ -191,7 +261,18 @@ final class Servers implements ServerHooks {
         Bridge.OPEN_EXCHANGES.decrementAndGet();
         ServerDescriber d = r.describer;
         int status = d == null ? -1 : d.statusCode(exchange);
-        if (r.terminate(thrown == null ? "ok" : "error", thrown, status)) {
+        if (thrown == null && d != null) {
+            thrown = d.failure(exchange); // a handler's exception the server answered for (Undertow's 500)
+        }
+        String outcome = thrown != null || status >= 500 ? "error"
+                : d != null && d.connectionLost(exchange) ? "cancelled" : "ok";
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == r) {
+            // What the server goes on to do on this thread is no part of the request: Undertow reads the
+            // connection's next request, or hands that read to its I/O thread, from inside its end.
+            requests.leaveBoundary(s, r);
+        }
+        if (r.terminate(outcome, thrown, status)) {
             r.commit();
         }
     }
@@ -239,6 +320,14 @@ final class Servers implements ServerHooks {
     @Override
     public Runnable wrapServerTask(Runnable task, Object executor) {
         return handoffs.serverTask(task, executor);
+    }
+
+    /**
+     * An inbound request's outcome: error when its server's entry threw, the exchange failed, or the
+     * server answered 5xx (what the server failed at, as OpenTelemetry's server spans say too).
+     */
+    static String outcome(Throwable thrown, int status) {
+        return thrown != null || status >= 500 ? "error" : "ok";
     }
 
     /**

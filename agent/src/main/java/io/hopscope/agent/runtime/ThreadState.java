@@ -79,6 +79,11 @@ final class ThreadState {
      */
     HopTask.Inbound inbound;
     /**
+     * A task a server is about to hand to an executor it has not named yet (Handoffs#serverTask):
+     * its wrapping there is the server's hand-over. Held until then, or until the next such task.
+     */
+    Runnable serverTask;
+    /**
      * Entries of the current inbound request's server on this thread that returned a token: 1 at
      * its boundary (or its re-entry on a thread it hopped to), 2 inside its first layer; deeper
      * layers are not counted (see Servers#serverEnter).

@@ -28,6 +28,11 @@ public final class PipelineChecks {
 
     /** OkHttp sendSync: each request stays on its caller thread, no hop, every policy a span. */
     public static void okHttpSync(Collection<Requests.Request> requests) {
+        okHttpSync(requests, POLICIES);
+    }
+
+    /** The same with the pipeline's {@code policies}, in order (the JDK 11 run's PipelineApp has its own). */
+    public static void okHttpSync(Collection<Requests.Request> requests, List<String> policies) {
         assertThat(requests).isNotEmpty();
         for (Requests.Request r : requests) {
             r.assertOk("com.azure.core.http.HttpPipeline#sendSync");
@@ -35,7 +40,7 @@ public final class PipelineChecks {
             assertThat(r.request.getInt("statusCode")).isEqualTo(200);
             assertThat(r.hops).as("hops of request %d", r.id).isEmpty();
             assertThat(r.threads()).as("threads of request %d", r.id).hasSize(1);
-            assertPoliciesInPipelineOrder(r);
+            assertPoliciesInPipelineOrder(r, policies);
             assertAllocation(r);
         }
     }
@@ -54,6 +59,12 @@ public final class PipelineChecks {
      * Netty's "reactor" name prefix with its package).
      */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread) {
+        nettySyncOverAsync(requests, nettyPackage, loopThread, POLICIES);
+    }
+
+    /** The same with the pipeline's {@code policies}, in order. */
+    public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread,
+            List<String> policies) {
         String netty = nettyPackage + ".";
         assertThat(requests).isNotEmpty();
         int woken = 0;
@@ -95,7 +106,7 @@ public final class PipelineChecks {
                             Requests.threadName(back.get(0), "fromThread"));
                 });
             }
-            assertPoliciesInPipelineOrder(r);
+            assertPoliciesInPipelineOrder(r, policies);
             assertAllocation(r);
         }
         assertThat(viaExecutor).as("requests handed to a loop through its executor").isPositive();
@@ -108,14 +119,19 @@ public final class PipelineChecks {
      * the HttpClient's send is one http span, the innermost policy's child.
      */
     public static void assertPoliciesInPipelineOrder(Requests.Request r) {
+        assertPoliciesInPipelineOrder(r, POLICIES);
+    }
+
+    /** The same with the pipeline's {@code expected} policies, in order. */
+    public static void assertPoliciesInPipelineOrder(Requests.Request r, List<String> expected) {
         List<String> policies = r.spans.stream()
-                .filter(s -> s.getString("kind").equals("policy") && POLICIES.contains(s.getString("name")))
+                .filter(s -> s.getString("kind").equals("policy") && expected.contains(s.getString("name")))
                 .sorted(Comparator.comparingInt(s -> s.getInt("depth")))
                 .map(s -> s.getString("name"))
                 .collect(Collectors.toList());
-        assertThat(policies).as("policy spans of request %d", r.id).containsExactlyElementsOf(POLICIES);
+        assertThat(policies).as("policy spans of request %d", r.id).containsExactlyElementsOf(expected);
         // The HttpClient's send is a span of its own, under the innermost policy: its wait is not the policy's.
-        long innermost = r.spans.stream().filter(s -> s.getString("name").equals(POLICIES.get(POLICIES.size() - 1)))
+        long innermost = r.spans.stream().filter(s -> s.getString("name").equals(expected.get(expected.size() - 1)))
                 .mapToLong(s -> s.getLong("spanId")).findFirst().orElse(-1);
         assertThat(r.spans.stream().filter(s -> s.getString("kind").equals("http")))
                 .as("http spans of request %d", r.id)

@@ -3,6 +3,7 @@ package io.hopscope.samples.bench;
 import io.hopscope.samples.common.Options;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -117,8 +121,21 @@ public final class BenchCommand implements Callable<Integer> {
             + "interleaved with the first on every workload (e.g. the agent before a change against after it).")
     Path agentB;
 
-    @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's).")
+    @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's): "
+            + "JDK 17 or later, which the samples and their Jetty 12 server need.")
     Path java;
+
+    /** The Java the samples are built for, and their Jetty 12 server needs: the oldest the measured JVMs can be. */
+    static final int SAMPLES_FEATURE = 17;
+
+    /** The feature release of {@code javaExe} from its -version line ("11.0.13" gives 11), or -1 when it says none. */
+    static int featureOf(Path javaExe) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(javaExe.toString(), "-version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        Matcher m = Pattern.compile("version \"(?:1\\.)?(\\d+)").matcher(out);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -137,6 +154,11 @@ public final class BenchCommand implements Callable<Integer> {
         Options.atLeast(spec, "--tracer-rounds", tracerRounds, 1);
         Path javaPath = java != null ? java : Path.of(System.getProperty("java.home"), "bin", "java");
         Options.check(spec, Files.isExecutable(javaPath), "--java: " + javaPath + " is not an executable");
+        int feature = featureOf(javaPath);
+        Options.check(spec, feature < 0 || feature >= SAMPLES_FEATURE, "--java: " + javaPath + " is JDK " + feature
+                + ", and every workload (" + workloads.stream().map(w -> w.label).collect(Collectors.joining(", "))
+                + ") runs the samples, built for Java " + SAMPLES_FEATURE + " with a Jetty 12 server: give a JDK "
+                + SAMPLES_FEATURE + " or later (the agent's JDK 11 runs are its integration tests, docs/tests.md)");
         checkWritable(json, "--json");
         checkWritable(markdown, "--markdown");
         checkWritable(readme, "--readme");

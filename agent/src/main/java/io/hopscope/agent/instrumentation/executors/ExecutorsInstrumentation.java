@@ -54,8 +54,8 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
      * lambda of java.lang.VirtualThread (VirtualThread#createDefaultScheduler), which no other pool has.
      */
     static boolean isVirtualThreadScheduler(Object executor) {
-        return executor instanceof ForkJoinPool pool
-                && pool.getFactory().getClass().getName().startsWith("java.lang.VirtualThread");
+        return executor instanceof ForkJoinPool
+                && ((ForkJoinPool) executor).getFactory().getClass().getName().startsWith("java.lang.VirtualThread");
     }
 
     @Override

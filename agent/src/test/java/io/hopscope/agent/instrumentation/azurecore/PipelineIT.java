@@ -3,12 +3,18 @@ package io.hopscope.agent.instrumentation.azurecore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Jdk11;
 import io.hopscope.agent.testing.PipelineChecks;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
 import io.hopscope.agent.testing.TwoAtATime;
+import io.hopscope.testapps.PipelineApp;
 import java.io.File;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -76,6 +82,40 @@ class PipelineIT {
     @Test
     void nettySyncOverAsyncRequestsHopToAnEventLoopAndBack() throws Exception {
         PipelineChecks.nettySyncOverAsync(bothWays(SEND));
+    }
+
+    /**
+     * Both ways on JDK 11, where the samples (built for 17, their server Jetty 12) do not run: the
+     * test application builds the sample's pipeline and calls a server in this JVM.
+     */
+    @Test
+    void bothWaysOnJdk11() throws Exception {
+        String java = Jdk11.javaOrMissing();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/", exchange -> {
+            byte[] body = "blob".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        Collection<Requests.Request> requests;
+        try {
+            AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0", List.of("-cp",
+                    System.getProperty("hopscope.test.classes") + File.pathSeparator + SamplesJar.path(),
+                    "io.hopscope.testapps.PipelineApp", "http://127.0.0.1:" + server.getAddress().getPort() + "/blob",
+                    Integer.toString(COUNT)));
+            requests = run.cleanRequests(2 * COUNT).values();
+        } finally {
+            server.stop(0);
+        }
+        List<String> policies = PipelineApp.POLICIES;
+        PipelineChecks.okHttpSync(requests.stream().filter(r -> r.request.getString("boundary").equals(SEND_SYNC))
+                .toList(), policies);
+        PipelineChecks.nettySyncOverAsync(requests.stream().filter(r -> r.request.getString("boundary").equals(SEND))
+                .toList(), "io.netty", "reactor-http-", policies);
+        assertThat(requests).hasSize(2 * COUNT);
     }
 
     @Test
