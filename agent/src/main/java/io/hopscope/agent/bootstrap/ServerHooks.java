@@ -67,6 +67,17 @@ public interface ServerHooks {
     void serverRoute(String route);
 
     /**
+     * serverRoute for a framework whose route is not a String at hand: it has matched the handler of
+     * the current inbound request and is about to call it ({@code handler}: what it calls, a JAX-RS
+     * resource method; {@code target}: the object it is called on; {@code request}: the framework's
+     * own request object). The framework's RouteDescriber makes the route from them (and keeps it),
+     * and the request is renamed by it as serverRoute renames it. Outside an inbound request it
+     * does nothing.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "handler == null || request == null")
+    void serverHandler(Object handler, Object target, Object request);
+
+    /**
      * A server hands an inbound request's work to another thread (Undertow's dispatch to a worker):
      * the task, wrapped so that its run is the request's hop out of the server's queue, in a request
      * or before one has begun. A null executor is one the server picks only when it hands the task

@@ -7,6 +7,7 @@ import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
 import io.hopscope.agent.runtime.RequestState;
 import io.hopscope.agent.runtime.Requests;
+import io.hopscope.agent.runtime.RouteDescriber;
 import io.hopscope.agent.runtime.ServerDescriber;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.IOException;
@@ -87,6 +88,11 @@ public final class LibraryHelper<T> {
             String... keyTypes) {
         return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes),
                 distinctExchanges);
+    }
+
+    /** The same for a framework's describer of its routes (RouteDescriber), by the framework's request object. */
+    public static RouteDescriber routeDescriber(String instrumentation, String helperClass, String... keyTypes) {
+        return new Routes(new LibraryHelper<>(instrumentation, RouteDescriber.class, helperClass, keyTypes));
     }
 
     /** The same for an AsyncAdapter, by the result or callback it is given. */
@@ -311,6 +317,21 @@ public final class LibraryHelper<T> {
         public int statusCode(Object response, Throwable thrown) {
             ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response, thrown);
+        }
+    }
+
+    /** Hands each handler to the route describer of its request's library. */
+    private static final class Routes implements RouteDescriber {
+        private final LibraryHelper<RouteDescriber> helpers;
+
+        Routes(LibraryHelper<RouteDescriber> helpers) {
+            this.helpers = helpers;
+        }
+
+        @Override
+        public String route(Object handler, Object target, Object request) {
+            RouteDescriber d = helpers.of(request);
+            return d == null ? null : d.route(handler, target, request);
         }
     }
 

@@ -29,6 +29,7 @@ final class Servers implements ServerHooks {
     private final Handoffs handoffs;
     private final UrlRedactor redactor;
     private final List<ServerDescriber> describers = new CopyOnWriteArrayList<>();
+    private final List<RouteDescriber> routeDescribers = new CopyOnWriteArrayList<>();
     /**
      * Requests that end when their exchange's end is reported (serverEnterUntilEnd), and those whose
      * describer arranged for their end when their entry returned (continuesAfterReturn) until they
@@ -48,6 +49,10 @@ final class Servers implements ServerHooks {
     void addDescriber(ServerDescriber describer) {
         describers.add(describer);
         requests.addDescriber(describer); // the status of an exchange whose request ends elsewhere
+    }
+
+    void addRouteDescriber(RouteDescriber describer) {
+        routeDescribers.add(describer);
     }
 
     @Override
@@ -278,6 +283,22 @@ final class Servers implements ServerHooks {
         RequestState r = s == null ? null : s.request;
         if (r != null && r.kind == RequestState.SERVER) {
             rename(r, route);
+        }
+    }
+
+    @Override
+    public void serverHandler(Object handler, Object target, Object request) {
+        ThreadState s = ThreadContexts.current();
+        RequestState r = s == null ? null : s.request;
+        if (r == null || r.kind != RequestState.SERVER) {
+            return;
+        }
+        for (RouteDescriber d : routeDescribers) {
+            String route = d.route(handler, target, request);
+            if (route != null) {
+                rename(r, route);
+                return;
+            }
         }
     }
 
