@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * Attached tasks (fork/join tasks): remembered only in a request, and counted in
  * Bridge.PENDING_TASKS until they run, so that the check every such task in the JVM makes when it
  * runs falls back to one volatile read. Tasks handed to an executor: a library's housekeeping,
- * known by the task or by the executor, is never wrapped, whichever hook hands it over.
+ * known by the task or by the executor, is never wrapped, whichever hook hands it over; a server's
+ * hand-over after the request on its thread has ended begins a request of its own.
  */
 class HandoffsTest {
 
@@ -85,6 +86,27 @@ class HandoffsTest {
                     .as("wrapScheduledCallable").isInstanceOf(Housekeeping.class);
         } finally {
             pool.shutdown();
+        }
+    }
+
+    @Test
+    void aServerHandOverAfterTheRequestEndedIsAHandOverOfItsOwn() {
+        rules.addServerQueueTask(HandoffsTest.class.getName() + "$ServerTask");
+        Runnable inRequest = handoffs.wrapRunnable(new ServerTask(), null);
+        assertThat(inRequest).as("handed over in the request: a hop of it").isInstanceOf(HopTask.OfRunnable.class);
+        assertThat(((HopTask) inRequest).serverQueue).isTrue();
+        self.request.markEnded();
+        assertThat(handoffs.wrapRunnable(new ServerTask(), null))
+                .as("handed over after it ended (a connection's next request)").isInstanceOf(HopTask.Inbound.class);
+        Runnable other = () -> { };
+        assertThat(handoffs.wrapRunnable(other, null)).as("any other task still carries the request")
+                .isInstanceOf(HopTask.OfRunnable.class);
+    }
+
+    /** A server's hand-over of an inbound request, by its class name. */
+    private static final class ServerTask implements Runnable {
+        @Override
+        public void run() {
         }
     }
 
