@@ -39,8 +39,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (it validates every response and exits 1 on a wrong one), and the agent counts the failures as
  * AgentError events per instrumentation and prints one stderr line per instrumentation, not one per
  * failure. In mode exits only the hooks given what a hook returned throw (an exit and its token).
- * The same with the test application's hand-overs, on the second JDK with virtual threads too, and on JDK 11.
- * Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest makes
+ * The same with the test application's hand-overs, on the second JDK with virtual threads too, and on JDK 11,
+ * and with the JDK server's study. Together the runs make every hook throw but those no workload here
+ * calls (BridgeFaultsTest makes
  * every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
  * class starts ({@link TwoAtATime}); each test method checks one.
  */
@@ -50,15 +51,17 @@ class FaultInjectionIT {
     private static final Set<String> VIRTUAL_THREAD_HOOKS = Set.of("attachedVirtualThreadEnter",
             "virtualThreadSubmitted", "mountEnter", "mountExit", "virtualThreadEnded");
 
-    /** The runs of the whole class on one JVM: 3 modes of 8 samples and of the hand-overs. */
-    private static final int ONE_JVM_RUNS = 27;
+    /** The runs of the whole class on one JVM: 3 modes of 8 samples, of the hand-overs and of a server study. */
+    private static final int ONE_JVM_RUNS = 30;
 
     /**
      * Hooks no workload here calls (invokeAll/invokeAny; a boundary that takes a callback, as
      * async-http-client's and HttpAsyncClient 5's; a JAX-RS resource method's dispatch, which
-     * JaxRsRouteIT runs): BridgeFaultsTest makes them throw in process.
+     * JaxRsRouteIT runs; a framework's route and a server's own dispatch): BridgeFaultsTest makes
+     * them throw in process.
      */
-    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback", "serverHandler");
+    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback", "serverHandler",
+            "serverRoute", "wrapServerTask");
 
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();
@@ -86,6 +89,10 @@ class FaultInjectionIT {
             for (Sample sample : Sample.values()) {
                 start(sample + " " + faults, java, faults, sample.options, sample.program);
             }
+        }
+        // The JDK's server study: the hooks of a server whose request ends at an end hook.
+        for (String faults : FAULT_MODES) {
+            start(serverStudyKey(faults), java, faults, "jfr=%JFR%", SERVER_STUDY);
         }
         handoverRuns().forEach(arguments -> {
             String jvm = (String) arguments.get()[0];
@@ -117,27 +124,29 @@ class FaultInjectionIT {
 
     /**
      * The samples run: the agent's options, the sample's arguments, and the instrumentations whose
-     * hooks the sample surely calls, so that each must report failures.
+     * hooks the sample surely calls, so that each must report failures (servers: the sample's own
+     * server, Jetty, answering every call but the known path's, which makes none).
      */
     enum Sample {
         PIPELINE_OKHTTP_SYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp",
-                "--parallel", "2", "--count", COUNT), "boundaries", "spans"),
+                "--parallel", "2", "--count", COUNT), "boundaries", "spans", "servers"),
         PIPELINE_NETTY_SYNC_OVER_ASYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client",
-                "netty", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits"),
+                "netty", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits",
+                "servers"),
         JDK_HTTP_SYNC("jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2",
-                "--count", COUNT), "boundaries", "executors", "context", "waits"),
+                "--count", COUNT), "boundaries", "executors", "context", "waits", "servers"),
         KNOWN_PATH("jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path",
                 "--count", "3", "--pause-ms", "10"), "boundaries", "executors", "waits"),
         PIPELINE_OKHTTP_SYNC_OVER_ASYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client",
-                "okhttp", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits"),
+                "okhttp", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits", "servers"),
         PIPELINE_NETTY_SYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "netty", "--parallel",
-                "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits"),
+                "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits", "servers"),
         JDK_HTTP_ASYNC("jfr=%JFR%", List.of("jdk-http", "--mode", "async", "--producers", "1", "--in-flight", "4",
-                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits"),
+                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits", "servers"),
         // One second at 20 a second: 20 requests, each failing in every instrumentation named.
         OPEN_LOOP("jfr=%JFR%,requests=io.hopscope.samples.openloop.OpenLoopCommand#exchange", List.of("open-loop",
                 "--mode", "sync-over-async", "--rps", "20", "--duration", "1", "--delay-ms", "20"),
-                "boundaries", "executors", "context", "waits");
+                "boundaries", "executors", "context", "waits", "servers");
 
         final String options;
         final List<String> program;
@@ -159,6 +168,28 @@ class FaultInjectionIT {
     @MethodSource("sampleRuns")
     void sample(Sample sample, String faults) throws Exception {
         check(sample + " " + faults, faults, sample.program, sample.hit);
+    }
+
+    /**
+     * The JDK server's study (a pool of its own, so its dispatcher hands each exchange over, and a
+     * request that ends at the server's end hook), every response still right: the server hooks
+     * the samples' Jetty does not reach.
+     */
+    @ParameterizedTest
+    @MethodSource("faultModes")
+    void serverStudy(String faults) throws Exception {
+        check(serverStudyKey(faults), faults, SERVER_STUDY, "servers");
+    }
+
+    static Stream<String> faultModes() {
+        return FAULT_MODES.stream();
+    }
+
+    private static final List<String> SERVER_STUDY = List.of("-cp", System.getProperty("hopscope.test.classes"),
+            "io.hopscope.testapps.servers.JdkHttpServerApp");
+
+    private static String serverStudyKey(String faults) {
+        return "server study " + faults;
     }
 
     /**

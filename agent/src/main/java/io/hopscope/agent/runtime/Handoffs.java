@@ -74,9 +74,16 @@ final class Handoffs implements HandoffHooks {
         if (rules.isHousekeeping(task, executor)) {
             return task;
         }
+        boolean serverQueue = handedOver || rules.isServerQueueTask(task);
+        if (serverQueue && r.hasEnded()) {
+            // The server hands over the next request of a connection on a thread whose request has
+            // just ended there (Jetty's completion of one request dispatching the pipelined next):
+            // that request is not this one's, and begins at this hand-over.
+            return inbound(task, executor);
+        }
         HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
-        wrapped.serverQueue = handedOver || rules.isServerQueueTask(task);
+        wrapped.serverQueue = serverQueue;
         return wrapped;
     }
 

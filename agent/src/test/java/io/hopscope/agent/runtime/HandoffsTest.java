@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * Bridge.PENDING_TASKS until they run, so that the check every such task in the JVM makes when it
  * runs falls back to one volatile read. Tasks handed to an executor: a library's housekeeping,
  * known by the task or by the executor, is never wrapped, whichever hook hands it over. A server's
- * task handed over without its executor is its hand-over where it reaches one.
+ * task handed over without its executor is its hand-over where it reaches one; a server's
+ * hand-over after the request on its thread has ended begins a request of its own.
  */
 class HandoffsTest {
 
@@ -112,6 +113,27 @@ class HandoffsTest {
         assertThat(handoffs.serverTask(task, null)).isSameAs(task);
         assertThat(handoffs.wrapRunnable(task, new Worker())).isInstanceOf(HopTask.Inbound.class);
         assertThat(handoffs.wrapRunnable(task, new Worker())).as("once").isSameAs(task);
+    }
+
+    @Test
+    void aServerHandOverAfterTheRequestEndedIsAHandOverOfItsOwn() {
+        rules.addServerQueueTask(HandoffsTest.class.getName() + "$ServerTask");
+        Runnable inRequest = handoffs.wrapRunnable(new ServerTask(), null);
+        assertThat(inRequest).as("handed over in the request: a hop of it").isInstanceOf(HopTask.OfRunnable.class);
+        assertThat(((HopTask) inRequest).serverQueue).isTrue();
+        self.request.markEnded();
+        assertThat(handoffs.wrapRunnable(new ServerTask(), null))
+                .as("handed over after it ended (a connection's next request)").isInstanceOf(HopTask.Inbound.class);
+        Runnable other = () -> { };
+        assertThat(handoffs.wrapRunnable(other, null)).as("any other task still carries the request")
+                .isInstanceOf(HopTask.OfRunnable.class);
+    }
+
+    /** A server's hand-over of an inbound request, by its class name. */
+    private static final class ServerTask implements Runnable {
+        @Override
+        public void run() {
+        }
     }
 
     /** Each executor hook, in the request, wraps a task handed to {@code executor} or not. */

@@ -23,7 +23,29 @@ public final class PipelineChecks {
             "io.hopscope.samples.pipeline.ClientTagPolicy",
             "io.hopscope.samples.pipeline.AsyncOnlyPolicy");
 
+    /** The boundary of the samples' embedded server's requests (Jetty 12's core server). */
+    public static final String SAMPLE_SERVER = "org.eclipse.jetty.server.Server#handle";
+
     private PipelineChecks() {
+    }
+
+    /**
+     * The samples' embedded server's requests: inbound requests beside the clients' in every sample
+     * that calls it, at least {@code atLeast} (one for each answered call), each named by its path
+     * alone ({@code GET /}, beside the clients' {@code GET 127.0.0.1/}), 200 and ok. Its handler is
+     * of Jetty's non-blocking kind, so the thread that selected a request runs it: no server queue.
+     */
+    public static void sampleServer(Collection<Requests.Request> served, int atLeast) {
+        assertThat(served).as("the sample server's requests").hasSizeGreaterThanOrEqualTo(atLeast);
+        for (Requests.Request r : served) {
+            r.assertOk(SAMPLE_SERVER);
+            assertThat(r.request.getString("kind")).isEqualTo("server");
+            assertThat(r.request.getString("name")).isEqualTo("GET /");
+            assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+            assertThat(Requests.startThreadName(r.request)).as("start of served request %d", r.id)
+                    .startsWith("sample-server");
+            assertThat(r.hops).as("hops of served request %d", r.id).noneMatch(h -> h.getBoolean("serverQueue"));
+        }
     }
 
     /** OkHttp sendSync: each request stays on its caller thread, no hop, every policy a span. */

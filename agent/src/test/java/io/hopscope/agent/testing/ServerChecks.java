@@ -104,7 +104,7 @@ public final class ServerChecks {
             return this;
         }
 
-        /** The app's arguments. */
+        /** The app's arguments (a configuration of its server). */
         public Expected args(String... args) {
             this.args = List.of(args);
             return this;
@@ -156,7 +156,7 @@ public final class ServerChecks {
         command.addAll(List.of("-cp", classPath, "io.hopscope.testapps.servers." + e.app));
         command.addAll(e.args);
         AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + e.options, command);
-        String what = e.app + " on " + java;
+        String what = e.app + (e.args.isEmpty() ? "" : " " + e.args) + " on " + java;
         assertThat(run.exitCode).as("%s exit; stdout %s; stderr %s", what, run.stdout, run.stderr).isZero();
         List<Sent> sent = new ArrayList<>();
         for (String line : run.stdout.split("\n")) {

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
  * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and back
  * (woken, or finding the response there), every request. Both ways run in one JVM, told apart
- * by their boundary (sendSync, send); the run with one request's spans in three in a second one.
+ * by their boundary (sendSync, send), beside the sample server's inbound requests; the run with one
+ * request's spans in three in a second one.
  */
 class PipelineIT {
 
@@ -45,8 +46,11 @@ class PipelineIT {
                 "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT), "--next", "own",
                 "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count",
                 Integer.toString(COUNT)));
-        RUNS.start("spans 1/3", () -> run("jfr=%JFR%,spanthreshold=0,spans=1/3", COUNT, "own", "pipeline", "--mode",
-                "sync", "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT)));
+        // One request in three by id: the sample server's requests, which take ids too, are left out
+        // (disable=jetty), so that one in three ids is one in three of the pipeline's requests.
+        RUNS.start("spans 1/3", () -> run("jfr=%JFR%,spanthreshold=0,spans=1/3,disable=jetty", COUNT, "own",
+                "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2", "--count",
+                Integer.toString(COUNT)));
     }
 
     /**
@@ -63,9 +67,9 @@ class PipelineIT {
         return run.cleanRequests(atLeast);
     }
 
-    /** The requests of the run of both ways whose boundary is {@code boundary}, at least COUNT of them. */
+    /** The client requests of the run of both ways whose boundary is {@code boundary}, at least COUNT of them. */
     private static List<Requests.Request> bothWays(String boundary) throws Exception {
-        Collection<Requests.Request> requests = RUNS.get("both ways").values();
+        Collection<Requests.Request> requests = Requests.outbound(RUNS.get("both ways")).values();
         assertThat(requests).as("requests with a Request event").allMatch(r -> r.request != null);
         assertThat(requests).extracting(r -> r.request.getString("boundary")).containsOnly(SEND, SEND_SYNC);
         List<Requests.Request> ofBoundary = requests.stream().filter(r -> r.request.getString("boundary").equals(boundary))
@@ -116,6 +120,12 @@ class PipelineIT {
         PipelineChecks.nettySyncOverAsync(requests.stream().filter(r -> r.request.getString("boundary").equals(SEND))
                 .toList(), "io.netty", "reactor-http-", policies);
         assertThat(requests).hasSize(2 * COUNT);
+    }
+
+    /** The sample's server answered every call of both ways: each an inbound request of its own. */
+    @Test
+    void theSampleServersRequestsAreInboundRequests() throws Exception {
+        PipelineChecks.sampleServer(Requests.inbound(RUNS.get("both ways")).values(), 2 * COUNT);
     }
 
     @Test
