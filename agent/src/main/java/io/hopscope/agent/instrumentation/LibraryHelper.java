@@ -260,6 +260,24 @@ public final class LibraryHelper<T> {
         }
 
         @Override
+        public Object endKey(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? exchange : d.endKey(exchange);
+        }
+
+        @Override
+        public String outcome(Object response) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? "ok" : d.outcome(response);
+        }
+
+        @Override
+        public Throwable cause(Object response) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? null : d.cause(response);
+        }
+
+        @Override
         public int statusCode(Object response) {
             ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response);

@@ -72,8 +72,19 @@ final class Handoffs implements HandoffHooks {
         }
         HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
-        wrapped.serverQueue = rules.isServerQueueTask(task);
+        // Inside a server's own queueing of a hand-over (ServerHooks#serverQueueEnter), this task is
+        // what carries it to the server's executor.
+        wrapped.serverQueue = s.serverQueueing > 0 || rules.isServerQueueTask(task);
         return wrapped;
+    }
+
+    /**
+     * Whether a task being queued is a server's hand-over: its class is one (LibraryRules), or it is
+     * one already wrapped.
+     */
+    boolean isServerQueueTask(Object task) {
+        return task instanceof HopTask ? ((HopTask) task).serverQueue
+                : task instanceof HopTask.Inbound || rules.isServerQueueTask(task);
     }
 
     /**
@@ -314,6 +325,19 @@ final class Handoffs implements HandoffHooks {
     @Override
     public Object attachedContextEnter(Object key) {
         return ioContextEnter(attached.get(contextKey(key)));
+    }
+
+    @Override
+    public Object attachedContextSwitch(Object key) {
+        HopTask.Captured c = attached.get(contextKey(key));
+        if (c == null || c.request.hasEnded()) {
+            return null;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == c.request) {
+            return null; // in it already
+        }
+        return taskStart(c); // puts aside the request the thread is in, if any, until taskEnd
     }
 
     /** What a task found on its thread when it started (request and span position), to restore when it ends. */

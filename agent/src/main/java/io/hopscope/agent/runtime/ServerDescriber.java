@@ -36,6 +36,20 @@ public interface ServerDescriber extends RequestDescriber {
     String traceparent(Object exchange);
 
     /**
+     * The outcome of a request whose end was reported with {@code response} (ServerHooks#serverEndWith:
+     * gRPC's Status): {@code ok}, {@code error} or {@code cancelled}. Its status code is
+     * {@link #statusCode} of the same response.
+     */
+    default String outcome(Object response) {
+        return "ok";
+    }
+
+    /** The failure {@code response} carries (gRPC's Status cause), whose class is the request's error; or null. */
+    default Throwable cause(Object response) {
+        return null;
+    }
+
+    /**
      * Whether the exchange goes on after the server's entry returns (an async servlet, a Jetty
      * request whose callback is not completed yet): then this describer has arranged for the request
      * to end when the exchange completes ({@link Requests#asyncTerminated}, or a listener that calls

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BridgeFaultsTest {
 
     private static final Set<String> INSTRUMENTATIONS = Set.of("executors", "threads", "context", "boundaries",
-            "spans", "waits", "parks");
+            "spans", "waits", "parks", "servers");
 
     private final List<String> errors = new ArrayList<>();
     private final Map<Field, Object> installed = new LinkedHashMap<>();
@@ -46,6 +46,7 @@ class BridgeFaultsTest {
         Bridge.WAITERS.incrementAndGet();
         Bridge.PENDING_TASKS.incrementAndGet();
         Bridge.CARRIED.incrementAndGet();
+        Bridge.OPEN_EXCHANGES.incrementAndGet();
     }
 
     @AfterEach
@@ -57,6 +58,7 @@ class BridgeFaultsTest {
         Bridge.WAITERS.decrementAndGet();
         Bridge.PENDING_TASKS.decrementAndGet();
         Bridge.CARRIED.decrementAndGet();
+        Bridge.OPEN_EXCHANGES.decrementAndGet();
     }
 
     @ParameterizedTest
