@@ -11,6 +11,7 @@ import io.grpc.Server;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NegotiationType;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
@@ -106,7 +107,8 @@ public final class GrpcServerApp {
             study.queuedWhen(() -> !executor.getQueue().isEmpty());
             Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                     .executor(executor).addService(service(study)).build().start();
-            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort()).usePlaintext().build();
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", server.getPort())
+                    .negotiationType(NegotiationType.PLAINTEXT).build(); // usePlaintext() is 1.11's
             try {
                 String followTrace = ServerStudy.traceparent(FOLLOW_TRACE);
                 ClientCall<String, String> follow = traced(channel, followTrace).newCall(FOLLOW, CallOptions.DEFAULT);

@@ -55,8 +55,9 @@ import net.bytebuddy.matcher.ElementMatcher;
  * failure. The listener's own closed callback ({@code onComplete}, {@code onCancel}), queued after
  * the end, is no part of the request.
  *
- * <p>Every class named here is in grpc-core (grpc-api for Status and Metadata), unchanged from 1.20
- * to 1.85 at least; the tested range is {@link #versions()}.
+ * <p>Every class and member named here is in grpc-core (grpc-api's, in later releases, for Status and
+ * Metadata), unchanged from 1.9.0, where the stream's closed status appeared, to 1.85; the tested
+ * range is {@link #versions()}.
  */
 public final class GrpcServerInstrumentation implements HopscopeInstrumentation {
 
@@ -72,15 +73,19 @@ public final class GrpcServerInstrumentation implements HopscopeInstrumentation 
         return NAME;
     }
 
-    /** The server's implementation, in grpc-core since 1.0. */
+    /**
+     * A class of grpc-core since 1.9.0, the release whose server streams keep the status they were
+     * closed with (AbstractServerStream$TransportState#closedStatus, which the end reads): an older
+     * grpc-core, whose calls would begin and never end here, switches the instrumentation off.
+     */
     @Override
     public String requiredClass() {
-        return "io.grpc.internal.ServerImpl";
+        return "io.grpc.internal.GrpcAttributes";
     }
 
     @Override
     public SupportedVersions versions() {
-        return SupportedVersions.of("io.grpc:grpc-core", "1.60.0", "1.85.1");
+        return SupportedVersions.of("io.grpc:grpc-core", "1.9.1", "1.85.1");
     }
 
     @Override
