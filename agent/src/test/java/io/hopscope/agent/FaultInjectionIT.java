@@ -53,9 +53,11 @@ class FaultInjectionIT {
 
     /**
      * Hooks no workload here calls (invokeAll/invokeAny; a boundary that takes a callback, as
-     * async-http-client's and HttpAsyncClient 5's): BridgeFaultsTest makes them throw in process.
+     * async-http-client's and HttpAsyncClient 5's; a gRPC server's, GrpcServerIT's): BridgeFaultsTest
+     * makes them throw in process.
      */
-    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback");
+    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback", "serverEnterCall",
+            "serverEndWith", "serverQueueEnter", "serverQueueExit", "attachedContextSwitch");
 
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();
