@@ -57,11 +57,12 @@ class FaultInjectionIT {
     /**
      * Hooks no workload here calls (invokeAll/invokeAny; a boundary that takes a callback, as
      * async-http-client's and HttpAsyncClient 5's; a JAX-RS resource method's dispatch, which
-     * JaxRsRouteIT runs; a framework's route and a server's own dispatch): BridgeFaultsTest makes
-     * them throw in process.
+     * JaxRsRouteIT runs; a framework's route and a server's own dispatch; a gRPC server's, which
+     * GrpcServerIT runs): BridgeFaultsTest makes them throw in process.
      */
     private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback", "serverHandler",
-            "serverRoute", "wrapServerTask");
+            "serverRoute", "wrapServerTask", "serverEnterCall", "serverEndWith", "serverQueueEnter", "serverQueueExit",
+            "attachedContextSwitch");
 
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();

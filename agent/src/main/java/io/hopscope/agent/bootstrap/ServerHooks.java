@@ -26,6 +26,16 @@ public interface ServerHooks {
     @Hook(instrumentation = "servers")
     Object serverEnterUntilEnd(String boundary, Object exchange);
 
+    /**
+     * The same as serverEnterUntilEnd for a server whose entry is given the exchange's parts apart
+     * (gRPC's transport creating a call's stream, with its method and headers as arguments):
+     * {@code exchange} is what the describer keys its end on, {@code name} the request's name (the
+     * gRPC method), {@code head} what the describer reads the caller's traceparent from. An exchange
+     * no describer knows begins no request (its end would never be reported).
+     */
+    @Hook(instrumentation = "servers")
+    Object serverEnterCall(String boundary, Object exchange, String name, Object head);
+
     @Hook(instrumentation = "servers", skipWhen = "token == null")
     void serverExit(Object token, Object exchange, Throwable thrown);
 
@@ -62,6 +72,15 @@ public interface ServerHooks {
     @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
     void serverEnd(Object exchange, Throwable thrown);
 
+    /**
+     * The same as serverEnd for a server that reports its exchange's end with the outcome apart
+     * (gRPC's stream closing with a Status): the describer reads the request's status code, outcome
+     * and error from {@code response}. A thread that was working on the request leaves it here: what
+     * follows on it (the server's own bookkeeping of the end) is no part of it.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "exchange == null || OPEN_EXCHANGES.get() == 0")
+    void serverEndWith(Object exchange, Object response);
+
     /** The route template a framework matched for the current inbound request ({@code /orders/{id}}). */
     @Hook(instrumentation = "servers", skipWhen = "route == null")
     void serverRoute(String route);
@@ -85,4 +104,17 @@ public interface ServerHooks {
      */
     @Hook(instrumentation = "servers", orElse = "task", skipWhen = "task == null")
     Runnable wrapServerTask(Runnable task, Object executor);
+
+    /**
+     * A server queues an inbound request's task in an executor of its own that hands itself, not the
+     * task, to the server's executor (gRPC's SerializingExecutor, which runs a call's tasks in turn):
+     * when the task is a server's hand-over (LibraryRules#addServerQueueTask) and a request is
+     * current, what this thread hands to an executor until serverQueueExit is that hand-over (a hop
+     * marked serverQueue). The token goes to serverQueueExit.
+     */
+    @Hook(instrumentation = "servers", skipWhen = "task == null")
+    Object serverQueueEnter(Object task);
+
+    @Hook(instrumentation = "servers", skipWhen = "token == null")
+    void serverQueueExit(Object token);
 }

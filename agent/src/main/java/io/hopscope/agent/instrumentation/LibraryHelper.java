@@ -308,6 +308,18 @@ public final class LibraryHelper<T> {
         }
 
         @Override
+        public String outcome(Object response) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? "ok" : d.outcome(response);
+        }
+
+        @Override
+        public Throwable cause(Object response) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? null : d.cause(response);
+        }
+
+        @Override
         public int statusCode(Object response) {
             ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response);

@@ -74,7 +74,9 @@ final class Handoffs implements HandoffHooks {
         if (rules.isHousekeeping(task, executor)) {
             return task;
         }
-        boolean serverQueue = handedOver || rules.isServerQueueTask(task);
+        // A server's own queueing of a hand-over (ServerHooks#serverQueueEnter) makes this task what
+        // carries it to the server's executor.
+        boolean serverQueue = handedOver || s.serverQueueing > 0 || rules.isServerQueueTask(task);
         if (serverQueue && r.hasEnded()) {
             // The server hands over the next request of a connection on a thread whose request has
             // just ended there (Jetty's completion of one request dispatching the pipelined next):
@@ -85,6 +87,15 @@ final class Handoffs implements HandoffHooks {
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = serverQueue;
         return wrapped;
+    }
+
+    /**
+     * Whether a task being queued is a server's hand-over: its class is one (LibraryRules), or it is
+     * one already wrapped.
+     */
+    boolean isServerQueueTask(Object task) {
+        return task instanceof HopTask ? ((HopTask) task).serverQueue
+                : task instanceof HopTask.Inbound || rules.isServerQueueTask(task);
     }
 
     /**
@@ -332,6 +343,19 @@ final class Handoffs implements HandoffHooks {
     @Override
     public Object attachedContextEnter(Object key) {
         return ioContextEnter(attached.get(contextKey(key)));
+    }
+
+    @Override
+    public Object attachedContextSwitch(Object key) {
+        HopTask.Captured c = attached.get(contextKey(key));
+        if (c == null || c.request.hasEnded()) {
+            return null;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == c.request) {
+            return null; // in it already
+        }
+        return taskStart(c); // puts aside the request the thread is in, if any, until taskEnd
     }
 
     /** What a task found on its thread when it started (request and span position), to restore when it ends. */

@@ -56,6 +56,20 @@ public interface ServerDescriber extends RequestDescriber {
     }
 
     /**
+     * The outcome of a request whose end was reported with {@code response} (ServerHooks#serverEndWith:
+     * gRPC's Status): {@code ok}, {@code error} or {@code cancelled}. Its status code is
+     * {@link #statusCode} of the same response.
+     */
+    default String outcome(Object response) {
+        return "ok";
+    }
+
+    /** The failure {@code response} carries (gRPC's Status cause), whose class is the request's error; or null. */
+    default Throwable cause(Object response) {
+        return null;
+    }
+
+    /**
      * Whether the exchange ended because its connection closed before its response was complete
      * (the client went away mid-response): its request is then {@code cancelled}, unless it failed.
      * Asked when its end hook reports the exchange's end.

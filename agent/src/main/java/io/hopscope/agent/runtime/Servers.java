@@ -57,15 +57,28 @@ final class Servers implements ServerHooks {
 
     @Override
     public Object serverEnter(String boundary, Object exchange) {
-        return enter(boundary, exchange, false);
+        return enter(boundary, exchange, false, null, null);
     }
 
     @Override
     public Object serverEnterUntilEnd(String boundary, Object exchange) {
-        return enter(boundary, exchange, true);
+        return enter(boundary, exchange, true, null, null);
     }
 
-    private Object enter(String boundary, Object exchange, boolean untilEnd) {
+    @Override
+    public Object serverEnterCall(String boundary, Object exchange, String name, Object head) {
+        ThreadState s = ThreadContexts.current();
+        if ((s == null || s.request == null) && describer(exchange) == null) {
+            return null; // no end would be reported for it
+        }
+        return enter(boundary, exchange, true, name, head);
+    }
+
+    /**
+     * {@code name}: the request's name as the server's entry gives it (null: the describer's, from the
+     * exchange); {@code head}: what the caller's traceparent is read from (null: the exchange).
+     */
+    private Object enter(String boundary, Object exchange, boolean untilEnd, String name, Object head) {
         ThreadState s = ThreadContexts.state();
         RequestState current = s.request;
         if (current != null) {
@@ -102,16 +115,17 @@ final class Servers implements ServerHooks {
             }
         }
         ServerDescriber d = describer(exchange);
-        HttpRequestInfo info = d == null ? null : d.describeServer(exchange, redactor);
+        HttpRequestInfo info = d == null || name != null ? null : d.describeServer(exchange, redactor);
         HopTask.Inbound handedOver = s.inbound;
         s.inbound = null; // one request per hand-over: a second one in the same task did not queue
         String[] trace = TraceContexts.current(exchange);
         boolean fromWire = false;
         if (trace == null && d != null) {
-            trace = TraceParent.parse(d.traceparent(exchange));
+            trace = TraceParent.parse(d.traceparent(head == null ? exchange : head));
             fromWire = trace != null;
         }
-        RequestState r = requests.begin(s, RequestState.SERVER, info == null ? boundary : info.name, boundary,
+        String requestName = name != null ? HttpRequestInfo.serverName(name) : info == null ? boundary : info.name;
+        RequestState r = requests.begin(s, RequestState.SERVER, requestName, boundary,
                 info == null ? null : info.url, trace, handedOver == null ? null : handedOver.event);
         r.method = info == null ? null : info.method;
         r.describer = d;
@@ -278,6 +292,40 @@ final class Servers implements ServerHooks {
     }
 
     @Override
+    public void serverEndWith(Object exchange, Object response) {
+        RequestState r = open.remove(exchange);
+        if (r == null) {
+            return;
+        }
+        Bridge.OPEN_EXCHANGES.decrementAndGet();
+        ServerDescriber d = r.describer;
+        boolean endsHere = d == null ? r.terminate("ok", null, -1)
+                : r.terminate(d.outcome(response), d.cause(response), d.statusCode(response));
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == r) {
+            requests.leaveBoundary(s, r);
+        }
+        if (endsHere) {
+            r.commit();
+        }
+    }
+
+    @Override
+    public Object serverQueueEnter(Object task) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null || !handoffs.isServerQueueTask(task)) {
+            return null;
+        }
+        s.serverQueueing++;
+        return s;
+    }
+
+    @Override
+    public void serverQueueExit(Object token) {
+        ((ThreadState) token).serverQueueing--;
+    }
+
+    @Override
     public void serverRoute(String route) {
         ThreadState s = ThreadContexts.current();
         RequestState r = s == null ? null : s.request;
@@ -303,8 +351,7 @@ final class Servers implements ServerHooks {
     }
 
     private static void rename(RequestState r, String route) {
-        String trimmed = route.length() > HttpRequestInfo.SERVER_PATH_LIMIT
-                ? route.substring(0, HttpRequestInfo.SERVER_PATH_LIMIT) : route;
+        String trimmed = HttpRequestInfo.serverName(route);
         r.name = r.method == null ? trimmed : r.method + " " + trimmed;
     }
 

@@ -89,6 +89,11 @@ final class ThreadState {
      * layers are not counted (see Servers#serverEnter).
      */
     int serverDepth;
+    /**
+     * Depth of a server's queueing of a hand-over in an executor of its own (ServerHooks#serverQueueEnter):
+     * while positive, a task this thread hands to an executor in a request carries that hand-over.
+     */
+    int serverQueueing;
 
     /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
     HopTask runningTask;

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * runs falls back to one volatile read. Tasks handed to an executor: a library's housekeeping,
  * known by the task or by the executor, is never wrapped, whichever hook hands it over. A server's
  * task handed over without its executor is its hand-over where it reaches one; a server's
- * hand-over after the request on its thread has ended begins a request of its own.
+ * hand-over after the request on its thread has ended begins a request of its own. Work a
+ * library does for an object it attached a request to enters that request, putting aside the one
+ * the thread is in.
  */
 class HandoffsTest {
 
@@ -134,6 +136,32 @@ class HandoffsTest {
         @Override
         public void run() {
         }
+    }
+
+    @Test
+    void aSwitchEntersTheAttachedRequestWhateverTheThreadIsInAndPutsThatOneBack() throws Exception {
+        Object key = new Object();
+        RequestState attachedIn = self.request;
+        handoffs.attachContext(key, true);
+        RequestState other = new RequestState(43, "server", "other", "HandoffsTest", null, Thread.currentThread(), false,
+                null);
+        Object[] seen = new Object[4];
+        onAnotherThread(() -> {
+            ThreadState s = ThreadContexts.state();
+            s.request = other;
+            Object token = handoffs.attachedContextSwitch(key);
+            seen[0] = s.request;
+            seen[1] = handoffs.attachedContextSwitch(key);
+            handoffs.taskEnd(token);
+            seen[2] = s.request;
+            s.request = null;
+        });
+        assertThat(seen[0]).as("in the attached request").isSameAs(attachedIn);
+        assertThat(seen[1]).as("a switch into the request the thread is in").isNull();
+        assertThat(seen[2]).as("the request put aside, back").isSameAs(other);
+        attachedIn.markEnded();
+        onAnotherThread(() -> seen[3] = handoffs.attachedContextSwitch(key));
+        assertThat(seen[3]).as("a switch into an ended request").isNull();
     }
 
     /** Each executor hook, in the request, wraps a task handed to {@code executor} or not. */

@@ -185,10 +185,19 @@ public final class ServerStudy implements AutoCloseable {
             status = -1; // a server that drops the connection of a failed handler (the JDK's)
             body = "";
         }
-        long waited = System.nanoTime() - start;
+        return line(traceparent, path, status, System.nanoTime() - start, body);
+    }
+
+    /**
+     * One request's line, as ServerChecks reads it: the request sent with {@code traceparent} for
+     * {@code path}, answered with {@code status} (the server's protocol's: HTTP's, or a gRPC code)
+     * and {@code body} (the handler's, or anything else) after the client waited {@code waitedNanos}.
+     * For a server's app whose load is not this class's own (gRPC's).
+     */
+    public static String line(String traceparent, String path, int status, long waitedNanos, String body) {
         String handled = body.startsWith("handled ") ? body.substring("handled ".length()).trim() : "-1";
         String traceId = traceparent.length() > 35 && traceparent.charAt(2) == '-' ? traceparent.substring(3, 35) : "-";
-        return "request " + traceId + " " + path + " status " + status + " waited " + waited + " handled " + handled;
+        return "request " + traceId + " " + path + " status " + status + " waited " + waitedNanos + " handled " + handled;
     }
 
     @Override

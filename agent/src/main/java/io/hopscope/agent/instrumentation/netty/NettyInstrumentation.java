@@ -91,10 +91,10 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
 
     /**
      * ChannelOutboundBuffer#addMessage, on the channel's loop: the request writing, if any. Not on a
-     * connection a server accepted (its parent is a ServerChannel): what it reads next is the
-     * client's next request, or more of the request it answers, never the response to its write, so
-     * a server's reads are never put into the request that last answered on the connection (nor
-     * into a client's request an in-process server answered inside).
+     * channel a server accepted (its parent is a ServerChannel): what a server reads next on a
+     * connection is the client's next request, or another stream's on HTTP/2 (gRPC's calls
+     * multiplexed on one connection), never the response to what it wrote; the server's own
+     * instrumentation puts its reads in their requests.
      */
     static final class WriteAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
