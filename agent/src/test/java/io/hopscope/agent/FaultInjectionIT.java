@@ -7,6 +7,7 @@ import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.FaultAgent;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Jdk11;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.SamplesJar;
 import io.hopscope.agent.testing.TwoAtATime;
 import java.io.IOException;
@@ -40,9 +41,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * AgentError events per instrumentation and prints one stderr line per instrumentation, not one per
  * failure. In mode exits only the hooks given what a hook returned throw (an exit and its token).
  * The same with the test application's hand-overs, on the second JDK with virtual threads too, and on JDK 11,
- * and with the JDK server's study. Together the runs make every hook throw but those no workload here
- * calls (BridgeFaultsTest makes
- * every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
+ * with each server's study (the JDK's in the three modes, the others in the modes that reach their
+ * hooks). Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest
+ * makes every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
  * class starts ({@link TwoAtATime}); each test method checks one.
  */
 class FaultInjectionIT {
@@ -56,13 +57,9 @@ class FaultInjectionIT {
 
     /**
      * Hooks no workload here calls (invokeAll/invokeAny; a boundary that takes a callback, as
-     * async-http-client's and HttpAsyncClient 5's; a JAX-RS resource method's dispatch, which
-     * JaxRsRouteIT runs; a framework's route and a server's own dispatch; a gRPC server's, which
-     * GrpcServerIT runs): BridgeFaultsTest makes them throw in process.
+     * async-http-client's and HttpAsyncClient 5's): BridgeFaultsTest makes them throw in process.
      */
-    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback", "serverHandler",
-            "serverRoute", "wrapServerTask", "serverEnterCall", "serverEndWith", "serverQueueEnter", "serverQueueExit",
-            "attachedContextSwitch");
+    private static final Set<String> NO_WORKLOAD_CALLS = Set.of("wrapCallables", "wrapCallback");
 
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();
@@ -94,6 +91,11 @@ class FaultInjectionIT {
         // The JDK's server study: the hooks of a server whose request ends at an end hook.
         for (String faults : FAULT_MODES) {
             start(serverStudyKey(faults), java, faults, "jfr=%JFR%", SERVER_STUDY);
+            for (ServerApp server : ServerApp.values()) {
+                if (server.faults.contains(faults)) {
+                    start(server.key(faults), java, faults, "jfr=%JFR%", server.program());
+                }
+            }
         }
         handoverRuns().forEach(arguments -> {
             String jvm = (String) arguments.get()[0];
@@ -180,6 +182,56 @@ class FaultInjectionIT {
     @MethodSource("faultModes")
     void serverStudy(String faults) throws Exception {
         check(serverStudyKey(faults), faults, SERVER_STUDY, "servers");
+    }
+
+    /**
+     * Each other server's study, on the newest release of its range, in the fault modes that reach
+     * its hooks (all: every hook throws; exits: the exits given a token, which mode all never
+     * reaches): a server hook's failure must not break the server, and each is made to throw.
+     */
+    enum ServerApp {
+        UNDERTOW("UndertowApp", List.of("all"), "undertow-2.4.4.Final"),
+        REACTOR_NETTY("ReactorNettyServerApp", List.of("all"), "reactor-netty-server-1.3.7"),
+        WEBFLUX("WebFluxApp", List.of("all"), "spring-webflux-7.0.10"),
+        SPRING_MVC("SpringMvcApp", List.of("all", "exits"), "tomcat-11.0.27", "spring-webmvc-7.0.10"),
+        JAX_RS("JaxRsApp", List.of("all"), "tomcat-11.0.27", "jaxrs-jersey-4.0.2"),
+        GRPC("GrpcServerApp", List.of("all", "exits"), "grpc-server-1.85.1");
+
+        final String app;
+        final List<String> faults;
+        final List<String> testlibs;
+
+        ServerApp(String app, List<String> faults, String... testlibs) {
+            this.app = app;
+            this.faults = faults;
+            this.testlibs = List.of(testlibs);
+        }
+
+        static int runs() {
+            return Stream.of(values()).mapToInt(s -> s.faults.size()).sum();
+        }
+
+        String key(String mode) {
+            return app + " " + mode;
+        }
+
+        List<String> program() {
+            StringBuilder classPath = new StringBuilder(System.getProperty("hopscope.test.classes"));
+            for (String module : testlibs) {
+                classPath.append(java.io.File.pathSeparator).append(LibraryVersions.classPath(module));
+            }
+            return List.of("-cp", classPath.toString(), "io.hopscope.testapps.servers." + app);
+        }
+    }
+
+    static Stream<Arguments> serverRuns() {
+        return Stream.of(ServerApp.values()).flatMap(s -> s.faults.stream().map(f -> Arguments.of(s, f)));
+    }
+
+    @ParameterizedTest(name = "{0}, faults {1}")
+    @MethodSource("serverRuns")
+    void server(ServerApp server, String faults) throws Exception {
+        check(server.key(faults), faults, server.program(), "servers");
     }
 
     static Stream<String> faultModes() {
