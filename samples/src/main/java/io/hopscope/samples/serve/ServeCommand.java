@@ -40,7 +40,7 @@ import picocli.CommandLine.Spec;
                 "Prints the settings, what the client saw (latency from when each request was due), what the handler "
                 + "measured (its own time), and this JVM's CPU per request.",
                 "Example: java -javaagent:agent/target/hopscope-agent.jar=jfr=serve.jfr -jar samples/target/hopscope-samples.jar "
-                + "serve --mode pool --rate 150 --duration 10"})
+                + "serve --mode pool --rate 120 --duration 10"})
 public final class ServeCommand implements Callable<Integer> {
 
     /** The most requests one run holds (the load keeps a slot of about 90 bytes for each). */
@@ -54,7 +54,7 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "pool", description = "pool, async or virtual (default ${DEFAULT-VALUE}).")
     String mode;
 
-    @Option(names = "--rate", defaultValue = "150", description = "Requests due per second, on average (default ${DEFAULT-VALUE}).")
+    @Option(names = "--rate", defaultValue = "120", description = "Requests due per second, on average (default ${DEFAULT-VALUE}).")
     int rate;
 
     @Option(names = "--duration", description = "Measured seconds (default 10 unless --count is given).")

@@ -114,33 +114,49 @@ public final class ServeLoad {
         // Jetty logs through SLF4J; without a provider SLF4J prints warning lines on every start.
         System.setProperty("slf4j.provider", "org.slf4j.helpers.NOP_FallbackServiceProvider");
         System.setProperty("slf4j.internal.verbosity", "ERROR");
+        // The service closes its end of stdin when it ends, however it ends: this JVM ends with it.
         int code = run(args, new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)),
-                new PrintStream(System.out, true, StandardCharsets.UTF_8));
+                new PrintStream(System.out, true, StandardCharsets.UTF_8), () -> System.exit(EXIT_FAILED));
         // OkHttp's and Jetty's threads are done with; end the JVM.
         System.exit(code);
     }
 
-    /** One run, {@code main}'s without the exit: 0, or {@link #EXIT_FAILED} with what went wrong on stderr. */
-    static int run(String[] args, BufferedReader in, PrintStream out) {
+    /**
+     * One run, {@code main}'s without the exit: 0, or {@link #EXIT_FAILED} with what went wrong on stderr.
+     * {@code serviceGone} runs if {@code in} ends before the run does.
+     */
+    static int run(String[] args, BufferedReader in, PrintStream out, Runnable serviceGone) {
         Map<String, String> options = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
             options.put(args[i], args[i + 1]);
         }
         try {
-            return new ServeLoad(options, out).run(in);
+            return new ServeLoad(options, out).run(in, serviceGone);
         } catch (Exception e) {
             e.printStackTrace();
             return EXIT_FAILED;
         }
     }
 
-    private int run(BufferedReader in) throws Exception {
+    private int run(BufferedReader in, Runnable serviceGone) throws Exception {
         try (SampleServer backend = SampleServer.start(0, backendDelayMs, backendBytes)) {
             out.println(BACKEND + backend.baseUri() + "/backend");
             if (!GO.equals(in.readLine())) {
                 System.err.println("serve-load: the service did not say go");
                 return EXIT_FAILED;
             }
+            Thread watch = new Thread(() -> {
+                try {
+                    while (in.readLine() != null) {
+                        // Nothing more is said after go.
+                    }
+                } catch (IOException e) {
+                    // The pipe broke: the service is gone as well.
+                }
+                serviceGone.run();
+            }, "serve-load-service-watch");
+            watch.setDaemon(true);
+            watch.start();
             OkHttpClient client = client();
             try {
                 first(client);

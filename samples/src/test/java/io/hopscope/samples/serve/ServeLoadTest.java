@@ -82,7 +82,7 @@ class ServeLoadTest {
             int code = ServeLoad.run(new String[] {"--target", "http://127.0.0.1:" + fake.getAddress().getPort() + "/serve",
                 "--rate", "50", "--warmup", "0", "--count", "5", "--connections", "2", "--backend-delay-ms", "0",
                 "--backend-bytes", "10"}, new BufferedReader(new StringReader(ServeLoad.GO + "\n")),
-                    new PrintStream(bytes, true, StandardCharsets.UTF_8));
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8), () -> { });
             String out = bytes.toString(StandardCharsets.UTF_8);
             assertThat(code).as(out).isZero();
             return out;
