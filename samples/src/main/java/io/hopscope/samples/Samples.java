@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 
 /** The sample workloads: real clients and a real server on 127.0.0.1 whose requests hop threads. */
 @Command(name = "hopscope-samples", mixinStandardHelpOptions = true, version = "hopscope-samples 0.1.0",
-        description = "Workloads that reproduce the sync-stack and sync-over-async studies.",
+        description = "Workloads that reproduce the sync-stack, sync-over-async and server (serve) studies.",
         subcommands = {ServerCommand.class, PipelineCommand.class, JdkHttpCommand.class,
                 OpenLoopCommand.class, ServeCommand.class, KnownPathCommand.class, BenchCommand.class})
 public final class Samples implements Runnable {
