@@ -109,6 +109,8 @@ public final class JettyDescriber implements ServerDescriber {
         private final RequestState request;
         final Response response;
         volatile int sentStatus = -1;
+        /** The response's last write succeeded: the client had all of it. */
+        volatile boolean lastWritten;
 
         EndingStream(HttpStream wrapped, Requests requests, RequestState request, Response response) {
             super(wrapped);
@@ -123,7 +125,7 @@ public final class JettyDescriber implements ServerDescriber {
             if (sent != null && sent.getStatus() >= 200) {
                 sentStatus = sent.getStatus(); // an interim 1xx is not the exchange's status
             }
-            super.send(metaRequest, sent, last, content, callback);
+            super.send(metaRequest, sent, last, content, last ? new LastWrite(callback, this) : callback);
         }
 
         @Override
@@ -132,10 +134,45 @@ public final class JettyDescriber implements ServerDescriber {
             super.succeeded();
         }
 
+        /**
+         * Failed after its response was written to the end (the client closed its connection before
+         * Jetty finished with the exchange, reading what follows it): the request was answered.
+         */
         @Override
         public void failed(Throwable x) {
-            end("error", x);
+            if (lastWritten) {
+                end("ok", null);
+            } else {
+                end("error", x);
+            }
             super.failed(x);
+        }
+
+        /** The callback of the response's last write: notes its success on the stream, then passes it on. */
+        static final class LastWrite implements Callback {
+            private final Callback callback;
+            private final EndingStream stream;
+
+            LastWrite(Callback callback, EndingStream stream) {
+                this.callback = callback;
+                this.stream = stream;
+            }
+
+            @Override
+            public void succeeded() {
+                stream.lastWritten = true;
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                callback.failed(x);
+            }
+
+            @Override
+            public InvocationType getInvocationType() {
+                return callback.getInvocationType();
+            }
         }
 
         private void end(String outcome, Throwable failure) {

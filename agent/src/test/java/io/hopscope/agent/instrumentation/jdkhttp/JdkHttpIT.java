@@ -38,7 +38,7 @@ class JdkHttpIT {
     void syncSendHopsThroughTheSelectorAndTheClientsExecutorAndIsWokenBack() throws Exception {
         AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(), "jdk-http",
                 "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count", Integer.toString(COUNT)));
-        checkSyncSends(run.cleanRequests(COUNT));
+        checkSyncSends(Requests.outbound(run.cleanRequests(COUNT)));
     }
 
     /**
@@ -61,7 +61,7 @@ class JdkHttpIT {
             AgentRun run = AgentRun.run(java, "jfr=%JFR%", List.of("-cp", System.getProperty("hopscope.test.classes"),
                     "io.hopscope.testapps.JdkHttpClientApp", "http://127.0.0.1:" + server.getAddress().getPort() + "/hello",
                     Integer.toString(COUNT)));
-            checkSyncSends(run.cleanRequests(COUNT));
+            checkSyncSends(Requests.outbound(run.cleanRequests(COUNT)));
         } finally {
             server.stop(0);
         }

@@ -70,7 +70,8 @@ class RelocatedPipelineIT {
     @MethodSource("jvms")
     void nettySyncOverAsyncRequestsHopToTheRelocatedEventLoopAndBack(String java) throws Exception {
         AgentRun run = RUNS.get("relocated on " + java);
-        Map<Long, Requests.Request> requests = run.cleanRequests(COUNT);
+        // The calls; the sample's server (Jetty, in the same JVM) answers each as an inbound request of its own.
+        Map<Long, Requests.Request> requests = Requests.outbound(run.cleanRequests(COUNT));
         // Reactor Netty names its loops "reactor-http-": a string the shade plugin relocated too.
         PipelineChecks.nettySyncOverAsync(requests.values(), NETTY, "com.example.shaded.reactor-http-");
 
