@@ -11,23 +11,31 @@ import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * What the samples' azure-core pipeline records, each way a synchronous SDK call can run, wherever
- * the application and its libraries are loaded from (PipelineIT, ClassLoadersIT).
+ * the application and its libraries are loaded from (PipelineIT, ClassLoadersIT), and the same of
+ * testapps.PipelineApp's, the same pipeline on each tested azure-core (PipelineIT).
  */
 public final class PipelineChecks {
 
     /** The sample's policies, in pipeline order. */
-    private static final List<String> POLICIES = List.of(
-            "com.azure.core.http.policy.UserAgentPolicy",
-            "com.azure.core.http.policy.RequestIdPolicy",
-            "com.azure.core.http.policy.RetryPolicy",
-            "io.hopscope.samples.pipeline.ClientTagPolicy",
+    private static final List<String> POLICIES = policies("io.hopscope.samples.pipeline.ClientTagPolicy",
             "io.hopscope.samples.pipeline.AsyncOnlyPolicy");
+
+    /** azure-core's three policies of the pipeline, then its sync policy and its async-only one. */
+    public static List<String> policies(String syncPolicy, String asyncOnlyPolicy) {
+        return List.of("com.azure.core.http.policy.UserAgentPolicy", "com.azure.core.http.policy.RequestIdPolicy",
+                "com.azure.core.http.policy.RetryPolicy", syncPolicy, asyncOnlyPolicy);
+    }
 
     private PipelineChecks() {
     }
 
     /** OkHttp sendSync: each request stays on its caller thread, no hop, every policy a span. */
     public static void okHttpSync(Collection<Requests.Request> requests) {
+        okHttpSync(requests, POLICIES);
+    }
+
+    /** The same for a pipeline of the policies {@code policies}. */
+    public static void okHttpSync(Collection<Requests.Request> requests, List<String> policies) {
         assertThat(requests).isNotEmpty();
         for (Requests.Request r : requests) {
             r.assertOk("com.azure.core.http.HttpPipeline#sendSync");
@@ -35,7 +43,7 @@ public final class PipelineChecks {
             assertThat(r.request.getInt("statusCode")).isEqualTo(200);
             assertThat(r.hops).as("hops of request %d", r.id).isEmpty();
             assertThat(r.threads()).as("threads of request %d", r.id).hasSize(1);
-            assertPoliciesInPipelineOrder(r);
+            assertPoliciesInPipelineOrder(r, policies);
             assertAllocation(r);
         }
     }
@@ -45,7 +53,7 @@ public final class PipelineChecks {
      * finding the response there), every policy a span.
      */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests) {
-        nettySyncOverAsync(requests, "io.netty", "reactor-http-");
+        nettySyncOverAsync(requests, "io.netty", "reactor-http-", POLICIES);
     }
 
     /**
@@ -54,6 +62,12 @@ public final class PipelineChecks {
      * Netty's "reactor" name prefix with its package).
      */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread) {
+        nettySyncOverAsync(requests, nettyPackage, loopThread, POLICIES);
+    }
+
+    /** The same for a pipeline of the policies {@code policies}. */
+    public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread,
+            List<String> policies) {
         String netty = nettyPackage + ".";
         assertThat(requests).isNotEmpty();
         int woken = 0;
@@ -95,7 +109,7 @@ public final class PipelineChecks {
                             Requests.threadName(back.get(0), "fromThread"));
                 });
             }
-            assertPoliciesInPipelineOrder(r);
+            assertPoliciesInPipelineOrder(r, policies);
             assertAllocation(r);
         }
         assertThat(viaExecutor).as("requests handed to a loop through its executor").isPositive();
@@ -108,14 +122,19 @@ public final class PipelineChecks {
      * the HttpClient's send is one http span, the innermost policy's child.
      */
     public static void assertPoliciesInPipelineOrder(Requests.Request r) {
+        assertPoliciesInPipelineOrder(r, POLICIES);
+    }
+
+    /** The same for a pipeline of the policies {@code expected}. */
+    public static void assertPoliciesInPipelineOrder(Requests.Request r, List<String> expected) {
         List<String> policies = r.spans.stream()
-                .filter(s -> s.getString("kind").equals("policy") && POLICIES.contains(s.getString("name")))
+                .filter(s -> s.getString("kind").equals("policy") && expected.contains(s.getString("name")))
                 .sorted(Comparator.comparingInt(s -> s.getInt("depth")))
                 .map(s -> s.getString("name"))
                 .collect(Collectors.toList());
-        assertThat(policies).as("policy spans of request %d", r.id).containsExactlyElementsOf(POLICIES);
+        assertThat(policies).as("policy spans of request %d", r.id).containsExactlyElementsOf(expected);
         // The HttpClient's send is a span of its own, under the innermost policy: its wait is not the policy's.
-        long innermost = r.spans.stream().filter(s -> s.getString("name").equals(POLICIES.get(POLICIES.size() - 1)))
+        long innermost = r.spans.stream().filter(s -> s.getString("name").equals(expected.get(expected.size() - 1)))
                 .mapToLong(s -> s.getLong("spanId")).findFirst().orElse(-1);
         assertThat(r.spans.stream().filter(s -> s.getString("kind").equals("http")))
                 .as("http spans of request %d", r.id)

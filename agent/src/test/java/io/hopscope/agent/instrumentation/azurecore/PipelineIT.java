@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.PipelineChecks;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
@@ -13,34 +14,43 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
- * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and back
- * (woken, or finding the response there), every request. Both ways run in one JVM, told apart
- * by their boundary (sendSync, send); the run with one request's spans in three in a second one.
+ * An azure-core pipeline under the agent, both ways a synchronous SDK call can run: OkHttp sendSync
+ * stays on the caller thread; Netty send().block() hops to an event loop and back (woken, or finding
+ * the response there), every request. Both ways run in one JVM (testapps.PipelineApp, the samples'
+ * pipeline), told apart by their boundary (sendSync, send), on the oldest azure-core supported and
+ * the newest tested, each with the HTTP clients released with it; the samples' own pipeline, with
+ * one request's spans in three, in another.
  */
 class PipelineIT {
 
     private static final int COUNT = 30;
     private static final String SEND = "com.azure.core.http.HttpPipeline#send";
     private static final String SEND_SYNC = "com.azure.core.http.HttpPipeline#sendSync";
-    /** The class's two JVM runs, queued when it starts: neither measures time, so both run at once. */
+    private static final List<String> POLICIES = PipelineChecks.policies("io.hopscope.testapps.PipelineApp$TagPolicy",
+            "io.hopscope.testapps.PipelineApp$AsyncOnlyPolicy");
+    /** The samples' run, queued when the class starts: it measures no time, so it runs beside the others. */
     private static final TwoAtATime<String, Map<Long, Requests.Request>> RUNS = new TwoAtATime<>();
 
     @BeforeAll
-    static void samplesAreBuilt() {
-        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
-                .as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
-        // Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold.
-        RUNS.start("both ways", () -> run("jfr=%JFR%,spanthreshold=0", 2 * COUNT, "own", "pipeline", "--mode", "sync",
-                "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT), "--next", "own",
-                "pipeline", "--mode", "sync-over-async", "--http-client", "netty", "--parallel", "2", "--count",
-                Integer.toString(COUNT)));
-        RUNS.start("spans 1/3", () -> run("jfr=%JFR%,spanthreshold=0,spans=1/3", COUNT, "own", "pipeline", "--mode",
-                "sync", "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT)));
+    static void startTheSamplesRun() {
+        if (samplesAreBuilt()) {
+            // Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold.
+            RUNS.start("spans 1/3", () -> run("jfr=%JFR%,spanthreshold=0,spans=1/3", COUNT, "own", "pipeline",
+                    "--mode", "sync", "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT)));
+        }
+    }
+
+    private static boolean samplesAreBuilt() {
+        return SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class");
     }
 
     /**
@@ -57,29 +67,34 @@ class PipelineIT {
         return run.cleanRequests(atLeast);
     }
 
-    /** The requests of the run of both ways whose boundary is {@code boundary}, at least COUNT of them. */
-    private static List<Requests.Request> bothWays(String boundary) throws Exception {
-        Collection<Requests.Request> requests = RUNS.get("both ways").values();
+    static Stream<Arguments> ends() {
+        return LibraryVersions.ends("azure-core", new AzureCoreInstrumentation().versions());
+    }
+
+    @ParameterizedTest(name = "{0} azure-core {1}")
+    @MethodSource("ends")
+    void okHttpSyncStaysOnTheCallerAndNettySyncOverAsyncHopsToAnEventLoopAndBack(String java, String version,
+            String libraries) throws Exception {
+        String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
+        // Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold.
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0",
+                List.of("-cp", classPath, "io.hopscope.testapps.PipelineApp", Integer.toString(COUNT)));
+        assertThat(run.stdout).as(run.stderr).contains("responses ok: " + 2 * COUNT);
+        // The app's server is the JDK's, in process: the calls it answered are inbound requests of their own.
+        Collection<Requests.Request> requests = Requests.outbound(run.cleanRequests(2 * COUNT)).values();
         assertThat(requests).as("requests with a Request event").allMatch(r -> r.request != null);
         assertThat(requests).extracting(r -> r.request.getString("boundary")).containsOnly(SEND, SEND_SYNC);
-        List<Requests.Request> ofBoundary = requests.stream().filter(r -> r.request.getString("boundary").equals(boundary))
-                .toList();
-        assertThat(ofBoundary).as("requests through %s", boundary).hasSizeGreaterThanOrEqualTo(COUNT);
-        return ofBoundary;
-    }
-
-    @Test
-    void okhttpSyncRequestsStayOnTheCallerThread() throws Exception {
-        PipelineChecks.okHttpSync(bothWays(SEND_SYNC));
-    }
-
-    @Test
-    void nettySyncOverAsyncRequestsHopToAnEventLoopAndBack() throws Exception {
-        PipelineChecks.nettySyncOverAsync(bothWays(SEND));
+        Map<String, List<Requests.Request>> byBoundary = requests.stream()
+                .collect(Collectors.groupingBy(r -> r.request.getString("boundary")));
+        assertThat(byBoundary.get(SEND_SYNC)).as("requests through sendSync").hasSize(COUNT);
+        assertThat(byBoundary.get(SEND)).as("requests through send").hasSize(COUNT);
+        PipelineChecks.okHttpSync(byBoundary.get(SEND_SYNC), POLICIES);
+        PipelineChecks.nettySyncOverAsync(byBoundary.get(SEND), "io.netty", "reactor-http-", POLICIES);
     }
 
     @Test
     void spansOneInThreeRecordsTheSpansOfEveryThirdRequestAndEverythingElseOfAll() throws Exception {
+        assumeThat(samplesAreBuilt()).as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
         Map<Long, Requests.Request> requests = RUNS.get("spans 1/3");
         int withSpans = 0;
         for (Requests.Request r : requests.values()) {
