@@ -101,8 +101,12 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
      * suppressed) on every read, leaving every response outside its request.
      */
     static boolean channelHasHasAttr(TypeDescription pipeline) {
-        for (FieldDescription.InDefinedShape field : pipeline.getDeclaredFields().filter(named("channel"))) {
-            return declares(field.getType().asErasure(), "hasAttr");
+        try {
+            for (FieldDescription.InDefinedShape field : pipeline.getDeclaredFields().filter(named("channel"))) {
+                return declares(field.getType().asErasure(), "hasAttr");
+            }
+        } catch (RuntimeException unresolved) {
+            // A type the class loader cannot describe: take it for 4.1 or later, as every Netty in use is.
         }
         return true;
     }
