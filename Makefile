@@ -15,11 +15,14 @@ setup:
 	bash bpf/setup.sh
 
 # The integration tests also run on a second JDK (21+: virtual threads): the newest found, or under
-# CI one that scripts/second-jdk.sh installs; without one they skip, except under CI=true.
+# CI one that scripts/second-jdk.sh installs; and the agent's on JDK 11, the oldest it supports
+# (scripts/jdk11.sh, the same way); without one they skip, except under CI=true.
 # TEST_PROFILES=-Pslow-tests adds the slow ones (the bench IT): .ci/run does, once.
 TEST_PROFILES ?=
 test: setup
-	HOPSCOPE_JDK2="$$(bash scripts/second-jdk.sh $(if $(CI),--install,) || true)" $(MVN) verify $(TEST_PROFILES)
+	HOPSCOPE_JDK2="$$(bash scripts/second-jdk.sh $(if $(CI),--install,) || true)" \
+	HOPSCOPE_JDK11="$$(bash scripts/jdk11.sh $(if $(CI),--install,) || true)" \
+	$(MVN) verify $(TEST_PROFILES)
 	$(PYTHON) -m pytest -q bpf/tests
 
 clean:

@@ -30,6 +30,7 @@ import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import jdk.jfr.FlightRecorder;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
@@ -54,7 +55,8 @@ final class AgentInstaller {
     static void install(String rawOptions, Instrumentation instrumentation, boolean late) throws Exception {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
         List<HopscopeInstrumentation> all = instrumentations(options);
-        options.checkDisabled(all.stream().map(HopscopeInstrumentation::name).toList(), System.err::println);
+        options.checkDisabled(all.stream().map(HopscopeInstrumentation::name).collect(Collectors.toList()),
+                System.err::println);
         HopscopeRuntime runtime = new HopscopeRuntime(new UrlRedactor(keptQueryParameters(options, all)),
                 options.cpuTime(), options.spanEvery());
         boolean debug = Boolean.getBoolean("hopscope.debug");
@@ -67,7 +69,8 @@ final class AgentInstaller {
         AgentRecording.start(options, instrumentation, debug);
         if (debug) {
             System.err.println("hopscope: agent " + VERSION + " installed: "
-                    + String.join(";", applied.keySet().stream().map(HopscopeInstrumentation::name).toList()));
+                    + String.join(";", applied.keySet().stream().map(HopscopeInstrumentation::name)
+                            .collect(Collectors.toList())));
         }
     }
 

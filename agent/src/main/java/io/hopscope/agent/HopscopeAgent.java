@@ -1,23 +1,20 @@
 package io.hopscope.agent;
 
-import io.hopscope.settings.AttachProperties;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.instrument.Instrumentation;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.jar.JarEntry;
-import java.util.jar.JarFile;
-import java.util.jar.JarOutputStream;
+import java.lang.reflect.InvocationTargetException;
 
 /**
- * Entry point of the hopscope java agent: puts the bootstrap bridge on the bootstrap class path,
- * then hands over to {@link AgentInstaller}. This class must not touch the bridge's classes itself:
- * they have to be loaded by the bootstrap loader, from the jar appended here, and nowhere else.
+ * The class the jar's manifest names (Premain-Class, Agent-Class). It is compiled for Java 8, the
+ * oldest class file any JVM in use loads, apart from the rest of the agent (JDK 11): on a JDK the
+ * agent does not support it prints one line and returns, and the application runs without the
+ * agent, where a class it cannot load would abort the JVM before main ("processing of -javaagent
+ * failed"). It reaches {@link AgentStart} only through reflection, so that no newer class is loaded
+ * before the check, and turns any failure on the way into one line as well.
  */
 public final class HopscopeAgent {
 
-    static final String BRIDGE_PACKAGE = "io/hopscope/agent/bootstrap/";
+    /** The oldest JDK the agent runs on (its class files, its APIs). */
+    static final int OLDEST_FEATURE = 11;
 
     private HopscopeAgent() {
     }
@@ -30,50 +27,53 @@ public final class HopscopeAgent {
         start(options, instrumentation, true);
     }
 
-    private static synchronized void start(String options, Instrumentation instrumentation, boolean late) {
-        if (System.getProperty(AttachProperties.STARTED) != null) {
-            System.err.println("hopscope: agent already started in this JVM; ignoring the second start");
-            return;
-        }
-        System.setProperty(AttachProperties.STARTED, "true");
+    private static void start(String options, Instrumentation instrumentation, boolean late) {
         try {
-            StartupJit.keepByteBuddyOutOfC2(instrumentation); // first: before Byte Buddy's code gets hot
-            instrumentation.appendToBootstrapClassLoaderSearch(new JarFile(bridgeJar().toFile()));
-            AgentInstaller.install(options, instrumentation, late);
+            String refusal = refusal(System.getProperty("java.version"));
+            if (refusal != null) {
+                System.err.println(refusal);
+                return;
+            }
+            Class.forName("io.hopscope.agent.AgentStart", true, HopscopeAgent.class.getClassLoader())
+                    .getMethod("start", String.class, Instrumentation.class, boolean.class)
+                    .invoke(null, options, instrumentation, late);
         } catch (Throwable t) {
-            // Whatever went wrong, the application starts: the agent is off, and says so.
-            System.err.println("hopscope: agent not started (" + t + "); the application runs without it");
+            // AgentStart says why itself when the install fails; this is whatever stopped us reaching it.
+            Throwable cause = t instanceof InvocationTargetException && t.getCause() != null ? t.getCause() : t;
+            System.err.println("hopscope: agent not started (" + cause + "); the application runs without it");
         }
     }
 
-    /** Copies the bridge package out of the agent jar into a temporary jar of its own. */
-    private static Path bridgeJar() throws IOException {
-        Path jar = Files.createTempFile("hopscope-bootstrap-", ".jar");
-        jar.toFile().deleteOnExit();
-        Path agentJar;
-        try {
-            agentJar = Path.of(HopscopeAgent.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        } catch (Exception e) {
-            throw new IOException("cannot locate the agent jar", e);
+    /**
+     * The line that refuses a JDK older than {@value #OLDEST_FEATURE}, named by its
+     * {@code java.version}; null for a newer one, and for a version it cannot read (the start goes
+     * on, and a class file too new for the JVM is one line too).
+     */
+    static String refusal(String javaVersion) {
+        int feature = feature(javaVersion);
+        if (feature < 0 || feature >= OLDEST_FEATURE) {
+            return null;
         }
-        int classes = 0;
-        try (JarFile source = new JarFile(agentJar.toFile());
-                JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            for (JarEntry entry : java.util.Collections.list(source.entries())) {
-                if (entry.getName().startsWith(BRIDGE_PACKAGE) && entry.getName().endsWith(".class")) {
-                    out.putNextEntry(new JarEntry(entry.getName()));
-                    try (InputStream in = source.getInputStream(entry)) {
-                        in.transferTo(out);
-                    }
-                    out.closeEntry();
-                    classes++;
-                }
-            }
+        return "hopscope: needs JDK " + OLDEST_FEATURE + " or later, this is " + javaVersion
+                + "; the application runs without it";
+    }
+
+    /**
+     * The feature release of a {@code java.version}: 8 for "1.8.0_402" (before JDK 9 the version
+     * began with "1."), 10 for "10.0.2", 25 for "25-ea"; -1 when it does not begin with a number.
+     */
+    static int feature(String javaVersion) {
+        if (javaVersion == null) {
+            return -1;
         }
-        if (classes == 0) {
-            throw new IOException("no " + BRIDGE_PACKAGE + " classes in " + agentJar
-                    + " (use the shaded agent/target/hopscope-agent.jar)");
+        String v = javaVersion.trim();
+        if (v.startsWith("1.")) {
+            v = v.substring(2);
         }
-        return jar;
+        int end = 0;
+        while (end < v.length() && end < 9 && v.charAt(end) >= '0' && v.charAt(end) <= '9') {
+            end++;
+        }
+        return end == 0 ? -1 : Integer.parseInt(v.substring(0, end));
     }
 }

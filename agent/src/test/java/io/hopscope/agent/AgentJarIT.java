@@ -3,6 +3,7 @@ package io.hopscope.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import java.io.DataInputStream;
 import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
@@ -33,6 +34,27 @@ class AgentJarIT {
             assertThat(main.getValue("Premain-Class")).isEqualTo("io.hopscope.agent.HopscopeAgent");
             assertThat(main.getValue("Agent-Class")).isEqualTo("io.hopscope.agent.HopscopeAgent");
             assertThat(main.getValue("Can-Retransform-Classes")).isEqualTo("true");
+        }
+    }
+
+    @Test
+    void theEntryClassLoadsOnJava8AndTheRestOnJdk11() throws Exception {
+        try (JarFile jar = new JarFile(AgentRun.agentJar().toFile())) {
+            // A JVM older than the agent loads the class the manifest names and hears why it stops there.
+            assertThat(classFileMajor(jar, "io/hopscope/agent/HopscopeAgent.class")).isEqualTo(52);
+            for (String agentClass : List.of("io/hopscope/agent/AgentStart.class", "io/hopscope/agent/AgentInstaller.class",
+                    "io/hopscope/agent/bootstrap/Bridge.class", "io/hopscope/agent/shaded/settings/AgentOptions.class")) {
+                assertThat(classFileMajor(jar, agentClass)).as(agentClass).isEqualTo(55);
+            }
+        }
+    }
+
+    /** The class file's major version (52 is Java 8, 55 Java 11). */
+    private static int classFileMajor(JarFile jar, String entry) throws Exception {
+        try (DataInputStream in = new DataInputStream(jar.getInputStream(jar.getEntry(entry)))) {
+            assertThat(in.readInt()).isEqualTo(0xCAFEBABE);
+            in.readUnsignedShort(); // minor
+            return in.readUnsignedShort();
         }
     }
 }

@@ -42,6 +42,8 @@ class ClassLoadersIT {
     private static final String SEND = "com.azure.core.http.HttpPipeline#send";
     private static final String SEND_SYNC = "com.azure.core.http.HttpPipeline#sendSync";
     private static final String OKHTTP_EXECUTE = "okhttp3.Call#execute";
+    /** The own-libraries application's server, the JDK's, in process. */
+    private static final String JDK_SERVER = "com.sun.net.httpserver.HttpHandler#handle";
 
     private static Path samplesBootJar;
     /** The class's JVM runs, queued when it starts: none measures time, so two run at a time. */
@@ -79,7 +81,7 @@ class ClassLoadersIT {
                 .contains("Mono from " + launched + ", HttpPipeline from " + launched + ", exit 0")
                 .doesNotContain("exit 1", "exit 2");
         Map<String, List<Requests.Request>> byBoundary = byBoundary(run, 2 * Integer.parseInt(COUNT));
-        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC);
+        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC, PipelineChecks.SAMPLE_SERVER);
         checkBothModes(byBoundary);
     }
 
@@ -114,9 +116,10 @@ class ClassLoadersIT {
                 // by the agent's type pool would be all of them.
                 .containsPattern("generated class loaders alive after gc: [01] of " + calls);
         Map<String, List<Requests.Request>> byBoundary = byBoundary(run, 2 * Integer.parseInt(COUNT) + OWN_LIBRARY_CALLS);
-        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC, OKHTTP_EXECUTE);
+        assertThat(byBoundary.keySet()).containsExactlyInAnyOrder(SEND, SEND_SYNC, OKHTTP_EXECUTE,
+                PipelineChecks.SAMPLE_SERVER, JDK_SERVER);
         checkBothModes(byBoundary);
-        checkOwnLibraries(byBoundary.get(OKHTTP_EXECUTE));
+        checkOwnLibraries(byBoundary.get(OKHTTP_EXECUTE), byBoundary.get(JDK_SERVER));
     }
 
     /**
@@ -146,16 +149,30 @@ class ClassLoadersIT {
         return requests.values().stream().collect(Collectors.groupingBy(r -> r.request.getString("boundary")));
     }
 
-    /** Each pipeline group's requests, told apart by their boundary, recorded as on the class path. */
+    /**
+     * Each pipeline group's requests, told apart by their boundary, recorded as on the class path,
+     * and the sample server's (Jetty, in the same loaders as the pipelines) answering each of them.
+     */
     private static void checkBothModes(Map<String, List<Requests.Request>> byBoundary) {
         PipelineChecks.nettySyncOverAsync(byBoundary.get(SEND));
         PipelineChecks.okHttpSync(byBoundary.get(SEND_SYNC));
         assertThat(byBoundary.get(SEND).size()).isGreaterThanOrEqualTo(Integer.parseInt(COUNT));
         assertThat(byBoundary.get(SEND_SYNC).size()).isGreaterThanOrEqualTo(Integer.parseInt(COUNT));
+        PipelineChecks.sampleServer(byBoundary.get(PipelineChecks.SAMPLE_SERVER), 2 * Integer.parseInt(COUNT));
     }
 
-    /** One request a call of the own-libraries application, on its thread, with its generated span. */
-    private static void checkOwnLibraries(List<Requests.Request> requests) {
+    /**
+     * One request a call of the own-libraries application, on its thread, with its generated span;
+     * and one its server (the JDK's) answered, named by path, its query cut.
+     */
+    private static void checkOwnLibraries(List<Requests.Request> requests, List<Requests.Request> served) {
+        assertThat(served).hasSize(OWN_LIBRARY_CALLS).allSatisfy(r -> {
+            r.assertOk(JDK_SERVER);
+            assertThat(r.request.getString("kind")).isEqualTo("server");
+            assertThat(r.request.getString("name")).isEqualTo("GET /greeting");
+            assertThat(r.request.getString("url")).isEqualTo("/greeting");
+            assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+        });
         assertThat(requests).hasSize(OWN_LIBRARY_CALLS);
         for (Requests.Request r : requests) {
             r.assertOk(OKHTTP_EXECUTE);

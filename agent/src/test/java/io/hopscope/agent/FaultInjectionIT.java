@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.FaultAgent;
 import io.hopscope.agent.testing.Handovers;
+import io.hopscope.agent.testing.Jdk11;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.SamplesJar;
 import io.hopscope.agent.testing.TwoAtATime;
 import java.io.IOException;
@@ -24,6 +26,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,9 +40,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (it validates every response and exits 1 on a wrong one), and the agent counts the failures as
  * AgentError events per instrumentation and prints one stderr line per instrumentation, not one per
  * failure. In mode exits only the hooks given what a hook returned throw (an exit and its token).
- * The same with the test application's hand-overs, on the second JDK with virtual threads too.
- * Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest makes
- * every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
+ * The same with the test application's hand-overs, on the second JDK with virtual threads too, and on JDK 11,
+ * with each server's study (the JDK's in the three modes, the others in the modes that reach their
+ * hooks). Together the runs make every hook throw but two no workload here calls (BridgeFaultsTest
+ * makes every hook throw, in process). Each run is a JVM of its own, all started two at a time when the
  * class starts ({@link TwoAtATime}); each test method checks one.
  */
 class FaultInjectionIT {
@@ -48,8 +52,8 @@ class FaultInjectionIT {
     private static final Set<String> VIRTUAL_THREAD_HOOKS = Set.of("attachedVirtualThreadEnter",
             "virtualThreadSubmitted", "mountEnter", "mountExit", "virtualThreadEnded");
 
-    /** The runs of the whole class on one JVM: 3 modes of 8 samples and of the hand-overs. */
-    private static final int ONE_JVM_RUNS = 27;
+    /** The runs of the whole class on one JVM: 3 modes of 8 samples, of the hand-overs and of a server study. */
+    private static final int ONE_JVM_RUNS = 30;
 
     /**
      * Hooks no workload here calls (invokeAll/invokeAny; a boundary that takes a callback, as
@@ -60,9 +64,12 @@ class FaultInjectionIT {
     private static final Set<String> CALLED = ConcurrentHashMap.newKeySet();
     private static final AtomicInteger RUNS = new AtomicInteger();
     private static final AtomicInteger VIRTUAL_RUNS = new AtomicInteger();
+    private static final AtomicInteger JDK11_RUNS = new AtomicInteger();
     /** Every run of the class, queued at its start: no run measures time, so they run two at a time. */
     private static final TwoAtATime<String, FaultRun> STARTED = new TwoAtATime<>();
     private static Path faultAgent;
+    /** The same, built for the JDK 11 runs. */
+    private static Path faultAgent11;
 
     private static final String COUNT = "20";
     /** The three fault modes, each on its own JVM (FaultAgent). */
@@ -74,15 +81,28 @@ class FaultInjectionIT {
         assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
                 .as("samples jar at %s", SamplesJar.path()).isTrue();
         faultAgent = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent.jar"));
+        faultAgent11 = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent-jdk11.jar"), Jdk11.testClasses());
         String java = AgentRun.javaHere();
         for (String faults : FAULT_MODES) {
             for (Sample sample : Sample.values()) {
                 start(sample + " " + faults, java, faults, sample.options, sample.program);
             }
         }
+        // The JDK's server study: the hooks of a server whose request ends at an end hook.
+        for (String faults : FAULT_MODES) {
+            start(serverStudyKey(faults), java, faults, "jfr=%JFR%", SERVER_STUDY);
+            for (ServerApp server : ServerApp.values()) {
+                if (server.faults.contains(faults)) {
+                    start(server.key(faults), java, faults, "jfr=%JFR%", server.program());
+                }
+            }
+        }
         handoverRuns().forEach(arguments -> {
             String jvm = (String) arguments.get()[0];
             String faults = (String) arguments.get()[1];
+            if (jvm.equals(Jdk11.MISSING)) {
+                return; // handovers() says so
+            }
             start(handoversKey(jvm, faults), jvm, faults, "jfr=%JFR%,requests=" + Handovers.BOUNDARY,
                     handoverProgram(jvm));
         });
@@ -100,34 +120,36 @@ class FaultInjectionIT {
         if (VIRTUAL_RUNS.get() == 0) {
             hooks.removeAll(VIRTUAL_THREAD_HOOKS);
         }
-        int expected = ONE_JVM_RUNS + VIRTUAL_RUNS.get();
+        int expected = ONE_JVM_RUNS + VIRTUAL_RUNS.get() + JDK11_RUNS.get();
         assumeThat(RUNS.get()).as("runs of this class made (all are needed to reach every hook)").isEqualTo(expected);
         assertThat(new TreeSet<>(CALLED)).as("hooks the fault runs called").containsAll(hooks);
     }
 
     /**
      * The samples run: the agent's options, the sample's arguments, and the instrumentations whose
-     * hooks the sample surely calls, so that each must report failures.
+     * hooks the sample surely calls, so that each must report failures (servers: the sample's own
+     * server, Jetty, answering every call but the known path's, which makes none).
      */
     enum Sample {
         PIPELINE_OKHTTP_SYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "okhttp",
-                "--parallel", "2", "--count", COUNT), "boundaries", "spans"),
+                "--parallel", "2", "--count", COUNT), "boundaries", "spans", "servers"),
         PIPELINE_NETTY_SYNC_OVER_ASYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client",
-                "netty", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits"),
+                "netty", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits",
+                "servers"),
         JDK_HTTP_SYNC("jfr=%JFR%", List.of("jdk-http", "--mode", "sync", "--producers", "1", "--io-threads", "2",
-                "--count", COUNT), "boundaries", "executors", "context", "waits"),
+                "--count", COUNT), "boundaries", "executors", "context", "waits", "servers"),
         KNOWN_PATH("jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request", List.of("known-path",
                 "--count", "3", "--pause-ms", "10"), "boundaries", "executors", "waits"),
         PIPELINE_OKHTTP_SYNC_OVER_ASYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync-over-async", "--http-client",
-                "okhttp", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits"),
+                "okhttp", "--parallel", "2", "--count", COUNT), "boundaries", "spans", "executors", "waits", "servers"),
         PIPELINE_NETTY_SYNC("jfr=%JFR%", List.of("pipeline", "--mode", "sync", "--http-client", "netty", "--parallel",
-                "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits"),
+                "2", "--count", COUNT), "boundaries", "spans", "executors", "context", "waits", "servers"),
         JDK_HTTP_ASYNC("jfr=%JFR%", List.of("jdk-http", "--mode", "async", "--producers", "1", "--in-flight", "4",
-                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits"),
+                "--io-threads", "2", "--count", COUNT), "boundaries", "executors", "context", "waits", "servers"),
         // One second at 20 a second: 20 requests, each failing in every instrumentation named.
         OPEN_LOOP("jfr=%JFR%,requests=io.hopscope.samples.openloop.OpenLoopCommand#exchange", List.of("open-loop",
                 "--mode", "sync-over-async", "--rps", "20", "--duration", "1", "--delay-ms", "20"),
-                "boundaries", "executors", "context", "waits");
+                "boundaries", "executors", "context", "waits", "servers");
 
         final String options;
         final List<String> program;
@@ -152,25 +174,101 @@ class FaultInjectionIT {
     }
 
     /**
+     * The JDK server's study (a pool of its own, so its dispatcher hands each exchange over, and a
+     * request that ends at the server's end hook), every response still right: the server hooks
+     * the samples' Jetty does not reach.
+     */
+    @ParameterizedTest
+    @MethodSource("faultModes")
+    void serverStudy(String faults) throws Exception {
+        check(serverStudyKey(faults), faults, SERVER_STUDY, "servers");
+    }
+
+    /**
+     * Each other server's study, on the newest release of its range, in the fault modes that reach
+     * its hooks (all: every hook throws; exits: the exits given a token, which mode all never
+     * reaches): a server hook's failure must not break the server, and each is made to throw.
+     */
+    enum ServerApp {
+        UNDERTOW("UndertowApp", List.of("all"), "undertow-2.4.4.Final"),
+        REACTOR_NETTY("ReactorNettyServerApp", List.of("all"), "reactor-netty-server-1.3.7"),
+        WEBFLUX("WebFluxApp", List.of("all"), "spring-webflux-7.0.10"),
+        SPRING_MVC("SpringMvcApp", List.of("all", "exits"), "tomcat-11.0.27", "spring-webmvc-7.0.10"),
+        JAX_RS("JaxRsApp", List.of("all"), "tomcat-11.0.27", "jaxrs-jersey-4.0.2"),
+        GRPC("GrpcServerApp", List.of("all", "exits"), "grpc-server-1.85.1");
+
+        final String app;
+        final List<String> faults;
+        final List<String> testlibs;
+
+        ServerApp(String app, List<String> faults, String... testlibs) {
+            this.app = app;
+            this.faults = faults;
+            this.testlibs = List.of(testlibs);
+        }
+
+        static int runs() {
+            return Stream.of(values()).mapToInt(s -> s.faults.size()).sum();
+        }
+
+        String key(String mode) {
+            return app + " " + mode;
+        }
+
+        List<String> program() {
+            StringBuilder classPath = new StringBuilder(System.getProperty("hopscope.test.classes"));
+            for (String module : testlibs) {
+                classPath.append(java.io.File.pathSeparator).append(LibraryVersions.classPath(module));
+            }
+            return List.of("-cp", classPath.toString(), "io.hopscope.testapps.servers." + app);
+        }
+    }
+
+    static Stream<Arguments> serverRuns() {
+        return Stream.of(ServerApp.values()).flatMap(s -> s.faults.stream().map(f -> Arguments.of(s, f)));
+    }
+
+    @ParameterizedTest(name = "{0}, faults {1}")
+    @MethodSource("serverRuns")
+    void server(ServerApp server, String faults) throws Exception {
+        check(server.key(faults), faults, server.program(), "servers");
+    }
+
+    static Stream<String> faultModes() {
+        return FAULT_MODES.stream();
+    }
+
+    private static final List<String> SERVER_STUDY = List.of("-cp", System.getProperty("hopscope.test.classes"),
+            "io.hopscope.testapps.servers.JdkHttpServerApp");
+
+    private static String serverStudyKey(String faults) {
+        return "server study " + faults;
+    }
+
+    /**
      * The test application's hand-overs (fork/join, submit, invokeAll, scheduling, threads; on the
      * second JDK virtual threads too), on each JVM: the hooks the samples do not reach.
      */
     @ParameterizedTest
     @MethodSource("handoverRuns")
     void handovers(String java, String faults) throws Exception {
+        Assumptions.assumeFalse(java.equals(Jdk11.MISSING), Jdk11.MISSING);
         if (onSecondJdk(java)) {
             VIRTUAL_RUNS.incrementAndGet();
+        }
+        if (Jdk11.is(java)) {
+            JDK11_RUNS.incrementAndGet();
         }
         check(handoversKey(java, faults), faults, handoverProgram(java), "boundaries", "executors");
     }
 
     static Stream<Arguments> handoverRuns() {
-        return Handovers.jvms().flatMap(java -> FAULT_MODES.stream().map(f -> Arguments.of(java, f)));
+        return Jdk11.jvms().flatMap(java -> FAULT_MODES.stream().map(f -> Arguments.of(java, f)));
     }
 
-    /** Whether {@code java} is the second JDK's (virtual threads), not this JVM's. */
+    /** Whether {@code java} is the second JDK's (virtual threads), not this JVM's or JDK 11's. */
     private static boolean onSecondJdk(String java) {
-        return !java.equals(Handovers.jvms().findFirst().orElseThrow());
+        return java.equals(Handovers.secondJvm());
     }
 
     private static String handoversKey(String java, String faults) {
@@ -195,7 +293,8 @@ class FaultInjectionIT {
     private static void start(String key, String java, String faults, String options, List<String> program) {
         STARTED.start(key, () -> {
             Path called = Files.createTempFile(AgentRun.workDir(), "called-", ".txt");
-            List<String> args = new ArrayList<>(List.of("-javaagent:" + faultAgent + "=" + faults + "," + called));
+            List<String> args = new ArrayList<>(List.of("-javaagent:" + (Jdk11.is(java) ? faultAgent11 : faultAgent)
+                    + "=" + faults + "," + called));
             args.addAll(program);
             return new FaultRun(AgentRun.run(java, options, args), called);
         });

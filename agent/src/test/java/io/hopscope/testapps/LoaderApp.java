@@ -89,11 +89,14 @@ public final class LoaderApp {
         }
         int colon = spec.indexOf(':');
         String parentName = spec.substring(0, colon);
-        ClassLoader parent = switch (parentName) {
-            case "system" -> ClassLoader.getSystemClassLoader();
-            case "platform" -> ClassLoader.getPlatformClassLoader();
-            default -> throw new IllegalArgumentException("no such loader: " + spec);
-        };
+        ClassLoader parent;
+        if (parentName.equals("system")) {
+            parent = ClassLoader.getSystemClassLoader();
+        } else if (parentName.equals("platform")) {
+            parent = ClassLoader.getPlatformClassLoader();
+        } else {
+            throw new IllegalArgumentException("no such loader: " + spec);
+        }
         URL[] urls = Arrays.stream(spec.substring(colon + 1).split(File.pathSeparator)).map(path -> {
             try {
                 return new File(path).toURI().toURL();

@@ -110,10 +110,21 @@ public final class ReturnHopApp {
         }
     }
 
-    /** Parked in a blocking call (LockSupport#park with a blocker: every wait kind here parks so). */
+    /**
+     * Parked in a blocking call (LockSupport#park with a blocker: every wait kind here parks so, but
+     * on JDK 11 a ForkJoinTask joined from outside its pool, which waits in Object#wait).
+     */
     static boolean isParked(Thread t) {
         Thread.State state = t.getState();
-        return (state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING) && LockSupport.getBlocker(t) != null;
+        if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        if (LockSupport.getBlocker(t) != null) {
+            return true;
+        }
+        StackTraceElement[] stack = t.getStackTrace();
+        return stack.length > 0 && stack[0].getClassName().equals("java.lang.Object")
+                && stack[0].getMethodName().equals("wait");
     }
 
     /** Polls without an instrumented wait (no future's get, no latch's await). */

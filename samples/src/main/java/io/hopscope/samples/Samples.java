@@ -7,6 +7,7 @@ import io.hopscope.samples.jdkhttp.JdkHttpCommand;
 import io.hopscope.samples.knownpath.KnownPathCommand;
 import io.hopscope.samples.openloop.OpenLoopCommand;
 import io.hopscope.samples.pipeline.PipelineCommand;
+import io.hopscope.samples.serve.ServeCommand;
 import io.hopscope.samples.server.ServerCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
@@ -14,9 +15,9 @@ import picocli.CommandLine.Command;
 
 /** The sample workloads: real clients and a real server on 127.0.0.1 whose requests hop threads. */
 @Command(name = "hopscope-samples", mixinStandardHelpOptions = true, version = "hopscope-samples 0.1.0",
-        description = "Workloads that reproduce the sync-stack and sync-over-async studies.",
+        description = "Workloads that reproduce the sync-stack, sync-over-async and server (serve) studies.",
         subcommands = {ServerCommand.class, PipelineCommand.class, JdkHttpCommand.class,
-                OpenLoopCommand.class, KnownPathCommand.class, BenchCommand.class})
+                OpenLoopCommand.class, ServeCommand.class, KnownPathCommand.class, BenchCommand.class})
 public final class Samples implements Runnable {
 
     /** Exit code of a response that failed validation. */

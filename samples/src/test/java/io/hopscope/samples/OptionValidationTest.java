@@ -36,6 +36,21 @@ class OptionValidationTest {
         "open-loop --mode threads              | --mode must be async, sync-over-async, okhttp-sync or virtual-sync, got 'threads'",
         "open-loop --duration -3               | --duration must be >= 1, got -3",
         "open-loop --response-bytes -1         | --response-bytes must be >= 0, got -1",
+        "serve --mode blocking                 | --mode must be pool, async or virtual, got 'blocking'",
+        "serve --rate 0                        | --rate must be >= 1, got 0",
+        "serve --rate fast                     | Invalid value for option '--rate'",
+        "serve --duration 1 --count 2          | give --duration or --count, not both",
+        "serve --duration 0                    | --duration must be > 0, got 0.0",
+        "serve --count 0                       | --count must be > 0, got 0",
+        "serve --warmup -1                     | --warmup must be >= 0, got -1.0",
+        "serve --connections 0                 | --connections must be >= 1, got 0",
+        "serve --threads 0                     | --threads must be >= 1, got 0",
+        "serve --work-threads 0                | --work-threads must be >= 1, got 0",
+        "serve --work-bytes -1                 | --work-bytes must be >= 0, got -1",
+        "serve --backend-delay-ms -1           | --backend-delay-ms must be >= 0, got -1",
+        "serve --backend-bytes -1              | --backend-bytes must be 0..67108864, got -1",
+        "serve --rate 100000 --duration 30     | --rate x (--warmup + the measured seconds) must be at most 2000000 requests, got 3000000",
+        "serve --requests-file /no/such/dir/r.tsv | --requests-file: cannot write /no/such/dir/r.tsv (its folder is missing or not writable)",
         "known-path --count -1                 | --count must be >= 0, got -1",
         "known-path --pause-ms -1              | --pause-ms must be >= 0, got -1",
         "known-path --lock-hold-ms -2          | --lock-hold-ms must be >= 0",
@@ -72,6 +87,7 @@ class OptionValidationTest {
         "pipeline --callers virtual --count 1              | pipeline: --callers virtual needs a JDK 21 or later; this is ",
         "jdk-http --mode sync --callers virtual --count 1  | jdk-http: --callers virtual needs a JDK 21 or later; this is ",
         "open-loop --mode virtual-sync --duration 1        | open-loop: --mode virtual-sync needs a JDK 21 or later; this is ",
+        "serve --mode virtual --count 1                    | serve: --mode virtual needs a JDK 21 or later; this is ",
     })
     void virtualThreadsBeforeJdk21AreOneLineAndExitTwo(String commandLine, String message) {
         Run run = Run.of(commandLine.trim().split("\\s+"));
@@ -137,6 +153,6 @@ class OptionValidationTest {
         Run run = Run.of("--help");
 
         assertThat(run.exitCode).isZero();
-        assertThat(run.out).contains("server", "pipeline", "jdk-http", "open-loop", "known-path", "bench");
+        assertThat(run.out).contains("server", "pipeline", "jdk-http", "open-loop", "serve", "known-path", "bench");
     }
 }

@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Isolated;
 
 /**
@@ -92,6 +93,17 @@ class VirtualThreadsIT {
         assertThat(r.exitCode()).as(r.toString()).isZero();
         assertThat(figure(r, "ops")).isEqualTo("40");
         assertThat(figure(r, "caller_threads")).isEqualTo("jdk-http-producer-1 (virtual), jdk-http-producer-2 (virtual)");
+    }
+
+    @Test
+    void serveVirtualRunsEachRequestOnAVirtualThread(@TempDir Path dir) throws Exception {
+        Path requests = dir.resolve("requests.tsv");
+
+        JarRun r = JarRun.on(java, 120, ServeRunsTest.args("virtual", requests));
+
+        assertThat(r.exitCode()).as(r.toString()).isZero();
+        ServeRunsTest.checkFigures(key -> figure(r, key), "virtual", "virtual", r.toString());
+        ServeRunsTest.checkRequestsFile(requests);
     }
 
     /** Each per-second line as {second, requests, responses, outstanding, threads}. */

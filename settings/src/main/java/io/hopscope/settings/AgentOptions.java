@@ -63,14 +63,14 @@ public final class AgentOptions {
     private void set(AgentOption option, String value, Consumer<String> problems) {
         String key = option.key();
         switch (option) {
-            case JFR -> {
+            case JFR:
                 if (value.isEmpty()) {
                     problems.accept("hopscope: option jfr= needs a file path; no recording started");
                 } else {
                     jfrPath = value;
                 }
-            }
-            case REQUESTS -> {
+                break;
+            case REQUESTS:
                 for (String item : list(value)) {
                     int hash = item.indexOf('#');
                     if (hash <= 0 || hash == item.length() - 1 || item.indexOf('#', hash + 1) >= 0) {
@@ -79,8 +79,8 @@ public final class AgentOptions {
                         requests.add(item);
                     }
                 }
-            }
-            case POLICIES -> {
+                break;
+            case POLICIES:
                 for (String item : list(value)) {
                     if (item.contains("#") || item.contains("/")) {
                         problems.accept("hopscope: policies= entry '" + item
@@ -89,18 +89,34 @@ public final class AgentOptions {
                         policies.add(item);
                     }
                 }
-            }
+                break;
             // The value keeps its ';' parts: they are async-profiler's, not a list.
-            case ASPROF -> asprof = value;
-            case CPU_TIME -> cpuTime = flag(key, value, problems);
-            case SPANS -> spanEvery = spanEvery(value, problems);
-            case SPAN_THRESHOLD -> spanThreshold = duration(key, value, problems);
-            case LOCK_STACKS -> lockStacks = flag(key, value, problems);
-            case OKHTTP_INTERNAL -> okhttpInternal = flag(key, value, problems);
+            case ASPROF:
+                asprof = value;
+                break;
+            case CPU_TIME:
+                cpuTime = flag(key, value, problems);
+                break;
+            case SPANS:
+                spanEvery = spanEvery(value, problems);
+                break;
+            case SPAN_THRESHOLD:
+                spanThreshold = duration(key, value, problems);
+                break;
+            case LOCK_STACKS:
+                lockStacks = flag(key, value, problems);
+                break;
+            case OKHTTP_INTERNAL:
+                okhttpInternal = flag(key, value, problems);
+                break;
             // Checked against the instrumentations' names by the agent (checkDisabled), which knows them.
-            case DISABLE -> disabled.addAll(list(value));
+            case DISABLE:
+                disabled.addAll(list(value));
+                break;
             // redact= lists the query parameters to keep; an empty value keeps none.
-            case REDACT -> keptQueryParameters = new LinkedHashSet<>(list(value));
+            case REDACT:
+                keptQueryParameters = new LinkedHashSet<>(list(value));
+                break;
         }
     }
 

@@ -25,7 +25,22 @@ public final class AsyncProfilerRecording {
     private static final Pattern INTERVAL = Pattern.compile("\\d+(ns|us|ms|s|k|m|g|K|M|G)?");
 
     /** A parsed {@code asprof=} value. */
-    public record Settings(String event, String interval) {
+    public static final class Settings {
+        private final String event;
+        private final String interval;
+
+        Settings(String event, String interval) {
+            this.event = event;
+            this.interval = interval;
+        }
+
+        public String event() {
+            return event;
+        }
+
+        public String interval() {
+            return interval;
+        }
 
         /** async-profiler's start command writing {@code jfrFile} in sync with a JDK recording of {@code jfc}. */
         String command(Path jfc, Path jfrFile) {

@@ -95,4 +95,14 @@ public interface HandoffHooks {
     /** Enters the request attachContext remembered for key, if any; the token goes to contextExit. */
     @Hook(instrumentation = "context", skipWhen = "key == null")
     Object attachedContextEnter(Object key);
+
+    /**
+     * Enters the request attachContext remembered for key, if it is still in flight, whatever request
+     * this thread is working on (that one is put aside until contextExit): a library thread that
+     * serves many requests' objects in one task (gRPC's transport, which may deliver one call's
+     * messages while it flushes another call's writes). No hop where the thread is the one that
+     * attached it. The token goes to contextExit.
+     */
+    @Hook(instrumentation = "context", skipWhen = "key == null")
+    Object attachedContextSwitch(Object key);
 }

@@ -7,6 +7,7 @@ import io.hopscope.agent.runtime.HttpRequestInfo;
 import io.hopscope.agent.runtime.RequestDescriber;
 import io.hopscope.agent.runtime.RequestState;
 import io.hopscope.agent.runtime.Requests;
+import io.hopscope.agent.runtime.RouteDescriber;
 import io.hopscope.agent.runtime.ServerDescriber;
 import io.hopscope.agent.runtime.UrlRedactor;
 import java.io.IOException;
@@ -75,7 +76,23 @@ public final class LibraryHelper<T> {
 
     /** The same for a server's describer of its exchanges (ServerDescriber), by the exchange and response. */
     public static ServerDescriber serverDescriber(String instrumentation, String helperClass, String... keyTypes) {
-        return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes));
+        return serverDescriber(instrumentation, false, helperClass, keyTypes);
+    }
+
+    /**
+     * The same, saying whether the server's exchanges are distinct (see
+     * {@link ServerDescriber#exchangesAreDistinct}): a property of the library, known before any
+     * copy's helper is defined.
+     */
+    public static ServerDescriber serverDescriber(String instrumentation, boolean distinctExchanges, String helperClass,
+            String... keyTypes) {
+        return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes),
+                distinctExchanges);
+    }
+
+    /** The same for a framework's describer of its routes (RouteDescriber), by the framework's request object. */
+    public static RouteDescriber routeDescriber(String instrumentation, String helperClass, String... keyTypes) {
+        return new Routes(new LibraryHelper<>(instrumentation, RouteDescriber.class, helperClass, keyTypes));
     }
 
     /** The same for an AsyncAdapter, by the result or callback it is given. */
@@ -230,9 +247,11 @@ public final class LibraryHelper<T> {
     /** Hands each exchange to its library's server describer. */
     private static final class ServerExchanges implements ServerDescriber {
         private final LibraryHelper<ServerDescriber> helpers;
+        private final boolean distinct;
 
-        ServerExchanges(LibraryHelper<ServerDescriber> helpers) {
+        ServerExchanges(LibraryHelper<ServerDescriber> helpers, boolean distinct) {
             this.helpers = helpers;
+            this.distinct = distinct;
         }
 
         @Override
@@ -254,21 +273,50 @@ public final class LibraryHelper<T> {
         }
 
         @Override
-        public boolean continuesAfterReturn(Requests requests, RequestState request, Object exchange) {
-            ServerDescriber d = helpers.of(exchange);
-            return d != null && d.continuesAfterReturn(requests, request, exchange);
-        }
-
-        @Override
         public Object endKey(Object exchange) {
             ServerDescriber d = helpers.of(exchange);
             return d == null ? exchange : d.endKey(exchange);
         }
 
         @Override
+        public boolean exchangesAreDistinct() {
+            return distinct;
+        }
+
+        @Override
+        public boolean continuesAfterReturn(Requests requests, RequestState request, Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.continuesAfterReturn(requests, request, exchange);
+        }
+
+        @Override
         public String route(Object exchange) {
             ServerDescriber d = helpers.of(exchange);
             return d == null ? null : d.route(exchange);
+        }
+
+        @Override
+        public Throwable failure(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d == null ? null : d.failure(exchange);
+        }
+
+        @Override
+        public boolean connectionLost(Object exchange) {
+            ServerDescriber d = helpers.of(exchange);
+            return d != null && d.connectionLost(exchange);
+        }
+
+        @Override
+        public String outcome(Object response) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? "ok" : d.outcome(response);
+        }
+
+        @Override
+        public Throwable cause(Object response) {
+            ServerDescriber d = helpers.of(response);
+            return d == null ? null : d.cause(response);
         }
 
         @Override
@@ -281,6 +329,21 @@ public final class LibraryHelper<T> {
         public int statusCode(Object response, Throwable thrown) {
             ServerDescriber d = helpers.of(response);
             return d == null ? -1 : d.statusCode(response, thrown);
+        }
+    }
+
+    /** Hands each handler to the route describer of its request's library. */
+    private static final class Routes implements RouteDescriber {
+        private final LibraryHelper<RouteDescriber> helpers;
+
+        Routes(LibraryHelper<RouteDescriber> helpers) {
+            this.helpers = helpers;
+        }
+
+        @Override
+        public String route(Object handler, Object target, Object request) {
+            RouteDescriber d = helpers.of(request);
+            return d == null ? null : d.route(handler, target, request);
         }
     }
 

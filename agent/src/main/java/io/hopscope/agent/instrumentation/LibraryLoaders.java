@@ -54,8 +54,8 @@ public final class LibraryLoaders implements ElementMatcher<ClassLoader> {
 
     /** The loaders given to an instrumentation's extend: the LibraryLoaders they are, for a library's. */
     public static LibraryLoaders of(ElementMatcher<ClassLoader> libraryLoaders) {
-        if (libraryLoaders instanceof LibraryLoaders loaders) {
-            return loaders;
+        if (libraryLoaders instanceof LibraryLoaders) {
+            return (LibraryLoaders) libraryLoaders;
         }
         throw new IllegalArgumentException("a library instrumentation needs its requiredClass: " + libraryLoaders);
     }

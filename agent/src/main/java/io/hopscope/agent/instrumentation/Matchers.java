@@ -50,7 +50,7 @@ public final class Matchers {
      * application loads are never parsed; the instrumentations that match JDK classes name them.
      */
     public static ElementMatcher.Junction<TypeDescription> jdkExcept(Collection<String> kept) {
-        List<String> prefixes = kept.stream().filter(k -> k.endsWith(".")).toList();
+        List<String> prefixes = kept.stream().filter(k -> k.endsWith(".")).collect(Collectors.toList());
         Set<String> names = kept.stream().filter(k -> !k.endsWith(".")).collect(Collectors.toUnmodifiableSet());
         return new ElementMatcher.Junction.AbstractBase<>() {
             @Override

@@ -63,6 +63,13 @@ public final class SuperTypeNames {
         }
     }
 
-    private record Last(WeakReference<TypeDescription> type, List<String> names) {
+    private static final class Last {
+        final WeakReference<TypeDescription> type;
+        final List<String> names;
+
+        Last(WeakReference<TypeDescription> type, List<String> names) {
+            this.type = type;
+            this.names = names;
+        }
     }
 }

@@ -21,7 +21,34 @@ public final class AgentErrors implements HookErrors {
     static final AgentErrors FOR_HOOKS = new AgentErrors();
 
     /** What failed: an instrumentation by its name, or a task of the agent's own; the other is empty. */
-    private record Source(String instrumentation, String task) {
+    /** A map key: which instrumentation or agent task failed. */
+    private static final class Source {
+        private final String instrumentation;
+        private final String task;
+
+        Source(String instrumentation, String task) {
+            this.instrumentation = instrumentation;
+            this.task = task;
+        }
+
+        String instrumentation() {
+            return instrumentation;
+        }
+
+        String task() {
+            return task;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Source && ((Source) o).instrumentation.equals(instrumentation)
+                    && ((Source) o).task.equals(task);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * instrumentation.hashCode() + task.hashCode();
+        }
     }
 
     private static final Map<Source, AtomicLong> COUNTS = new ConcurrentHashMap<>();

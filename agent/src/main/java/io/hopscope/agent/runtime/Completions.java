@@ -46,7 +46,22 @@ final class Completions {
     }
 
     /** Who completed a result, and when. */
-    record Completion(Thread by, long nanos) {
+    static final class Completion {
+        private final Thread by;
+        private final long nanos;
+
+        Completion(Thread by, long nanos) {
+            this.by = by;
+            this.nanos = nanos;
+        }
+
+        Thread by() {
+            return by;
+        }
+
+        long nanos() {
+            return nanos;
+        }
     }
 
     /** The completion of {@code result}, taken out; null when it is not known here. */

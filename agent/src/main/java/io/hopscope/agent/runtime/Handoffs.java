@@ -63,28 +63,57 @@ final class Handoffs implements HandoffHooks {
         if (s.selfCheck) {
             selfCheckHits++;
         }
+        boolean handedOver = s.serverTask == task;
+        if (handedOver) {
+            s.serverTask = null;
+        }
         RequestState r = s.request;
         if (r == null) {
-            return rules.isServerQueueTask(task) ? inbound(task, executor) : task;
+            return handedOver || rules.isServerQueueTask(task) ? inbound(task, executor) : task;
         }
         if (rules.isHousekeeping(task, executor)) {
             return task;
         }
+        // A server's own queueing of a hand-over (ServerHooks#serverQueueEnter) makes this task what
+        // carries it to the server's executor.
+        boolean serverQueue = handedOver || s.serverQueueing > 0 || rules.isServerQueueTask(task);
+        if (serverQueue && r.hasEnded()) {
+            // The server hands over the next request of a connection on a thread whose request has
+            // just ended there (Jetty's completion of one request dispatching the pipelined next):
+            // that request is not this one's, and begins at this hand-over.
+            return inbound(task, executor);
+        }
         HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
-        wrapped.serverQueue = rules.isServerQueueTask(task);
+        wrapped.serverQueue = serverQueue;
         return wrapped;
     }
 
     /**
+     * Whether a task being queued is a server's hand-over: its class is one (LibraryRules), or it is
+     * one already wrapped.
+     */
+    boolean isServerQueueTask(Object task) {
+        return task instanceof HopTask ? ((HopTask) task).serverQueue
+                : task instanceof HopTask.Inbound || rules.isServerQueueTask(task);
+    }
+
+    /**
      * A task a server hands over whatever its class (ServerHooks#wrapServerTask: Undertow's dispatch
-     * to a worker): in a request, a hop out of the server's queue; before one, its hand-over.
+     * to a worker): in a request, a hop out of the server's queue; before one, its hand-over. Without
+     * an executor (Undertow's dispatch to its default worker, which it picks only when it hands the
+     * task over) it is marked on this thread instead, and wrapped as such by the hook of the executor
+     * it is handed to next here (wrapRunnable), with that executor's class and at that moment.
      */
     Runnable serverTask(Runnable task, Object executor) {
         if (task instanceof HopTask || task instanceof HopTask.Inbound) {
             if (task instanceof HopTask) {
                 ((HopTask) task).serverQueue = true;
             }
+            return task;
+        }
+        if (executor == null) {
+            ThreadContexts.state().serverTask = task;
             return task;
         }
         ThreadState s = ThreadContexts.current();
@@ -314,6 +343,19 @@ final class Handoffs implements HandoffHooks {
     @Override
     public Object attachedContextEnter(Object key) {
         return ioContextEnter(attached.get(contextKey(key)));
+    }
+
+    @Override
+    public Object attachedContextSwitch(Object key) {
+        HopTask.Captured c = attached.get(contextKey(key));
+        if (c == null || c.request.hasEnded()) {
+            return null;
+        }
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == c.request) {
+            return null; // in it already
+        }
+        return taskStart(c); // puts aside the request the thread is in, if any, until taskEnd
     }
 
     /** What a task found on its thread when it started (request and span position), to restore when it ends. */

@@ -49,6 +49,11 @@ public final class HopscopeRuntime {
         servers.addDescriber(describer);
     }
 
+    /** A framework's describer of the routes of its handlers (JAX-RS resource methods). */
+    public void addRouteDescriber(RouteDescriber describer) {
+        servers.addRouteDescriber(describer);
+    }
+
     public void addAdapter(AsyncAdapter adapter) {
         adapters.add(adapter);
     }

@@ -72,6 +72,11 @@ public final class HttpRequestInfo {
     /** The longest path a server request's name keeps: the rest of a longer one is cut (a client may send anything). */
     static final int SERVER_PATH_LIMIT = 256;
 
+    /** A route or an RPC method as an inbound request's name: cut at {@link #SERVER_PATH_LIMIT} (a client may send anything). */
+    static String serverName(String route) {
+        return route.length() > SERVER_PATH_LIMIT ? route.substring(0, SERVER_PATH_LIMIT) : route;
+    }
+
     /**
      * An inbound request's name ({@code GET /orders/42}) and URL (its path and the allow-listed part
      * of its query: a server knows its own host): {@code path} as the request line gave it, without

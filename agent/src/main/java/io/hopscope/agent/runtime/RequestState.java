@@ -52,6 +52,12 @@ public final class RequestState {
     volatile Object resumeKey;
     /** Whether its trace context came from the caller's traceparent header (an OpenTelemetry span may replace it). */
     boolean traceFromWire;
+    /**
+     * The identity hash of the exchange an inbound request that ends at its server's end hook was
+     * begun for (0 for any other): which exchange it is, without holding it (Servers keeps its
+     * open requests by exchange, weakly).
+     */
+    int exchangeHash;
 
     /** Written by the boundary's thread, or under the lock by {@link #terminate}. */
     String outcome = "ok";
@@ -139,8 +145,9 @@ public final class RequestState {
         if (error != null) {
             this.error = error.getClass().getName();
         }
-        // An error seen before the end (failedMeanwhile) stays the outcome of a request that ends "ok".
-        this.outcome = this.error != null && "ok".equals(outcome) ? "error" : outcome;
+        // An error or a cancellation seen before the end (failedMeanwhile, cancelledMeanwhile) stays
+        // the outcome of a request that ends "ok".
+        this.outcome = !"ok".equals(outcome) ? outcome : this.error != null ? "error" : this.outcome;
         if (statusCode >= 0) {
             this.statusCode = statusCode;
         }
@@ -159,6 +166,16 @@ public final class RequestState {
         if (!terminated && error == null) {
             outcome = "error";
             error = thrown.getClass().getName();
+        }
+    }
+
+    /**
+     * The inbound request's caller went away before its response was complete (its connection
+     * closed): its outcome is cancelled unless it failed meanwhile or its end says otherwise first.
+     */
+    synchronized void cancelledMeanwhile() {
+        if (!terminated && error == null) {
+            outcome = "cancelled";
         }
     }
 

@@ -32,8 +32,51 @@ public interface ServerDescriber extends RequestDescriber {
         return exchange;
     }
 
+    /**
+     * Whether every object this describer describes is an exchange of its own, never a layer of
+     * another (reactor-netty's operations, one per request): then its server's entry for one, on a
+     * thread still in another of its requests (a connection's next request read in the task that
+     * ends the last), begins its own request. False where the server's layers may pass on a wrapper
+     * of the exchange (the JDK server's filters).
+     */
+    default boolean exchangesAreDistinct() {
+        return false;
+    }
+
     /** The W3C {@code traceparent} header the caller sent, or null (read only when no OpenTelemetry span is current). */
     String traceparent(Object exchange);
+
+    /**
+     * The exception the server caught from the request's handler and answered for itself (Undertow
+     * answers 500 and keeps it on the exchange), or null: the request's error when its end hook
+     * reports none ({@link io.hopscope.agent.bootstrap.ServerHooks#serverEnd}).
+     */
+    default Throwable failure(Object exchange) {
+        return null;
+    }
+
+    /**
+     * The outcome of a request whose end was reported with {@code response} (ServerHooks#serverEndWith:
+     * gRPC's Status): {@code ok}, {@code error} or {@code cancelled}. Its status code is
+     * {@link #statusCode} of the same response.
+     */
+    default String outcome(Object response) {
+        return "ok";
+    }
+
+    /** The failure {@code response} carries (gRPC's Status cause), whose class is the request's error; or null. */
+    default Throwable cause(Object response) {
+        return null;
+    }
+
+    /**
+     * Whether the exchange ended because its connection closed before its response was complete
+     * (the client went away mid-response): its request is then {@code cancelled}, unless it failed.
+     * Asked when its end hook reports the exchange's end.
+     */
+    default boolean connectionLost(Object exchange) {
+        return false;
+    }
 
     /**
      * Whether the exchange goes on after the server's entry returns (an async servlet, a Jetty

@@ -29,6 +29,7 @@ final class Servers implements ServerHooks {
     private final Handoffs handoffs;
     private final UrlRedactor redactor;
     private final List<ServerDescriber> describers = new CopyOnWriteArrayList<>();
+    private final List<RouteDescriber> routeDescribers = new CopyOnWriteArrayList<>();
     /**
      * Requests that end when their exchange's end is reported (serverEnterUntilEnd), and those whose
      * describer arranged for their end when their entry returned (continuesAfterReturn) until they
@@ -50,17 +51,34 @@ final class Servers implements ServerHooks {
         requests.addDescriber(describer); // the status of an exchange whose request ends elsewhere
     }
 
+    void addRouteDescriber(RouteDescriber describer) {
+        routeDescribers.add(describer);
+    }
+
     @Override
     public Object serverEnter(String boundary, Object exchange) {
-        return enter(boundary, exchange, false);
+        return enter(boundary, exchange, false, null, null);
     }
 
     @Override
     public Object serverEnterUntilEnd(String boundary, Object exchange) {
-        return enter(boundary, exchange, true);
+        return enter(boundary, exchange, true, null, null);
     }
 
-    private Object enter(String boundary, Object exchange, boolean untilEnd) {
+    @Override
+    public Object serverEnterCall(String boundary, Object exchange, String name, Object head) {
+        ThreadState s = ThreadContexts.current();
+        if ((s == null || s.request == null) && describer(exchange) == null) {
+            return null; // no end would be reported for it
+        }
+        return enter(boundary, exchange, true, name, head);
+    }
+
+    /**
+     * {@code name}: the request's name as the server's entry gives it (null: the describer's, from the
+     * exchange); {@code head}: what the caller's traceparent is read from (null: the exchange).
+     */
+    private Object enter(String boundary, Object exchange, boolean untilEnd, String name, Object head) {
         ThreadState s = ThreadContexts.state();
         RequestState current = s.request;
         if (current != null) {
@@ -68,15 +86,21 @@ final class Servers implements ServerHooks {
                 // A server called inside a client's or the application's request (in process): a span of it.
                 return Spans.recorded(current) ? Spans.openSyncSpan(s, "boundary", boundary, null) : null;
             }
-            if (s.serverDepth >= 2) {
-                return null; // deeper layers (a filter chain's every filter) need nothing
+            if (untilEnd && isAnotherRequest(current, exchange)) {
+                // Not a part of the request this thread is still in, but the next one: the thread is done with that one.
+                requests.leaveBoundary(s, current);
+                s.serverDepth = 0;
+            } else {
+                if (s.serverDepth >= 2) {
+                    return null; // deeper layers (a filter chain's every filter) need nothing
+                }
+                s.serverDepth++;
+                if (current.traceFromWire) {
+                    // The OpenTelemetry agent's server span, if it started one inside our entry, is the better parent.
+                    takeOpenTelemetrySpan(current, exchange);
+                }
+                return LAYER;
             }
-            s.serverDepth++;
-            if (current.traceFromWire) {
-                // The OpenTelemetry agent's server span, if it started one inside our entry, is the better parent.
-                takeOpenTelemetrySpan(current, exchange);
-            }
-            return LAYER;
         }
         if (Bridge.OPEN_EXCHANGES.get() > 0) {
             ServerDescriber d = describer(exchange);
@@ -91,16 +115,17 @@ final class Servers implements ServerHooks {
             }
         }
         ServerDescriber d = describer(exchange);
-        HttpRequestInfo info = d == null ? null : d.describeServer(exchange, redactor);
+        HttpRequestInfo info = d == null || name != null ? null : d.describeServer(exchange, redactor);
         HopTask.Inbound handedOver = s.inbound;
         s.inbound = null; // one request per hand-over: a second one in the same task did not queue
         String[] trace = TraceContexts.current(exchange);
         boolean fromWire = false;
         if (trace == null && d != null) {
-            trace = TraceParent.parse(d.traceparent(exchange));
+            trace = TraceParent.parse(d.traceparent(head == null ? exchange : head));
             fromWire = trace != null;
         }
-        RequestState r = requests.begin(s, RequestState.SERVER, info == null ? boundary : info.name, boundary,
+        String requestName = name != null ? HttpRequestInfo.serverName(name) : info == null ? boundary : info.name;
+        RequestState r = requests.begin(s, RequestState.SERVER, requestName, boundary,
                 info == null ? null : info.url, trace, handedOver == null ? null : handedOver.event);
         r.method = info == null ? null : info.method;
         r.describer = d;
@@ -111,11 +136,34 @@ final class Servers implements ServerHooks {
         s.serverDepth = 1;
         if (untilEnd) {
             r.endsLater = true;
-            if (open.put(d == null ? exchange : d.endKey(exchange), r) == null) {
+            Object key = d == null ? exchange : d.endKey(exchange);
+            r.exchangeHash = System.identityHashCode(key);
+            if (open.put(key, r) == null) {
                 Bridge.OPEN_EXCHANGES.incrementAndGet();
             }
         }
         return r;
+    }
+
+    /**
+     * Whether a server's entry that ends only at its end hook, for {@code exchange}, on a thread
+     * still in the inbound request {@code current}, begins the next request rather than being a
+     * layer of that one: current has ended, and the thread runs the rest of one of its tasks
+     * (reactor-netty begins a connection's next pipelined request when the last one terminates, in
+     * the task that wrote that one's end), or current began for another exchange of a server whose
+     * exchanges are never layers of one another ({@link ServerDescriber#exchangesAreDistinct}). The
+     * same exchange is always a layer of its own request (a filter chain's entries, a second dispatch).
+     */
+    private boolean isAnotherRequest(RequestState current, Object exchange) {
+        ServerDescriber d = describer(exchange);
+        if (d == null) {
+            return false;
+        }
+        boolean sameServer = current.describer == d;
+        if (sameServer && current.exchangeHash == System.identityHashCode(d.endKey(exchange))) {
+            return false;
+        }
+        return sameServer && d.exchangesAreDistinct() || current.hasEnded();
     }
 
     @Override
@@ -166,7 +214,7 @@ final class Servers implements ServerHooks {
         if (!r.endsLater && !continuesAfterReturn(r, exchange)) {
             ServerDescriber d = r.describer;
             int status = d == null ? -1 : d.statusCode(response, thrown);
-            if (r.terminate(thrown == null ? "ok" : "error", thrown, status)) {
+            if (r.terminate(outcome(thrown, status), thrown, status)) {
                 requests.leaveBoundary(s, r);
                 r.commit();
                 return;
@@ -178,6 +226,47 @@ final class Servers implements ServerHooks {
     }
 
     @Override
+    public Object serverResume(Object exchange) {
+        ServerDescriber d = describer(exchange);
+        RequestState held = open.get(d == null ? exchange : d.endKey(exchange));
+        if (held == null) {
+            return null; // its request has ended, or never began (a body read after the response)
+        }
+        ThreadState s = ThreadContexts.state();
+        RequestState current = s.request;
+        if (current == held) {
+            if (s.serverDepth >= 2) {
+                return null;
+            }
+            s.serverDepth++;
+            return LAYER;
+        }
+        if (current != null) {
+            if (current.kind != RequestState.SERVER && !current.hasEnded()) {
+                return null; // the thread works on another request: it stays there
+            }
+            requests.leaveBoundary(s, current); // the rest of another inbound request's task
+        }
+        s.request = held;
+        s.serverDepth = 1;
+        ThreadContexts.beginSegment(s, "resume");
+        return LAYER;
+    }
+
+    @Override
+    public void serverFailed(Object exchange, Throwable thrown) {
+        RequestState r = open.get(exchange);
+        if (r == null) {
+            return;
+        }
+        if (thrown == null) {
+            r.cancelledMeanwhile();
+        } else {
+            r.failedMeanwhile(thrown);
+        }
+    }
+
+    @Override
     public void serverEnd(Object exchange, Throwable thrown) {
         RequestState r = open.remove(exchange);
         if (r == null) {
@@ -186,9 +275,54 @@ final class Servers implements ServerHooks {
         Bridge.OPEN_EXCHANGES.decrementAndGet();
         ServerDescriber d = r.describer;
         int status = d == null ? -1 : d.statusCode(exchange);
-        if (r.terminate(thrown == null ? "ok" : "error", thrown, status)) {
+        if (thrown == null && d != null) {
+            thrown = d.failure(exchange); // a handler's exception the server answered for (Undertow's 500)
+        }
+        String outcome = thrown != null || status >= 500 ? "error"
+                : d != null && d.connectionLost(exchange) ? "cancelled" : "ok";
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == r) {
+            // What the server goes on to do on this thread is no part of the request: Undertow reads the
+            // connection's next request, or hands that read to its I/O thread, from inside its end.
+            requests.leaveBoundary(s, r);
+        }
+        if (r.terminate(outcome, thrown, status)) {
             r.commit();
         }
+    }
+
+    @Override
+    public void serverEndWith(Object exchange, Object response) {
+        RequestState r = open.remove(exchange);
+        if (r == null) {
+            return;
+        }
+        Bridge.OPEN_EXCHANGES.decrementAndGet();
+        ServerDescriber d = r.describer;
+        boolean endsHere = d == null ? r.terminate("ok", null, -1)
+                : r.terminate(d.outcome(response), d.cause(response), d.statusCode(response));
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request == r) {
+            requests.leaveBoundary(s, r);
+        }
+        if (endsHere) {
+            r.commit();
+        }
+    }
+
+    @Override
+    public Object serverQueueEnter(Object task) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null || !handoffs.isServerQueueTask(task)) {
+            return null;
+        }
+        s.serverQueueing++;
+        return s;
+    }
+
+    @Override
+    public void serverQueueExit(Object token) {
+        ((ThreadState) token).serverQueueing--;
     }
 
     @Override
@@ -200,9 +334,24 @@ final class Servers implements ServerHooks {
         }
     }
 
+    @Override
+    public void serverHandler(Object handler, Object target, Object request) {
+        ThreadState s = ThreadContexts.current();
+        RequestState r = s == null ? null : s.request;
+        if (r == null || r.kind != RequestState.SERVER) {
+            return;
+        }
+        for (RouteDescriber d : routeDescribers) {
+            String route = d.route(handler, target, request);
+            if (route != null) {
+                rename(r, route);
+                return;
+            }
+        }
+    }
+
     private static void rename(RequestState r, String route) {
-        String trimmed = route.length() > HttpRequestInfo.SERVER_PATH_LIMIT
-                ? route.substring(0, HttpRequestInfo.SERVER_PATH_LIMIT) : route;
+        String trimmed = HttpRequestInfo.serverName(route);
         r.name = r.method == null ? trimmed : r.method + " " + trimmed;
     }
 
@@ -218,6 +367,14 @@ final class Servers implements ServerHooks {
     @Override
     public Runnable wrapServerTask(Runnable task, Object executor) {
         return handoffs.serverTask(task, executor);
+    }
+
+    /**
+     * An inbound request's outcome: error when its server's entry threw, the exchange failed, or the
+     * server answered 5xx (what the server failed at, as OpenTelemetry's server spans say too).
+     */
+    static String outcome(Throwable thrown, int status) {
+        return thrown != null || status >= 500 ? "error" : "ok";
     }
 
     /**

@@ -79,11 +79,21 @@ final class ThreadState {
      */
     HopTask.Inbound inbound;
     /**
+     * A task a server is about to hand to an executor it has not named yet (Handoffs#serverTask):
+     * its wrapping there is the server's hand-over. Held until then, or until the next such task.
+     */
+    Runnable serverTask;
+    /**
      * Entries of the current inbound request's server on this thread that returned a token: 1 at
      * its boundary (or its re-entry on a thread it hopped to), 2 inside its first layer; deeper
      * layers are not counted (see Servers#serverEnter).
      */
     int serverDepth;
+    /**
+     * Depth of a server's queueing of a hand-over in an executor of its own (ServerHooks#serverQueueEnter):
+     * while positive, a task this thread hands to an executor in a request carries that hand-over.
+     */
+    int serverQueueing;
 
     /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
     HopTask runningTask;

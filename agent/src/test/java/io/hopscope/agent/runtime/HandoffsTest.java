@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.hopscope.agent.bootstrap.Bridge;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,7 +15,11 @@ import org.junit.jupiter.api.Test;
  * Attached tasks (fork/join tasks): remembered only in a request, and counted in
  * Bridge.PENDING_TASKS until they run, so that the check every such task in the JVM makes when it
  * runs falls back to one volatile read. Tasks handed to an executor: a library's housekeeping,
- * known by the task or by the executor, is never wrapped, whichever hook hands it over.
+ * known by the task or by the executor, is never wrapped, whichever hook hands it over. A server's
+ * task handed over without its executor is its hand-over where it reaches one; a server's
+ * hand-over after the request on its thread has ended begins a request of its own. Work a
+ * library does for an object it attached a request to enters that request, putting aside the one
+ * the thread is in.
  */
 class HandoffsTest {
 
@@ -88,6 +93,77 @@ class HandoffsTest {
         }
     }
 
+    @Test
+    void aServerTaskWithoutItsExecutorIsHandedOverWhereItReachesOne() {
+        Runnable task = () -> { };
+        Runnable other = () -> { };
+        Worker worker = new Worker();
+        assertThat(handoffs.serverTask(task, null)).as("no executor named yet: not wrapped").isSameAs(task);
+        Runnable unrelated = handoffs.wrapRunnable(other, worker);
+        assertThat(((HopTask) unrelated).serverQueue).as("another task handed over meanwhile").isFalse();
+        Runnable wrapped = handoffs.wrapRunnable(task, worker);
+        assertThat(wrapped).isInstanceOf(HopTask.OfRunnable.class);
+        assertThat(((HopTask) wrapped).serverQueue).as("the server's hand-over").isTrue();
+        assertThat(((HopTask) wrapped).via).isEqualTo(Worker.class.getName());
+        assertThat(((HopTask) handoffs.wrapRunnable(task, worker)).serverQueue).as("handed over again").isFalse();
+    }
+
+    @Test
+    void aServerTaskWithoutItsExecutorBeforeAnyRequestIsItsHandOver() {
+        self.request = null;
+        Runnable task = () -> { };
+        assertThat(handoffs.serverTask(task, null)).isSameAs(task);
+        assertThat(handoffs.wrapRunnable(task, new Worker())).isInstanceOf(HopTask.Inbound.class);
+        assertThat(handoffs.wrapRunnable(task, new Worker())).as("once").isSameAs(task);
+    }
+
+    @Test
+    void aServerHandOverAfterTheRequestEndedIsAHandOverOfItsOwn() {
+        rules.addServerQueueTask(HandoffsTest.class.getName() + "$ServerTask");
+        Runnable inRequest = handoffs.wrapRunnable(new ServerTask(), null);
+        assertThat(inRequest).as("handed over in the request: a hop of it").isInstanceOf(HopTask.OfRunnable.class);
+        assertThat(((HopTask) inRequest).serverQueue).isTrue();
+        self.request.markEnded();
+        assertThat(handoffs.wrapRunnable(new ServerTask(), null))
+                .as("handed over after it ended (a connection's next request)").isInstanceOf(HopTask.Inbound.class);
+        Runnable other = () -> { };
+        assertThat(handoffs.wrapRunnable(other, null)).as("any other task still carries the request")
+                .isInstanceOf(HopTask.OfRunnable.class);
+    }
+
+    /** A server's hand-over of an inbound request, by its class name. */
+    private static final class ServerTask implements Runnable {
+        @Override
+        public void run() {
+        }
+    }
+
+    @Test
+    void aSwitchEntersTheAttachedRequestWhateverTheThreadIsInAndPutsThatOneBack() throws Exception {
+        Object key = new Object();
+        RequestState attachedIn = self.request;
+        handoffs.attachContext(key, true);
+        RequestState other = new RequestState(43, "server", "other", "HandoffsTest", null, Thread.currentThread(), false,
+                null);
+        Object[] seen = new Object[4];
+        onAnotherThread(() -> {
+            ThreadState s = ThreadContexts.state();
+            s.request = other;
+            Object token = handoffs.attachedContextSwitch(key);
+            seen[0] = s.request;
+            seen[1] = handoffs.attachedContextSwitch(key);
+            handoffs.taskEnd(token);
+            seen[2] = s.request;
+            s.request = null;
+        });
+        assertThat(seen[0]).as("in the attached request").isSameAs(attachedIn);
+        assertThat(seen[1]).as("a switch into the request the thread is in").isNull();
+        assertThat(seen[2]).as("the request put aside, back").isSameAs(other);
+        attachedIn.markEnded();
+        onAnotherThread(() -> seen[3] = handoffs.attachedContextSwitch(key));
+        assertThat(seen[3]).as("a switch into an ended request").isNull();
+    }
+
     /** Each executor hook, in the request, wraps a task handed to {@code executor} or not. */
     private void assertWrapped(Object executor, boolean wrapped) {
         Runnable runnable = () -> { };
@@ -99,6 +175,14 @@ class HandoffsTest {
                 .as("wrapScheduledCallable").isEqualTo(wrapped);
         assertThat(handoffs.wrapCallables(List.of(callable), executor).iterator().next() != callable)
                 .as("wrapCallables").isEqualTo(wrapped);
+    }
+
+    /** An executor, by its class name. */
+    private static final class Worker implements Executor {
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
     }
 
     /** A task of a library's own, by its class name. */

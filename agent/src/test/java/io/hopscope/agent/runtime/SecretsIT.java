@@ -73,11 +73,17 @@ class SecretsIT {
         Map<Long, Requests.Request> requests = Requests.byId(run.events());
         // The requests are there, with the query parameter the allow-list keeps: the searches below
         // search a recording that holds them.
-        assertThat(requests.values()).filteredOn(r -> r.request != null)
+        assertThat(Requests.outbound(requests).values()).filteredOn(r -> r.request != null)
                 .filteredOn(r -> !r.request.getString("boundary").startsWith(PIPELINE))
                 .extracting(r -> r.request.getString("url"))
                 .hasSize(4)
                 .allSatisfy(url -> assertThat(url).endsWith("/container/blob?comp=list"));
+        // So are the server's requests of them (the JDK's server, in process), named by path.
+        assertThat(Requests.inbound(requests).values())
+                .filteredOn(r -> r.request.getString("name").equals("GET /container/blob"))
+                .extracting(r -> r.request.getString("url"))
+                .hasSizeGreaterThanOrEqualTo(4)
+                .allSatisfy(url -> assertThat(url).isEqualTo("/container/blob?comp=list"));
         assertNoSecretIn(run.recording, Arrays.asList(SecretsApp.SECRETS));
     }
 
@@ -104,6 +110,15 @@ class SecretsIT {
             assertThat(r.getString("url")).endsWith("?comp=list").doesNotContain("@");
             assertThat(r.getString("name")).startsWith("GET 127.0.0.1/container/");
         });
+        // The server's 16 requests (the clients' 4, the pipelines' 12), each named by path, its query
+        // cut to the allow-list: in the recording the searches below search.
+        assertThat(events).filteredOn(e -> e.getEventType().getName().equals("hopscope.Request"))
+                .filteredOn(e -> "server".equals(e.getString("kind")))
+                .hasSize(16)
+                .allSatisfy(r -> {
+                    assertThat(r.getString("name")).matches("GET /container/(blob|denied|slow)");
+                    assertThat(r.getString("url")).isEqualTo(r.getString("name").substring("GET ".length()) + "?comp=list");
+                });
         assertThat(pipelineRequests).filteredOn(r -> "error".equals(r.getString("outcome")))
                 .extracting(r -> r.getString("error"))
                 .hasSize(10)

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * listener): kept by their exchange until they end, so that the server's entry with the exchange
  * again, on a thread outside them (a dispatch), resumes them rather than beginning another; and
  * forgotten when they end, counted in Bridge.OPEN_EXCHANGES meanwhile. An exception out of a layer
- * (a servlet inside a container's adapter) is the request's outcome.
+ * (a servlet inside a container's adapter) is the request's outcome. A framework's route, in the
+ * exchange or made from its matched handler, renames the request.
  */
 class ServersTest {
 
@@ -100,6 +101,21 @@ class ServersTest {
         Exchange exchange = new Exchange();
         Object token = servers.serverEnter("test", exchange);
         exchange.route = "/orders/{id}";
+        servers.serverExit(token, exchange, null);
+        assertThat(((RequestState) token).name).isEqualTo("GET /orders/{id}");
+    }
+
+    @Test
+    void aHandlersRouteRenamesTheServerRequestItIsMatchedIn() {
+        servers.addRouteDescriber((handler, target, request) -> request instanceof Exchange ? "/orders/" + handler : null);
+        servers.serverHandler("{id}", this, new Exchange());
+        assertThat(self.request).as("outside an inbound request: nothing").isNull();
+
+        Exchange exchange = new Exchange();
+        Object token = servers.serverEnter("test", exchange);
+        servers.serverHandler("{id}", this, "not the framework's request");
+        assertThat(((RequestState) token).name).as("no describer knows it: the path").isEqualTo("GET /orders/1");
+        servers.serverHandler("{id}", this, exchange);
         servers.serverExit(token, exchange, null);
         assertThat(((RequestState) token).name).isEqualTo("GET /orders/{id}");
     }

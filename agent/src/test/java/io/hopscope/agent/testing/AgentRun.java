@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Assumptions;
 
 /** Runs a program on a separate JVM with the shaded agent jar, the way users run it. */
 public final class AgentRun {
@@ -58,7 +60,9 @@ public final class AgentRun {
 
     /**
      * Runs {@code java [-javaagent:agent=options] args...} and waits for it; {@code options} may
-     * contain {@code %JFR%}, replaced by a fresh recording path.
+     * contain {@code %JFR%}, replaced by a fresh recording path. On the JDK 11 ({@link Jdk11}), the
+     * test classes' directory in {@code args} (a class path) stands for their JDK 11 build; with
+     * {@link Jdk11#MISSING} for {@code java}, the test is skipped with that reason.
      */
     public static AgentRun run(String java, String options, List<String> args) throws Exception {
         return run(java, shortJvmFlags(), options, args);
@@ -71,6 +75,14 @@ public final class AgentRun {
 
     private static AgentRun run(String java, List<String> jvmFlags, String options, List<String> args)
             throws Exception {
+        if (Jdk11.MISSING.equals(java)) {
+            Assumptions.abort("JDK 11 run skipped: " + Jdk11.MISSING);
+        }
+        if (Jdk11.is(java)) {
+            String classes = System.getProperty("hopscope.test.classes");
+            String classes11 = Jdk11.testClasses().toString();
+            args = args.stream().map(a -> a.replace(classes, classes11)).collect(Collectors.toList());
+        }
         Path dir = workDir();
         Path recording = Files.createTempFile(dir, "run-", ".jfr");
         Files.delete(recording);

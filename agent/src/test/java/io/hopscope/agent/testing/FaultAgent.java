@@ -119,11 +119,14 @@ public final class FaultAgent implements InvocationHandler {
     @Override
     public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
         if (method.getDeclaringClass() == Object.class) {
-            return switch (method.getName()) {
-                case "equals" -> proxy == args[0];
-                case "hashCode" -> System.identityHashCode(proxy);
-                default -> "FaultAgent(" + parts.get(method.getDeclaringClass()) + ")";
-            };
+            // No switch expression: this class is also built for the JDK 11 runs.
+            if (method.getName().equals("equals")) {
+                return proxy == args[0];
+            }
+            if (method.getName().equals("hashCode")) {
+                return System.identityHashCode(proxy);
+            }
+            return "FaultAgent(" + parts.get(method.getDeclaringClass()) + ")";
         }
         if (mode.equals("exits")) {
             Object result = callRuntime(method, args);
@@ -182,12 +185,18 @@ public final class FaultAgent implements InvocationHandler {
 
     /** Writes this class as a java agent jar: {@code -javaagent:jar=mode,hitsFile}, after hopscope's. */
     public static Path jar(Path jar) throws IOException {
+        return jar(jar, null);
+    }
+
+    /** The same with this class as compiled into {@code classes} (the JDK 11 build of it), where not null. */
+    public static Path jar(Path jar, Path classes) throws IOException {
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), FaultAgent.class.getName());
         String entry = FaultAgent.class.getName().replace('.', '/') + ".class";
         try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest);
-                InputStream in = FaultAgent.class.getClassLoader().getResourceAsStream(entry)) {
+                InputStream in = classes == null ? FaultAgent.class.getClassLoader().getResourceAsStream(entry)
+                        : Files.newInputStream(classes.resolve(entry))) {
             j.putNextEntry(new JarEntry(entry));
             in.transferTo(j);
             j.closeEntry();

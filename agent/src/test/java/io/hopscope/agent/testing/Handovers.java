@@ -87,6 +87,9 @@ public final class Handovers {
     }
 
     public static String jdk(String java) {
+        if (Jdk11.is(java)) {
+            return "JDK 11 " + java;
+        }
         return java.equals(secondJvm()) ? "second JDK " + java : "JDK " + Runtime.version().feature();
     }
 }

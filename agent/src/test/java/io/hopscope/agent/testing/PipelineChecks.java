@@ -12,7 +12,8 @@ import jdk.jfr.consumer.RecordedEvent;
 /**
  * What the samples' azure-core pipeline records, each way a synchronous SDK call can run, wherever
  * the application and its libraries are loaded from (PipelineIT, ClassLoadersIT), and the same of
- * testapps.PipelineApp's, the same pipeline on each tested azure-core (PipelineIT).
+ * testapps.PipelineApp's, the same pipeline outside the samples (PipelineIT: on each tested
+ * azure-core, and on JDK 11).
  */
 public final class PipelineChecks {
 
@@ -20,8 +21,11 @@ public final class PipelineChecks {
     private static final List<String> POLICIES = policies("io.hopscope.samples.pipeline.ClientTagPolicy",
             "io.hopscope.samples.pipeline.AsyncOnlyPolicy");
 
+    /** The boundary of the samples' embedded server's requests (Jetty 12's core server). */
+    public static final String SAMPLE_SERVER = "org.eclipse.jetty.server.Server#handle";
+
     /** azure-core's three policies of the pipeline, then its sync policy and its async-only one. */
-    public static List<String> policies(String syncPolicy, String asyncOnlyPolicy) {
+    private static List<String> policies(String syncPolicy, String asyncOnlyPolicy) {
         return List.of("com.azure.core.http.policy.UserAgentPolicy", "com.azure.core.http.policy.RequestIdPolicy",
                 "com.azure.core.http.policy.RetryPolicy", syncPolicy, asyncOnlyPolicy);
     }
@@ -29,12 +33,31 @@ public final class PipelineChecks {
     private PipelineChecks() {
     }
 
+    /**
+     * The samples' embedded server's requests: inbound requests beside the clients' in every sample
+     * that calls it, at least {@code atLeast} (one for each answered call), each named by its path
+     * alone ({@code GET /}, beside the clients' {@code GET 127.0.0.1/}), 200 and ok. Its handler is
+     * of Jetty's non-blocking kind, so the thread that selected a request runs it: no server queue.
+     */
+    public static void sampleServer(Collection<Requests.Request> served, int atLeast) {
+        assertThat(served).as("the sample server's requests").hasSizeGreaterThanOrEqualTo(atLeast);
+        for (Requests.Request r : served) {
+            r.assertOk(SAMPLE_SERVER);
+            assertThat(r.request.getString("kind")).isEqualTo("server");
+            assertThat(r.request.getString("name")).isEqualTo("GET /");
+            assertThat(r.request.getInt("statusCode")).isEqualTo(200);
+            assertThat(Requests.startThreadName(r.request)).as("start of served request %d", r.id)
+                    .startsWith("sample-server");
+            assertThat(r.hops).as("hops of served request %d", r.id).noneMatch(h -> h.getBoolean("serverQueue"));
+        }
+    }
+
     /** OkHttp sendSync: each request stays on its caller thread, no hop, every policy a span. */
     public static void okHttpSync(Collection<Requests.Request> requests) {
         okHttpSync(requests, POLICIES);
     }
 
-    /** The same for a pipeline of the policies {@code policies}. */
+    /** The same with the pipeline's {@code policies}, in order (the JDK 11 run's PipelineApp has its own). */
     public static void okHttpSync(Collection<Requests.Request> requests, List<String> policies) {
         assertThat(requests).isNotEmpty();
         for (Requests.Request r : requests) {
@@ -65,7 +88,7 @@ public final class PipelineChecks {
         nettySyncOverAsync(requests, nettyPackage, loopThread, POLICIES);
     }
 
-    /** The same for a pipeline of the policies {@code policies}. */
+    /** The same with the pipeline's {@code policies}, in order. */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread,
             List<String> policies) {
         String netty = nettyPackage + ".";
@@ -125,7 +148,7 @@ public final class PipelineChecks {
         assertPoliciesInPipelineOrder(r, POLICIES);
     }
 
-    /** The same for a pipeline of the policies {@code expected}. */
+    /** The same with the pipeline's {@code expected} policies, in order. */
     public static void assertPoliciesInPipelineOrder(Requests.Request r, List<String> expected) {
         List<String> policies = r.spans.stream()
                 .filter(s -> s.getString("kind").equals("policy") && expected.contains(s.getString("name")))

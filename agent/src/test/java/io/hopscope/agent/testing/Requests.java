@@ -105,6 +105,13 @@ public final class Requests {
         return outbound;
     }
 
+    /** The inbound requests (kind server): those a test app's own in-process server answered. */
+    public static Map<Long, Request> inbound(Map<Long, Request> requests) {
+        Map<Long, Request> inbound = new LinkedHashMap<>(requests);
+        inbound.keySet().removeAll(outbound(requests).keySet());
+        return inbound;
+    }
+
     /** The thread a request started on: its Request event's startThread, or the event's own thread when null. */
     public static String startThreadName(RecordedEvent request) {
         String name = threadName(request, "startThread");

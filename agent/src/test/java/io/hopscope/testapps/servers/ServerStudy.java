@@ -18,7 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -34,10 +34,12 @@ import java.util.function.BooleanSupplier;
  * {@link HttpURLConnection}, which the agent does not instrument: the recording holds the server's
  * requests and the handler's calls, not the load's.
  *
- * <p>The server's queue is made certain, not left to timing: the first request's handler waits
- * until the server has a second request queued for a thread ({@code queued}, which the app reads
- * from its server's executor), then holds its thread {@link #HOLD_MILLIS} more, so that request
- * waits at least that long in the queue.
+ * <p>The server's queue is made certain, not left to timing: the first {@link #SERVER_THREADS}
+ * handlers, one on each of the server's request threads, wait until the server has a request queued
+ * for a thread ({@code queued}, which the app reads from its server's executor), then hold their
+ * threads {@link #HOLD_MILLIS} more: no thread is free to take that request meanwhile, so it waits
+ * at least that long in the queue. (Held by one handler only, the other thread could take it at
+ * once, and a queue that long was left to how slow the other thread's first request was.)
  */
 public final class ServerStudy implements AutoCloseable {
 
@@ -45,7 +47,7 @@ public final class ServerStudy implements AutoCloseable {
     public static final int CLIENTS = 4;
     public static final int REQUESTS_PER_CLIENT = 3;
     public static final int SERVER_THREADS = 2;
-    /** How long the first handler holds its thread once another request is queued. */
+    /** How long the first handlers (one on each request thread) hold their threads once a request is queued. */
     public static final long HOLD_MILLIS = 40;
     /** What the pool's task allocates in the request (allocation is exact: at least this much is in it). */
     public static final int POOL_TASK_BYTES = 256 * 1024;
@@ -60,7 +62,8 @@ public final class ServerStudy implements AutoCloseable {
     private final ExecutorService pool = Executors.newFixedThreadPool(1, r -> new Thread(r, "study-pool"));
     private final HttpServer backend;
     private final HttpClient client = HttpClient.newHttpClient();
-    private final AtomicBoolean first = new AtomicBoolean(true);
+    /** Handlers that began: the first {@link #SERVER_THREADS} hold their threads until a request is queued. */
+    private final AtomicInteger began = new AtomicInteger();
     private volatile BooleanSupplier queued = () -> true;
     /** Keeps what the pool's tasks allocate reachable until the task's result is read. */
     private volatile byte[] sink;
@@ -86,7 +89,7 @@ public final class ServerStudy implements AutoCloseable {
         if (path.startsWith(FAIL)) {
             throw new IllegalStateException("the study's failing handler");
         }
-        if (first.compareAndSet(true, false)) {
+        if (began.getAndIncrement() < SERVER_THREADS) {
             holdUntilAnotherIsQueued();
         }
         Future<Integer> task = pool.submit(() -> {
@@ -113,7 +116,7 @@ public final class ServerStudy implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!queued.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("no request was queued behind the first one in 30 s");
+                throw new IllegalStateException("no request was queued behind the first ones in 30 s");
             }
             TimeUnit.MILLISECONDS.sleep(1);
         }
@@ -182,10 +185,19 @@ public final class ServerStudy implements AutoCloseable {
             status = -1; // a server that drops the connection of a failed handler (the JDK's)
             body = "";
         }
-        long waited = System.nanoTime() - start;
+        return line(traceparent, path, status, System.nanoTime() - start, body);
+    }
+
+    /**
+     * One request's line, as ServerChecks reads it: the request sent with {@code traceparent} for
+     * {@code path}, answered with {@code status} (the server's protocol's: HTTP's, or a gRPC code)
+     * and {@code body} (the handler's, or anything else) after the client waited {@code waitedNanos}.
+     * For a server's app whose load is not this class's own (gRPC's).
+     */
+    public static String line(String traceparent, String path, int status, long waitedNanos, String body) {
         String handled = body.startsWith("handled ") ? body.substring("handled ".length()).trim() : "-1";
         String traceId = traceparent.length() > 35 && traceparent.charAt(2) == '-' ? traceparent.substring(3, 35) : "-";
-        return "request " + traceId + " " + path + " status " + status + " waited " + waited + " handled " + handled;
+        return "request " + traceId + " " + path + " status " + status + " waited " + waitedNanos + " handled " + handled;
     }
 
     @Override

@@ -5,11 +5,14 @@ import io.hopscope.analyzer.analysis.DiffBuilder;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.model.Diff;
+import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.ServerQueueSummary;
 import io.hopscope.analyzer.model.Warmup;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextDiff;
 import io.hopscope.analyzer.output.TextReport;
+import io.hopscope.analyzer.output.Units;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -19,7 +22,10 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -41,8 +47,10 @@ import picocli.CommandLine.Spec;
         description = {"Runs the pipeline sample under the agent: okhttp --mode sync, netty --mode"
                 + " sync-over-async, and okhttp --mode sync --callers virtual on the newest JDK 21+ of this"
                 + " JVM, JAVA_HOME and /usr/lib/jvm (skipped, saying so, when there is none); embedded"
-                + " server. Writes the recordings and their reports into a new folder hopscope-demo-<time>/,"
-                + " then prints the diffs (okhttp-sync against each other run) and the slowest requests.",
+                + " server, whose own requests the recordings hold but the reports and diffs leave out. Then the serve sample, a server under an open-loop load, under the agent. Writes"
+                + " the recordings and their reports into a new folder hopscope-demo-<time>/, then prints the"
+                + " diffs (okhttp-sync against each other run), the slowest requests, and the server's queue"
+                + " beside what its clients waited.",
                 "Needs samples/target/hopscope-samples.jar and agent/target/hopscope-agent.jar (make build),"
                 + " found beside this jar's repository or under the working directory.",
                 "",
@@ -51,6 +59,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     static final String SAMPLES_JAR = "samples/target/hopscope-samples.jar";
     static final String AGENT_JAR = "agent/target/hopscope-agent.jar";
+    /**
+     * The pipeline runs' requests the demo reports: the calls (named with the host they went to), not
+     * the embedded server's answers to them, which the same recording holds (named by path alone).
+     */
+    static final String CALLS = "* 127.0.0.1/*";
+    /** The server study's sample subcommand, and the name of its files in the demo's folder. */
+    static final String SERVE = "serve";
 
     @Spec
     CommandSpec spec;
@@ -112,7 +127,9 @@ public final class DemoCommand implements Callable<Integer> {
                     + " under the agent -> " + jfr);
             err.flush();
             runSample(run, samples, agent, jfr, folder.resolve(run.label() + ".log"));
-            Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
+            // The pipeline's calls: the samples' server answers them in the same JVM, and its requests
+            // (kind server, GET / without a host) are in the recording, but not in the study's figures.
+            Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(CALLS, 5, SortField.duration, 5,
                     AnalysisOptions.defaultDetailBytes()).withWarmup(Warmup.apart)).analyze();
             report.recording().warnings().forEach(w -> err.println("warning: " + w));
             try (Writer w = Files.newBufferedWriter(folder.resolve(run.label() + "-report.txt"), StandardCharsets.UTF_8)) {
@@ -142,10 +159,72 @@ public final class DemoCommand implements Callable<Integer> {
         TextReport.write(reports.get(1), "duration", out);
         out.println();
         exportStep(folder, runs.get(1).label(), out, err);
+        serveStep(samples, agent, self, folder, out, err);
         out.println("written to " + folder.toAbsolutePath() + "/ (recordings, reports as text and json, "
                 + String.join(", ", diffFiles) + ")");
         out.flush();
         return 0;
+    }
+
+    /**
+     * The server study (issue 40): the samples' server in serve's pool mode, its load open-loop in a JVM
+     * of its own, under the agent; what its clients waited beside what its handler measured and the
+     * server queue hopscope found in its requests.
+     */
+    private void serveStep(Path samples, Path agent, Path java, Path folder, PrintWriter out, PrintWriter err)
+            throws Exception {
+        Path jfr = folder.resolve(SERVE + ".jfr").toAbsolutePath();
+        Path log = folder.resolve(SERVE + ".log");
+        err.println("demo: running serve --mode pool for " + durationSeconds + " s under the agent -> " + jfr);
+        err.flush();
+        run(SERVE, List.of(java.toString(), "-javaagent:" + agent.toAbsolutePath() + "=jfr=" + jfr, "-jar",
+                samples.toAbsolutePath().toString(), SERVE, "--mode", "pool", "--warmup", "2",
+                "--duration", Integer.toString(durationSeconds)), jfr, log);
+        Map<String, String> figures = new LinkedHashMap<>();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            int colon = line.indexOf(": ");
+            if (colon > 0 && line.indexOf(' ') > colon) {
+                figures.put(line.substring(0, colon), line.substring(colon + 2).trim());
+            }
+        }
+        Report report = new RecordingAnalyzer(jfr, new AnalysisOptions(null, 5, SortField.duration, 5,
+                AnalysisOptions.defaultDetailBytes()).withWarmup(Warmup.apart)).analyze();
+        report.recording().warnings().forEach(w -> err.println("warning: " + w));
+        try (Writer w = Files.newBufferedWriter(folder.resolve(SERVE + "-report.txt"), StandardCharsets.UTF_8)) {
+            TextReport.write(report, "duration", new PrintWriter(w));
+        }
+        try (Writer w = Files.newBufferedWriter(folder.resolve(SERVE + "-report.json"), StandardCharsets.UTF_8)) {
+            JsonReport.write(report, w);
+        }
+        out.println("serve --mode pool: the samples' server, " + figures.getOrDefault("threads", "?")
+                + " request threads, its load open-loop at " + figures.getOrDefault("rate_per_s", "?")
+                + " requests/s from a JVM of its own:");
+        out.printf(Locale.ROOT, "  %-50s p50 %s, p99 %s%n", "what its clients waited (from when each was due)",
+                micros(figures.get("client_latency_p50_us")), micros(figures.get("client_latency_p99_us")));
+        out.printf(Locale.ROOT, "  %-50s p50 %s, p99 %s%n", "what its handler measured of its own time",
+                micros(figures.get("handler_p50_us")), micros(figures.get("handler_p99_us")));
+        for (NameSummary name : report.summary()) {
+            if (name.kinds().server() > 0) {
+                ServerQueueSummary queue = name.serverQueue();
+                out.printf(Locale.ROOT, "  %-50s mean %s, p99 %s (%d of %d handed over by the selector)%n",
+                        "hopscope's server queue of " + name.name(), Units.nanos(queue.meanNanos()),
+                        Units.nanos(queue.p99Nanos()), queue.queued(), name.count());
+            }
+        }
+        out.println("  (" + folder.resolve(SERVE + "-report.txt") + " has its slowest requests, each with its hops)");
+        out.println();
+    }
+
+    /** A figure serve printed in microseconds, as the text reports show times; "?" when it printed none. */
+    private static String micros(String value) {
+        if (value == null) {
+            return "?";
+        }
+        try {
+            return Units.nanos(Double.parseDouble(value) * 1e3);
+        } catch (NumberFormatException e) {
+            return "?";
+        }
     }
 
     /**
@@ -176,23 +255,27 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     private void runSample(Run run, Path samples, Path agent, Path jfr, Path log) throws Exception {
-        List<String> cmd = List.of(run.java().toString(), "-javaagent:" + agent.toAbsolutePath() + "=jfr=" + jfr,
+        run(run.label(), List.of(run.java().toString(), "-javaagent:" + agent.toAbsolutePath() + "=jfr=" + jfr,
                 "-jar", samples.toAbsolutePath().toString(), "pipeline",
                 "--http-client", run.httpClient(), "--mode", run.mode(), "--callers", run.callers(),
                 "--parallel", Integer.toString(parallel), "--warmup", "2",
-                "--duration", Integer.toString(durationSeconds));
+                "--duration", Integer.toString(durationSeconds)), jfr, log);
+    }
+
+    /** Runs one sample's command, its output into {@code log}; it must exit 0 and write {@code jfr}. */
+    private void run(String label, List<String> cmd, Path jfr, Path log) throws Exception {
         Files.writeString(log, String.join(" ", cmd) + System.lineSeparator());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
         if (!p.waitFor(durationSeconds + 90L, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new CliProblem("demo: the " + run.label() + " run did not finish in time; see " + log);
+            throw new CliProblem("demo: the " + label + " run did not finish in time; see " + log);
         }
         if (p.exitValue() != 0) {
-            throw new CliProblem("demo: the " + run.label() + " run exited with " + p.exitValue() + "; see " + log);
+            throw new CliProblem("demo: the " + label + " run exited with " + p.exitValue() + "; see " + log);
         }
         if (!Files.isRegularFile(jfr)) {
-            throw new CliProblem("demo: the " + run.label() + " run wrote no recording at " + jfr + "; see " + log);
+            throw new CliProblem("demo: the " + label + " run wrote no recording at " + jfr + "; see " + log);
         }
     }
 

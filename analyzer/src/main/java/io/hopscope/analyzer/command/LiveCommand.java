@@ -319,11 +319,34 @@ public final class LiveCommand implements Callable<Integer> {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
+    /** The oldest JDK whose JFR streams its events (JEP 349), which live reads. */
+    static final int OLDEST_STREAMING_FEATURE = 14;
+
+    /**
+     * Refuses, before loading the agent, a target whose JDK cannot stream its recording: the agent
+     * runs there (JDK 11+), but live has nothing to read; attach records it.
+     */
+    static void checkStreams(long target, Properties properties) throws CliProblem {
+        String spec = properties.getProperty("java.specification.version", "");
+        int feature;
+        try {
+            feature = Integer.parseInt(spec.startsWith("1.") ? spec.substring(2) : spec);
+        } catch (NumberFormatException e) {
+            return; // unknown: try, and say what fails
+        }
+        if (feature < OLDEST_STREAMING_FEATURE) {
+            throw new CliProblem("live: process " + target + " runs JDK " + properties.getProperty("java.version", spec)
+                    + ", whose JFR cannot stream events (JDK " + OLDEST_STREAMING_FEATURE + "+); record it instead:"
+                    + " hopscope attach " + target + ", then hopscope attach " + target + " --stop -o FILE");
+        }
+    }
+
     /** Attaches, loads the agent unless it runs already, and returns the JVM's local JMX address. */
     private String attach(long target, PrintWriter err) throws CliProblem {
         VirtualMachine vm = AttachTarget.attach(target, "live");
         try {
             Properties properties = vm.getSystemProperties();
+            checkStreams(target, properties);
             if (properties.getProperty(AttachProperties.STARTED) == null) {
                 Path jar = agent.find("live");
                 vm.loadAgent(jar.toString(), agentOptions);

@@ -6,7 +6,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /** Human formatting of nanoseconds, bytes and epoch times for the text outputs (fixed locale: stable output). */
-final class Units {
+public final class Units {
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS")
             .withZone(ZoneOffset.UTC);
@@ -14,7 +14,7 @@ final class Units {
     private Units() {
     }
 
-    static String nanos(double nanos) {
+    public static String nanos(double nanos) {
         double abs = Math.abs(nanos);
         if (abs >= 1e9) {
             return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);

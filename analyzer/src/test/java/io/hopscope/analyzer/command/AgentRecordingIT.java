@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.SampleServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,14 +54,20 @@ class AgentRecordingIT {
     @Test
     void okhttpSyncRunsOnOneThreadAndNettySyncOverAsyncHopsAndWakesBack() throws Exception {
         Path okhttp = record("okhttp", null, "pipeline", "--http-client", "okhttp", "--mode", "sync", "--count", "30");
-        List<JsonNode> sync = requests(okhttp);
+        List<JsonNode> sync = SampleServer.calls(requests(okhttp));
         assertThat(sync).hasSizeGreaterThanOrEqualTo(30).allSatisfy(r -> {
             assertThat(r.get("hops").asInt()).isZero();
             assertThat(r.get("threads")).hasSize(1);
         });
+        // The sample's server answered each call: an inbound request of its own, on its own threads.
+        assertThat(SampleServer.servedIn(requests(okhttp))).hasSizeGreaterThanOrEqualTo(30).allSatisfy(r -> {
+            assertThat(r.get("name").asText()).isEqualTo("GET /");
+            assertThat(r.get("statusCode").asInt()).isEqualTo(200);
+            assertThat(names(r.get("threads"))).allSatisfy(t -> assertThat(t).startsWith("sample-server"));
+        });
         Path netty = record("netty", null, "pipeline", "--http-client", "netty", "--mode", "sync-over-async",
                 "--count", "30");
-        List<JsonNode> soa = requests(netty);
+        List<JsonNode> soa = SampleServer.calls(requests(netty));
         assertThat(soa).hasSizeGreaterThanOrEqualTo(30);
         // A response already there when block() is called is no wait, hence no wake: most, not all.
         long handoffAndWake = soa.stream().filter(r -> r.get("hops").asInt() >= 2
@@ -77,7 +84,7 @@ class AgentRecordingIT {
     @Test
     void jdkHttpSyncHopsThroughTheClientsSelectorAndExecutorThreads() throws Exception {
         Path jfr = record("jdk-http", null, "jdk-http", "--mode", "sync", "--producers", "1", "--count", "30");
-        List<JsonNode> requests = requests(jfr);
+        List<JsonNode> requests = SampleServer.calls(requests(jfr));
         assertThat(requests).hasSizeGreaterThanOrEqualTo(30).allSatisfy(r -> {
             List<String> threads = names(r.get("threads"));
             assertThat(threads).contains("jdk-http-producer-1")
@@ -108,6 +115,8 @@ class AgentRecordingIT {
      * recording, JVM start-up included, so it is at least the window's share and
      * {@code total * (1 - share)} is a lower bound of the bytes inside requests, {@code total} an
      * upper one (plus 1%: the sample's counters and the agent's are read at different instants).
+     * The embedded server's requests are requests too (each call's other side, named by path alone):
+     * the bytes in requests are the calls' and the server's, divided by the calls.
      * Then the exact in-request bytes (the agent's per-segment counters) against the JDK's own
      * estimate of them (sample weights whose sample falls in a request segment). The estimate leans
      * high: each sample carries every byte its thread allocated since its previous one, and the
@@ -138,9 +147,13 @@ class AgentRecordingIT {
             Cli r = Cli.run("report", jfr.toString(), "--format", "json", "--top", "0");
             assertThat(r.exitCode()).as(r.err()).isZero();
             JsonNode report = new ObjectMapper().readTree(r.out());
+            // The calls: the sample's server's requests (each call's other side, named by path alone)
+            // are requests too, and their bytes in requests as well.
             long requests = 0;
             for (JsonNode s : report.get("summary")) {
-                requests += s.get("count").asLong();
+                if (!SampleServer.servedName(s.get("name").asText())) {
+                    requests += s.get("count").asLong();
+                }
             }
             JsonNode alloc = report.get("recording").get("allocation");
             long inRequests = alloc.get("requestsBytes").asLong();

@@ -58,6 +58,8 @@ class DemoIT {
             assertThat(out.resolve(f)).isNotEmptyFile();
         }
         assertThat(demo.out()).contains("okhttp-sync (A) against netty-sync-over-async (B)");
+        // The pipeline's figures are its calls': the embedded server's own requests (GET /) are left out.
+        assertThat(demo.out()).contains("GET 127.0.0.1/:").doesNotContain("\nGET /:");
         // The export step: the Netty run's profiles as pprof and OTLP, and the lines that say how to read and send them.
         assertThat(demo.out()).contains("per-request profiles of netty-sync-over-async for a fleet's backend: "
                 + out.resolve("netty-sync-over-async.pb.gz").toAbsolutePath())
@@ -144,5 +146,27 @@ class DemoIT {
 
     private static String pool(String thread) {
         return thread.replaceAll("-\\d+$", "");
+    }
+
+    /**
+     * The server study: serve's pool mode under the agent, its clients' view beside its handler's and
+     * the server queue hopscope found in its requests (handed over by Jetty's selector; a request the
+     * thread that answered the one before on its connection reads itself is not, as timing has it).
+     */
+    @Test
+    void demoRunsTheServerStudyAndPrintsItsServerQueueBesideWhatItsClientsWaited() throws Exception {
+        assertThat(demo.exitCode()).as(demo.err()).isZero();
+        assertThat(demo.out()).contains("serve --mode pool: the samples' server")
+                .containsPattern("what its clients waited \\(from when each was due\\) +p50 [0-9.]+ m?s, p99 ")
+                .containsPattern("what its handler measured of its own time +p50 [0-9.]+ m?s, p99 ");
+        java.util.regex.Matcher queued = java.util.regex.Pattern
+                .compile("hopscope's server queue of GET /serve +mean .*\\((\\d+) of (\\d+) handed over by the selector\\)")
+                .matcher(demo.out());
+        assertThat(queued.find()).as(demo.out()).isTrue();
+        assertThat(Long.parseLong(queued.group(1))).as("requests handed over").isPositive()
+                .isLessThanOrEqualTo(Long.parseLong(queued.group(2)));
+        for (String f : new String[] {"serve.jfr", "serve-report.txt", "serve-report.json", "serve.log"}) {
+            assertThat(out.resolve(f)).isNotEmptyFile();
+        }
     }
 }

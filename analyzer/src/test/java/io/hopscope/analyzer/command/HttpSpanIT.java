@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.SampleServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +48,12 @@ class HttpSpanIT {
         // through, so its first send may have no span yet (what this test checks is the steady state).
         Cli json = Cli.run("report", jfr.toString(), "--format", "json", "--warmup", "exclude");
         assertThat(json.exitCode()).as(json.err()).isZero();
-        JsonNode requests = new ObjectMapper().readTree(json.out()).get("requests");
+        JsonNode all = new ObjectMapper().readTree(json.out()).get("requests");
+        // The sample's server's requests (its other side): each holds the server's delay, from its
+        // entry to the end of its delayed write.
+        assertThat(SampleServer.servedIn(all)).isNotEmpty().allSatisfy(r ->
+                assertThat(r.get("durationNanos").asLong()).as("served request %s", r.get("id")).isGreaterThanOrEqualTo(50 * MS));
+        List<JsonNode> requests = SampleServer.calls(all);
         assertThat(requests).isNotEmpty();
         long steady = 0;
         long policySelfNanos = 0;

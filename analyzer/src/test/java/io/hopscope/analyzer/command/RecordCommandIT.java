@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.SampleServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -83,7 +84,11 @@ class RecordCommandIT {
         assertThat(kept.get("all").asBoolean()).isFalse();
         assertThat(kept.get("worst").asInt() + kept.get("sampled").asInt() + warmupRequests(out)).isEqualTo(requests.size());
         assertThat(kept.get("leftOut").asLong()).isZero();
-        assertThat(requests).hasSizeGreaterThanOrEqualTo(50).allSatisfy(q -> assertThat(q.get("hops").asInt()).isGreaterThanOrEqualTo(2));
+        assertThat(SampleServer.calls(requests)).hasSizeGreaterThanOrEqualTo(50)
+                .allSatisfy(q -> assertThat(q.get("hops").asInt()).isGreaterThanOrEqualTo(2));
+        // The sample's server answered each call, an inbound request named by its path alone.
+        assertThat(SampleServer.servedIn(requests)).hasSizeGreaterThanOrEqualTo(50)
+                .allSatisfy(q -> assertThat(q.get("name").asText()).isEqualTo("GET /"));
         assertThat(Files.readString(out.resolve("report.txt"))).contains("GET 127.0.0.1/");
         assertThat(Files.readString(out.resolve("report.html"))).startsWith("<!DOCTYPE html>");
     }

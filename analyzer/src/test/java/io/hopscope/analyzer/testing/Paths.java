@@ -85,6 +85,22 @@ public final class Paths {
         return java;
     }
 
+    /**
+     * A JDK 11's java (HOPSCOPE_JDK11, which `make test` sets from scripts/jdk11.sh): the oldest JDK
+     * the agent runs on; skipped without one, except under CI=true, where it fails.
+     */
+    public static Path jdk11Java() {
+        String jdk = System.getenv("HOPSCOPE_JDK11");
+        Path java = jdk == null || jdk.isEmpty() ? null : Path.of(jdk, "bin", "java");
+        boolean present = java != null && Files.isExecutable(java);
+        if ("true".equals(System.getenv("CI"))) {
+            assertThat(present).as("CI=true needs a JDK 11 in HOPSCOPE_JDK11 (scripts/jdk11.sh --install);"
+                    + " HOPSCOPE_JDK11=%s", jdk).isTrue();
+        }
+        assumeTrue(present, "no JDK 11 in HOPSCOPE_JDK11");
+        return java;
+    }
+
     public static Path corpus() {
         return Path.of(System.getProperty("hopscope.corpus", moduleDir().resolve("src/test/resources/corpus").toString()))
                 .toAbsolutePath().normalize();

@@ -103,7 +103,7 @@ final class AnalyzerBench {
             throws IOException, InterruptedException, BenchTools.Unavailable {
         List<String> command = new ArrayList<>(List.of(tools.java.toString(), "-javaagent:" + tools.agentJar + "=jfr=" + jfr,
                 "-cp", System.getProperty("java.class.path"), "io.hopscope.samples.Samples"));
-        command.addAll(Workload.OKHTTP_SYNC_1K.pipelineArgs());
+        command.addAll(Workload.OKHTTP_SYNC_1K.args());
         command.addAll(List.of("--duration", Double.toString(seconds)));
         Process p = new ProcessBuilder(command).redirectOutput(dir.resolve("record.out").toFile())
                 .redirectError(dir.resolve("record.err").toFile()).start();

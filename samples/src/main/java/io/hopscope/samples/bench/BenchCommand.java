@@ -3,6 +3,7 @@ package io.hopscope.samples.bench;
 import io.hopscope.samples.common.Options;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -17,7 +21,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code bench}: hopscope side by side with the tools users would pick instead, one JVM a run (issue #22). */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = {"Runs the pipeline workloads, each configuration in its own JVM, interleaved (none, hopscope, "
+        description = {"Runs the pipeline workloads and serve's server row, each configuration in its own JVM, interleaved (none, hopscope, "
                 + "otel, ... then the next workload, then the next round), and prints the throughput ratio to the "
                 + "baseline (median and min-max over rounds), CPU us per request added, p99 ratio, allocated bytes "
                 + "per request, the first window's throughput ratio beside the steady-state one and the time (and CPU) "
@@ -26,10 +30,15 @@ import picocli.CommandLine.Spec;
                 + "eBPF tracer's cost per off-CPU interval (root and bcc only), and its targets, each "
                 + "computed: met, or not met by how much.",
                 "",
+                "serve-pool-400 runs serve (a Jetty service in the measured JVM; its open-loop load and backend in a "
+                + "child JVM without any agent) at 400 requests a second, the same under every configuration: its row "
+                + "is the service JVM's CPU per inbound request, every round shown, against the target that hopscope "
+                + "adds at most half what the OpenTelemetry agent adds.",
+                "",
                 "Each run is one JVM: its first window (from the first request, no warm-up), then the steady-state "
                 + "window after the warm-up. Defaults: first 10 s (the cold window: what the first requests pay), then 5 s after 10 s of "
                 + "warm-up, 2 rounds; none, hopscope and otel on every workload (the CPU target compares them on "
-                + "each), the other configurations on the first one (--every-workload: all). That is 19 runs of "
+                + "each), the other configurations on the first one (--every-workload: all). That is 22 runs of "
                 + "about 17 s a round, plus a 60 s recording for the analyzer and about a minute of switchcost.py: "
                 + "about 15 minutes on 2 cores, which is why the steady window is shorter and earlier than the "
                 + "published figures' 10 s after 20 s (--warmup 20 --duration 10 --rounds 3: about 40 minutes). Two rounds "
@@ -53,7 +62,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--workloads", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
             description = "Comma-separated workloads, from: okhttp-sync-1k, okhttp-sync-64k, netty-soa-1k, netty-soa-64k, "
-                    + "okhttp-sync-1k-delay1 (all with --parallel 8; default all; --quick: okhttp-sync-1k).")
+                    + "okhttp-sync-1k-delay1 (pipeline, --parallel 8), serve-pool-400 (serve: inbound requests at a fixed "
+                    + "rate, so its figure is the service's CPU per request); default all; --quick: okhttp-sync-1k.")
     List<String> workloadNames;
 
     @Option(names = "--every-workload", description = "Run every configuration on every workload, not only none, hopscope and otel.")
@@ -117,8 +127,21 @@ public final class BenchCommand implements Callable<Integer> {
             + "interleaved with the first on every workload (e.g. the agent before a change against after it).")
     Path agentB;
 
-    @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's).")
+    @Option(names = "--java", paramLabel = "PATH", description = "The java of the runs (default: this one's): "
+            + "JDK 17 or later, which the samples and their Jetty 12 server need.")
     Path java;
+
+    /** The Java the samples are built for, and their Jetty 12 server needs: the oldest the measured JVMs can be. */
+    static final int SAMPLES_FEATURE = 17;
+
+    /** The feature release of {@code javaExe} from its -version line ("11.0.13" gives 11), or -1 when it says none. */
+    static int featureOf(Path javaExe) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(javaExe.toString(), "-version").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        Matcher m = Pattern.compile("version \"(?:1\\.)?(\\d+)").matcher(out);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -137,6 +160,11 @@ public final class BenchCommand implements Callable<Integer> {
         Options.atLeast(spec, "--tracer-rounds", tracerRounds, 1);
         Path javaPath = java != null ? java : Path.of(System.getProperty("java.home"), "bin", "java");
         Options.check(spec, Files.isExecutable(javaPath), "--java: " + javaPath + " is not an executable");
+        int feature = featureOf(javaPath);
+        Options.check(spec, feature < 0 || feature >= SAMPLES_FEATURE, "--java: " + javaPath + " is JDK " + feature
+                + ", and every workload (" + workloads.stream().map(w -> w.label).collect(Collectors.joining(", "))
+                + ") runs the samples, built for Java " + SAMPLES_FEATURE + " with a Jetty 12 server: give a JDK "
+                + SAMPLES_FEATURE + " or later (the agent's JDK 11 runs are its integration tests, docs/tests.md)");
         checkWritable(json, "--json");
         checkWritable(markdown, "--markdown");
         checkWritable(readme, "--readme");
@@ -175,7 +203,7 @@ public final class BenchCommand implements Callable<Integer> {
                         workDir.resolve("round" + round + "-" + row.workload.label + "-" + row.config.label));
                 row.rounds.add(result);
                 err.println(String.format(Locale.ROOT, "bench: round %d/%d %s %s: %s (%.0f s)", round, roundCount,
-                        row.workload.label, row.config.label, progress(result), (System.nanoTime() - runStart) / 1e9));
+                        row.workload.label, row.config.label, progress(row.workload, result), (System.nanoTime() - runStart) / 1e9));
                 err.flush();
             }
         }
@@ -296,12 +324,18 @@ public final class BenchCommand implements Callable<Integer> {
         return b.toString();
     }
 
-    private static String progress(RunLauncher.RunResult r) {
+    private static String progress(Workload w, RunLauncher.RunResult r) {
         if (r.unavailable() != null) {
             return "not run: " + r.unavailable();
         }
         if (r.error() != null) {
             return "failed: " + r.error();
+        }
+        if (w.kind == Workload.Kind.SERVE) {
+            return String.format(Locale.ROOT, "%.0f requests at %.0f/s, %.1f us CPU/request, client p99 %.1f ms, main after %.0f ms",
+                    r.figures().getOrDefault("client_ok", -1.0), r.figures().getOrDefault("rate_per_s", -1.0),
+                    r.figure("cpu_us_per_request"), r.figures().getOrDefault("client_latency_p99_us", -1.0) / 1e3,
+                    r.figures().getOrDefault("jvm_start_to_main_ms", -1.0));
         }
         return String.format(Locale.ROOT, "%.0f ops/s, first window %.0f ops/s, %.1f us CPU/op, main after %.0f ms (%.0f ms CPU)",
                 r.figure("ops_per_s"), r.figures().getOrDefault("first_window_ops_per_s", -1.0), r.figure("cpu_us_per_op"),

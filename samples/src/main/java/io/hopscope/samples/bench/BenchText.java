@@ -14,6 +14,9 @@ final class BenchText {
         StringBuilder b = new StringBuilder();
         b.append(Table.text(Table.header(r), Table.rows(r)));
         b.append('\n');
+        for (String line : serverLines(r)) {
+            b.append(line).append('\n');
+        }
         for (String line : toolLines(r)) {
             b.append(line).append('\n');
         }
@@ -35,6 +38,9 @@ final class BenchText {
                 .append(RunLauncher.Windows.fmt(r.windows().warmupS())).append(" s of warm-up; ratios are to `none` in the same round):\n\n");
         b.append("```\n").append(r.command()).append("\n```\n\n");
         b.append(Table.markdown(Table.header(r), Table.rows(r))).append('\n');
+        for (String line : serverLines(r)) {
+            b.append("- ").append(line).append('\n');
+        }
         for (String line : toolLines(r)) {
             b.append("- ").append(line).append('\n');
         }
@@ -79,6 +85,12 @@ final class BenchText {
         }
         b.append(Table.markdown(List.of("workload", "hopscope", "first " + first + " s", "CPU/req", "OpenTelemetry agent",
                 "first " + first + " s", "CPU/req"), rows)).append('\n');
+        for (Workload w : r.workloads()) {
+            if (w.kind == Workload.Kind.SERVE && (r.row(w, Configuration.HOPSCOPE) != null || r.row(w, Configuration.OTEL) != null)) {
+                b.append(w.label).append(" is inbound requests at a fixed rate (an open loop): its figure is the service's CPU per"
+                        + " request.\n\n");
+            }
+        }
         int met = 0;
         int unmeasured = 0;
         List<String> missed = new ArrayList<>();
@@ -103,6 +115,49 @@ final class BenchText {
 
     private static String ratio(Double x) {
         return x == null ? "-" : String.format(Locale.ROOT, "%.3f", x);
+    }
+
+    /**
+     * Each open-loop (serve) workload's figure, every round shown: the service JVM's CPU per inbound
+     * request under each configuration, then what each adds over {@code none} (the median of the rounds'
+     * differences, as in the table).
+     */
+    static List<String> serverLines(BenchResult r) {
+        List<String> lines = new ArrayList<>();
+        for (Workload w : r.workloads()) {
+            if (w.kind != Workload.Kind.SERVE) {
+                continue;
+            }
+            List<Row> rows = new ArrayList<>();
+            for (Configuration c : r.configs()) {
+                if (r.row(w, c) != null) {
+                    rows.add(r.row(w, c));
+                }
+            }
+            if (rows.isEmpty()) {
+                continue;
+            }
+            List<String> rounds = new ArrayList<>();
+            for (int i = 0; i < r.rounds(); i++) {
+                List<String> cells = new ArrayList<>();
+                for (Row row : rows) {
+                    List<Double> cpu = row.cpuByRound();
+                    cells.add(i < cpu.size() && cpu.get(i) != null ? String.format(Locale.ROOT, "%.1f", cpu.get(i)) : "-");
+                }
+                rounds.add(String.join(" / ", cells));
+            }
+            List<String> added = new ArrayList<>();
+            for (Row row : rows) {
+                if (row.config != Configuration.NONE) {
+                    Double cpu = r.summary(row).cpuAddedUsPerOp();
+                    added.add(row.config.label + " " + (cpu == null ? "-" : String.format(Locale.ROOT, "%+.1f", cpu)));
+                }
+            }
+            lines.add(w.label + ": the service JVM's CPU per inbound request (us) by round, "
+                    + String.join(" / ", rows.stream().map(row -> row.config.label).toList()) + ": "
+                    + String.join(", ", rounds) + (added.isEmpty() ? "" : "; added (median): " + String.join(", ", added)));
+        }
+        return lines;
     }
 
     static List<String> toolLines(BenchResult r) {

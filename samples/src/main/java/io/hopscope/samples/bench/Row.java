@@ -52,25 +52,37 @@ final class Row {
         List<Double> allocated = new ArrayList<>();
         List<Double> toMain = new ArrayList<>();
         List<Double> toMainCpu = new ArrayList<>();
+        Workload.Kind kind = workload.kind;
         for (int i = 0; i < rounds.size(); i++) {
             RunResult run = rounds.get(i);
             if (!run.ok()) {
                 continue;
             }
-            allocated.add(run.figure("allocated_bytes_per_op"));
+            allocated.add(run.figure(kind.allocatedKey));
             toMain.add(known(run.figure("jvm_start_to_main_ms")));
             toMainCpu.add(known(run.figure("jvm_start_to_main_cpu_ms")));
             RunResult base = baseline != null && i < baseline.rounds.size() ? baseline.rounds.get(i) : null;
             if (base == null || !base.ok()) {
                 continue;
             }
-            throughput.add(Figures.ratio(run.figure("ops_per_s"), base.figure("ops_per_s")));
-            first.add(Figures.ratio(run.figure("first_window_ops_per_s"), base.figure("first_window_ops_per_s")));
-            cpuAdded.add(Figures.difference(run.figure("cpu_us_per_op"), base.figure("cpu_us_per_op")));
-            p99.add(Figures.ratio(run.figure("latency_p99_us"), base.figure("latency_p99_us")));
+            if (kind.throughputKey != null) {
+                throughput.add(Figures.ratio(run.figure(kind.throughputKey), base.figure(kind.throughputKey)));
+                first.add(Figures.ratio(run.figure(kind.firstWindowKey), base.figure(kind.firstWindowKey)));
+            }
+            cpuAdded.add(Figures.difference(run.figure(kind.cpuKey), base.figure(kind.cpuKey)));
+            p99.add(Figures.ratio(run.figure(kind.p99Key), base.figure(kind.p99Key)));
         }
         return new Summary(Spread.of(throughput), Spread.of(first), Spread.of(cpuAdded).median(),
                 Spread.of(p99).median(), Spread.of(allocated).median(), Spread.of(toMain), Spread.of(toMainCpu));
+    }
+
+    /** Each round's CPU per request (us; null for a round without it), in the order the rounds ran. */
+    List<Double> cpuByRound() {
+        List<Double> cpu = new ArrayList<>();
+        for (RunResult run : rounds) {
+            cpu.add(run.ok() ? known(run.figure(workload.kind.cpuKey)) : null);
+        }
+        return cpu;
     }
 
     /** A figure the sample printed as -1 (unknown here) is left out, as one it did not print. */

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One run: the pipeline workload in its own JVM under one configuration (and, for
+ * One run: the workload's sample in its own JVM under one configuration (and, for
  * hopscope+offwake, bpf/offwake.py tracing it), its {@code key: value} figures read from stdout.
  * The run's folder keeps stdout, stderr and the tracer's log; recordings are deleted after the
  * run, since only the overhead of writing them is measured.
@@ -44,8 +44,8 @@ final class RunLauncher {
             command.addAll(tools.jvmOptions(config, runDir));
             // The samples' own class path: the jar when run with -jar, target/classes under a test.
             command.addAll(List.of("-cp", System.getProperty("java.class.path"), "io.hopscope.samples.Samples"));
-            command.addAll(workload.pipelineArgs());
-            command.addAll(windows.pipelineArgs());
+            command.addAll(workload.args());
+            command.addAll(workload.windowArgs(windows));
             Path out = runDir.resolve("stdout.txt");
             Path err = runDir.resolve("stderr.txt");
             Process child = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -65,8 +65,8 @@ final class RunLauncher {
                 return RunResult.failed("exit " + child.exitValue() + ": " + lastLine(err) + " (see " + runDir + ")");
             }
             Map<String, Double> figures = parseFigures(Files.readString(out));
-            if (!figures.containsKey("ops_per_s")) {
-                return RunResult.failed("no ops_per_s in its output; see " + out);
+            if (!figures.containsKey(workload.kind.requiredKey())) {
+                return RunResult.failed("no " + workload.kind.requiredKey() + " in its output; see " + out);
             }
             if (tracerError != null) {
                 return RunResult.failed(tracerError);

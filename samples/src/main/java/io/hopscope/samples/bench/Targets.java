@@ -18,6 +18,8 @@ final class Targets {
     static final double ANALYZER_WALL_OVER_FLOOR = 1.0;
     /** export's CPU on the demo's Netty recording, at most report's on it (issue 32). */
     static final double EXPORT_CPU_OVER_REPORT = 1.0;
+    /** Issue #40: hopscope's CPU added per inbound request, at most this share of the OpenTelemetry agent's. */
+    static final double SERVER_CPU_SHARE_OF_OTEL = 0.5;
     // Issue #34: offwake's cost above the empty-program floor of the same round (it was 1,000 ns in all).
     static final double TRACER_NS_ABOVE_FLOOR = 300;
 
@@ -36,6 +38,16 @@ final class Targets {
             Row.Summary otelSummary = otel == null ? null : result.summary(otel);
             String agentWhy = why(result, hopscope);
             Double otelCpu = otelSummary == null ? null : otelSummary.cpuAddedUsPerOp();
+            if (w.kind == Workload.Kind.SERVE) {
+                // An open loop: the rate is fixed, so no throughput or first-window target; only the CPU.
+                String target = "agent CPU added per inbound request <= half OTel's";
+                checks.add(otelCpu != null
+                        ? TargetCheck.atMost(target, w.label, agent.cpuAddedUsPerOp(), otelCpu * SERVER_CPU_SHARE_OF_OTEL,
+                                " us", agentWhy)
+                        : TargetCheck.atMost(target, w.label, null, Double.NaN, " us",
+                                otel == null ? "otel not in --configs" : "otel: " + why(result, otel)));
+                continue;
+            }
             if (otelCpu != null) {
                 checks.add(TargetCheck.atMost("agent CPU added per request <= OTel's", w.label,
                         agent.cpuAddedUsPerOp(), otelCpu, " us", agentWhy));

@@ -117,7 +117,7 @@ public final class RunFigures {
         threads.resetPeakThreadCount();
         startGcCount = gcCount();
         startGcMillis = gcMillis();
-        startAllocated = allocatedBytes();
+        startAllocated = allocatedBytesNow();
         startCpuNanos = processCpuNanos();
         startNanos = System.nanoTime();
         measuring = true;
@@ -146,7 +146,7 @@ public final class RunFigures {
         }
         measuring = false;
         endNanos = System.nanoTime();
-        endAllocated = allocatedBytes();
+        endAllocated = allocatedBytesNow();
         endCpuNanos = processCpuNanos();
         endGcCount = gcCount();
         endGcMillis = gcMillis();
@@ -170,7 +170,7 @@ public final class RunFigures {
         out.printf("latency_max_us: %.1f%n", latencyNanos.getMaxValue() / 1e3);
         out.println("allocated_bytes: " + allocated);
         out.println("allocated_bytes_per_op: " + (n > 0 ? allocated / n : 0));
-        out.println("allocated_bytes_method: " + (totalAllocatedMethod() != null ? "total" : "live-threads-sum"));
+        out.println("allocated_bytes_method: " + allocatedBytesMethod());
         long cpu = endCpuNanos - startCpuNanos;
         out.printf("cpu_s: %.3f%n", startCpuNanos < 0 ? -1.0 : cpu / 1e9);
         out.printf("cpu_us_per_op: %.1f%n", startCpuNanos < 0 || n == 0 ? -1.0 : cpu / 1e3 / n);
@@ -181,11 +181,7 @@ public final class RunFigures {
         callerKinds.forEach((name, kind) -> callers.append(callers.length() == 0 ? "" : ", ")
                 .append(name).append(" (").append(kind).append(')'));
         out.println("caller_threads: " + callers);
-        if (mainEnteredMillis >= 0) {
-            // The JVM's start as it records it (the beginning of its creation), on the same clock.
-            out.println("jvm_start_to_main_ms: " + (mainEnteredMillis - ManagementFactory.getRuntimeMXBean().getStartTime()));
-            out.printf("jvm_start_to_main_cpu_ms: %.0f%n", cpuAtMainNanos < 0 ? -1.0 : cpuAtMainNanos / 1e6);
-        }
+        printStartToMain(out);
         if (firstWindowOps >= 0) {
             double firstS = firstWindowNanos / 1e9;
             out.printf("first_window_s: %.3f%n", firstS);
@@ -195,6 +191,18 @@ public final class RunFigures {
                     loopStartCpuNanos < 0 || firstWindowOps == 0 ? -1.0 : firstWindowCpuNanos / 1e3 / firstWindowOps);
         }
         out.flush();
+    }
+
+    /**
+     * {@code jvm_start_to_main_ms} and {@code jvm_start_to_main_cpu_ms}, when {@link #mainEntered()} ran:
+     * the JVM's start-up and any java agent's premain and install.
+     */
+    public static void printStartToMain(PrintStream out) {
+        if (mainEnteredMillis >= 0) {
+            // The JVM's start as it records it (the beginning of its creation), on the same clock.
+            out.println("jvm_start_to_main_ms: " + (mainEnteredMillis - ManagementFactory.getRuntimeMXBean().getStartTime()));
+            out.printf("jvm_start_to_main_cpu_ms: %.0f%n", cpuAtMainNanos < 0 ? -1.0 : cpuAtMainNanos / 1e6);
+        }
     }
 
     /** pipeline-caller-2 before pipeline-caller-10: a shorter name of the same stem first. */
@@ -207,7 +215,12 @@ public final class RunFigures {
         return a.compareTo(b);
     }
 
-    private long allocatedBytes() {
+    /**
+     * Bytes allocated by the process so far, by {@link #allocatedBytesMethod()}: a difference of two
+     * readings is what a window allocated.
+     */
+    public static long allocatedBytesNow() {
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         Method total = totalAllocatedMethod();
         if (total != null) {
             try {
@@ -226,6 +239,11 @@ public final class RunFigures {
         return sum;
     }
 
+    /** {@code total} (JDK 21+, threads that ended included) or {@code live-threads-sum}: how allocated bytes are read. */
+    public static String allocatedBytesMethod() {
+        return totalAllocatedMethod() != null ? "total" : "live-threads-sum";
+    }
+
     /** JDK 21's getTotalThreadAllocatedBytes, looked up reflectively because we compile for 17. */
     private static Method totalAllocatedMethod() {
         try {
@@ -236,14 +254,14 @@ public final class RunFigures {
     }
 
     /** CPU time of the whole process (every thread: JIT, GC, JFR included), or -1 where unknown. */
-    private static long processCpuNanos() {
+    public static long processCpuNanos() {
         java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
         return os instanceof com.sun.management.OperatingSystemMXBean
                 ? ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime()
                 : -1L;
     }
 
-    private static long gcCount() {
+    public static long gcCount() {
         long sum = 0;
         for (GarbageCollectorMXBean gc : gcs()) {
             sum += Math.max(0, gc.getCollectionCount());
@@ -251,7 +269,7 @@ public final class RunFigures {
         return sum;
     }
 
-    private static long gcMillis() {
+    public static long gcMillis() {
         long sum = 0;
         for (GarbageCollectorMXBean gc : gcs()) {
             sum += Math.max(0, gc.getCollectionTime());

@@ -138,6 +138,64 @@ class TargetsTest {
         assertThat(Table.toMain(FiguresTest.row(Configuration.NONE, run(1, 1, 1, 1, 1)).summary(null))).isEqualTo("-");
     }
 
+    @Test
+    void theServerRowsTargetIsHalfOtelsCpuAddedAndItsLineShowsEveryRound() {
+        // CPU per inbound request by round: none 600 and 640, hopscope 700 and 760, otel 900 and 1000.
+        Row none = serveRow(Configuration.NONE, serve(600, 9000), serve(640, 9100));
+        Row agent = serveRow(Configuration.HOPSCOPE, serve(700, 9500), serve(760, 9900));
+        Row otel = serveRow(Configuration.OTEL, serve(900, 12000), serve(1000, 13000));
+        BenchResult result = result(List.of(Workload.SERVE_POOL), List.of(none, agent, otel), 2,
+                new AnalyzerBench.Result(60, 0, 0, null, null, null, Double.NaN, "skipped by --no-tools", false),
+                TracerBench.Result.notMeasured("skipped"));
+
+        // Added, the median of the rounds: hopscope (100 + 120) / 2 = 110, otel (300 + 360) / 2 = 330, half of it 165.
+        List<TargetCheck> server = result.targets().stream().filter(t -> t.row().equals("serve-pool-400")).toList();
+        assertThat(server).hasSize(1);
+        assertThat(server.get(0).target()).isEqualTo("agent CPU added per inbound request <= half OTel's");
+        assertThat(server.get(0).valueText()).isEqualTo("110.0 us");
+        assertThat(server.get(0).limitText()).isEqualTo("<= 165.0 us");
+        assertThat(server.get(0).status()).isEqualTo("met");
+        assertThat(BenchText.serverLines(result)).containsExactly("serve-pool-400: the service JVM's CPU per inbound request"
+                + " (us) by round, none / hopscope / otel: 600.0 / 700.0 / 900.0, 640.0 / 760.0 / 1000.0; added (median):"
+                + " hopscope +110.0, otel +330.0");
+        // An open loop has no throughput of its own: those cells are empty; the CPU, the client's p99 (9500 / 9000 and
+        // 9900 / 9100: 1.07 at the median) and the allocation (730 at the median) are there.
+        assertThat(Table.rows(result).get(1)).containsExactly("serve-pool-400", "hopscope", "-", "-", "+110.0", "1.07",
+                "730", "-", "");
+        assertThat(BenchText.text(result)).contains("agent CPU added per inbound request <= half OTel's [serve-pool-400]:"
+                + " 110.0 us, target <= 165.0 us: met");
+        assertThat(BenchText.summaryMarkdown(result)).contains("| serve-pool-400 | - | - | +110.0 us | - | - | +330.0 us |\n",
+                "serve-pool-400 is inbound requests at a fixed rate (an open loop): its figure is the service's CPU per request.");
+    }
+
+    @Test
+    void theServerRowMissesItsTargetByWhatItAddsOverHalfOtels() {
+        Row none = serveRow(Configuration.NONE, serve(600, 9000));
+        Row agent = serveRow(Configuration.HOPSCOPE, serve(800, 9500));
+        Row otel = serveRow(Configuration.OTEL, serve(900, 12000));
+        BenchResult result = result(List.of(Workload.SERVE_POOL), List.of(none, agent, otel), 1,
+                new AnalyzerBench.Result(60, 0, 0, null, null, null, Double.NaN, "skipped by --no-tools", false),
+                TracerBench.Result.notMeasured("skipped"));
+
+        // 200 added against half of OTel's 300.
+        assertThat(statusByTarget(result.targets()))
+                .containsEntry("agent CPU added per inbound request <= half OTel's", "not met by 50.0 us")
+                .doesNotContainKey("agent CPU added per request <= OTel's")
+                .doesNotContainKey("agent first-window throughput ratio");
+    }
+
+    private static Row serveRow(Configuration config, RunLauncher.RunResult... rounds) {
+        Row row = new Row(Workload.SERVE_POOL, config);
+        row.rounds.addAll(List.of(rounds));
+        return row;
+    }
+
+    /** A serve run's figures: CPU per request, and a client p99 and allocation that move with it. */
+    private static RunLauncher.RunResult serve(double cpuUsPerRequest, double p99Us) {
+        return RunLauncher.RunResult.of(Map.of("cpu_us_per_request", cpuUsPerRequest, "client_latency_p99_us", p99Us,
+                "allocated_bytes_per_request", cpuUsPerRequest, "client_ok", 4000.0));
+    }
+
     private static RunLauncher.RunResult withMain(RunLauncher.RunResult run, double wallMs, double cpuMs) {
         Map<String, Double> figures = new java.util.HashMap<>(run.figures());
         figures.put("jvm_start_to_main_ms", wallMs);
@@ -159,6 +217,11 @@ class TargetsTest {
     }
 
     private static BenchResult result(List<Row> rows, AnalyzerBench.Result analyzer, TracerBench.Result tracer) {
+        return result(List.of(Workload.OKHTTP_SYNC_64K), rows, 1, analyzer, tracer);
+    }
+
+    private static BenchResult result(List<Workload> workloads, List<Row> rows, int rounds, AnalyzerBench.Result analyzer,
+                                      TracerBench.Result tracer) {
         Map<String, Row> byKey = BenchResult.newRows();
         List<Configuration> configs = new java.util.ArrayList<>();
         for (Row r : rows) {
@@ -166,7 +229,7 @@ class TargetsTest {
             configs.add(r.config);
         }
         Machine machine = new Machine("cpu", 2, "Linux", "17", "0.1 0.1 0.1", "0.2 0.2 0.2");
-        return new BenchResult("bench", machine, new RunLauncher.Windows(10, 10, 5), 1, List.of(Workload.OKHTTP_SYNC_64K),
-                configs, byKey, analyzer, tracer, 60);
+        return new BenchResult("bench", machine, new RunLauncher.Windows(10, 10, 5), rounds, workloads, configs, byKey, analyzer,
+                tracer, 60);
     }
 }

@@ -20,8 +20,12 @@ import net.bytebuddy.matcher.ElementMatcher;
 /**
  * Carries the current request with tasks handed to the JDK's executors: ThreadPoolExecutor#execute
  * (which submit goes through), ScheduledThreadPoolExecutor's schedule* (which its execute and
- * submit go through), whose delay is counted apart from the queue delay, and the thread per task that
- * CompletableFuture's async stages use on JDK 17 when the common pool has a single worker.
+ * submit go through), whose delay is counted apart from the queue delay, the thread per task that
+ * CompletableFuture's async stages use on JDK 17 when the common pool has a single worker, and the
+ * thread per task executors of JDK 21+ ({@code Executors.newVirtualThreadPerTaskExecutor} and
+ * {@code newThreadPerTaskExecutor}): in a request, the virtual thread it starts carries the request
+ * already (threads: one hop, the start's); outside one, a server's hand-over to it (Jetty's selector
+ * handing a request to a virtual thread) is the request's server queue.
  * ForkJoinPool's other hand-overs are in the forkjoin instrumentation.
  */
 public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
@@ -54,15 +58,15 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
      * lambda of java.lang.VirtualThread (VirtualThread#createDefaultScheduler), which no other pool has.
      */
     static boolean isVirtualThreadScheduler(Object executor) {
-        return executor instanceof ForkJoinPool pool
-                && pool.getFactory().getClass().getName().startsWith("java.lang.VirtualThread");
+        return executor instanceof ForkJoinPool
+                && ((ForkJoinPool) executor).getFactory().getClass().getName().startsWith("java.lang.VirtualThread");
     }
 
     @Override
     public List<String> preloadedClasses() {
-        // The thread per task executor is JDK 17's only.
+        // CompletableFuture's thread per task executor is JDK 17's only; the public one, JDK 21+'s.
         return List.of("java.util.concurrent.ThreadPoolExecutor", "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
-                "java.util.concurrent.ScheduledThreadPoolExecutor",
+                "java.util.concurrent.ThreadPerTaskExecutor", "java.util.concurrent.ScheduledThreadPoolExecutor",
                 "java.util.concurrent.ScheduledThreadPoolExecutor$ScheduledFutureTask");
     }
 
@@ -74,8 +78,9 @@ public final class ExecutorsInstrumentation implements HopscopeInstrumentation {
     @Override
     public AgentBuilder extend(AgentBuilder builder, ElementMatcher<ClassLoader> libraryLoaders) {
         return builder
-                .type(named("java.util.concurrent.ThreadPoolExecutor")
-                        .or(named("java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor")))
+                .type(namedOneOf("java.util.concurrent.ThreadPoolExecutor",
+                        "java.util.concurrent.CompletableFuture$ThreadPerTaskExecutor",
+                        "java.util.concurrent.ThreadPerTaskExecutor"))
                 .transform((b, type, loader, module, domain) -> b.visit(Advice.to(RunnableAdvice.class)
                         .on(named("execute").and(takesArguments(Runnable.class)))))
                 // Its execute and submit go through schedule; each wraps its task, due after its delay.

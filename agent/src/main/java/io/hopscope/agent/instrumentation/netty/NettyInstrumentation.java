@@ -14,6 +14,7 @@ import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.runtime.LibraryRules;
 import io.netty.channel.Channel;
+import io.netty.channel.ServerChannel;
 import io.netty.util.AttributeKey;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -29,7 +30,8 @@ import net.bytebuddy.matcher.ElementMatcher;
  * ChannelOutboundBuffer#addMessage, on the loop) is current while the loop reads from the channel
  * (DefaultChannelPipeline#fireChannelRead), so the response's decoding and delivery, and what they
  * allocate, are the request's. Kept in the channel's own attribute map: no shared table on the
- * loops' hot paths. A read after the request ended (an idle pooled connection) is in no request.
+ * loops' hot paths. A read after the request ended (an idle pooled connection) is in no request,
+ * and so is every read of a connection a server accepted (its requests are the server's: see WriteAdvice).
  * Every rule also matches a copy of Netty relocated under another package (see LibraryLoaders).
  */
 public final class NettyInstrumentation implements HopscopeInstrumentation {
@@ -133,13 +135,23 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
      * inlined, resolves Channel in the Netty class it is inlined into.
      */
 
-    /** ChannelOutboundBuffer#addMessage, on the channel's loop: the request writing, if any. */
+    /**
+     * ChannelOutboundBuffer#addMessage, on the channel's loop: the request writing, if any. Not on a
+     * channel a server accepted (its parent is a ServerChannel): what a server reads next on a
+     * connection is the client's next request, or another stream's on HTTP/2 (gRPC's calls
+     * multiplexed on one connection), never the response to what it wrote; the server's own
+     * instrumentation puts its reads in their requests.
+     */
     static final class WriteAdvice {
         @Advice.OnMethodEnter(suppress = Throwable.class)
         static void enter(@Advice.FieldValue("channel") Object channel) {
+            Channel c = (Channel) channel;
+            if (c.parent() instanceof ServerChannel) {
+                return;
+            }
             Object captured = Bridge.captureIoContext(channel);
             if (captured != null) {
-                ((Channel) channel).attr(AttributeKey.valueOf(REQUEST_ATTRIBUTE)).set(captured);
+                c.attr(AttributeKey.valueOf(REQUEST_ATTRIBUTE)).set(captured);
             }
         }
     }

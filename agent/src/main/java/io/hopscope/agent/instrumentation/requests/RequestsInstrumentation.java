@@ -14,6 +14,7 @@ import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.instrumentation.SpanAdvice;
 import io.hopscope.settings.AgentOptions;
 import java.util.List;
+import java.util.stream.Collectors;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.description.method.MethodDescription;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -47,7 +48,8 @@ public final class RequestsInstrumentation implements HopscopeInstrumentation {
     /** A boundary may be a JDK class's method (the policies' implementations are never the JDK's). */
     @Override
     public List<String> jdkClasses() {
-        return requestMethods.stream().map(target -> target.substring(0, target.indexOf('#'))).toList();
+        return requestMethods.stream().map(target -> target.substring(0, target.indexOf('#')))
+                .collect(Collectors.toList());
     }
 
     @Override

@@ -29,7 +29,7 @@ class AnyExecutorIT {
     private static final String APP = "io.hopscope.testapps.AnyExecutorApp";
 
     @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void anyExecutorIsOneHopWhateverTheChain(String java) throws Exception {
         String[] scenarios = {"listening:before", "listening:parked", "direct:before", "sequential:before",
             "sequential:parked", "delegating:before", "delegating:parked", "callerRuns:before", "callerRuns:parked"};

@@ -26,7 +26,7 @@ class ScheduledHandoverIT {
     private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(HandoverApp.PERIOD_MILLIS);
 
     @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void scheduledRunsAreHopsWithTheirDelayApart(String java) throws Exception {
         String[] scenarios = {"schedule:before", "schedule:parked", "fixedRate:before", "fixedRate:parked",
             "fixedDelay:before", "fixedDelay:parked", "periodicOutlives:before"};

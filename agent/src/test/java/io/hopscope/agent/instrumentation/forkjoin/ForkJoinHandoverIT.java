@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ForkJoinHandoverIT {
 
     @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void everyHandOverAndItsWayBackIsAHop(String java) throws Exception {
         String[] scenarios = {"fork:before", "fork:parked", "submit:before", "submit:parked", "submitRunnable:before",
             "submitRunnable:parked", "submitCallable:before", "submitCallable:parked", "execute:before",

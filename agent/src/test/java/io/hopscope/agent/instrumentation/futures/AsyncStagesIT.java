@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class AsyncStagesIT {
 
     @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void asyncStagesAreHops(String java) throws Exception {
         String[] scenarios = {"supplyAsync:before", "supplyAsync:parked", "runAsync:before", "runAsync:parked",
             "stages:before", "stages:parked"};

@@ -3,9 +3,14 @@ package io.hopscope.agent.instrumentation.jdkhttp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
+import com.sun.net.httpserver.HttpServer;
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.Jdk11;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import jdk.jfr.consumer.RecordedEvent;
@@ -33,7 +38,36 @@ class JdkHttpIT {
     void syncSendHopsThroughTheSelectorAndTheClientsExecutorAndIsWokenBack() throws Exception {
         AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-jar", SamplesJar.path().toString(), "jdk-http",
                 "--mode", "sync", "--producers", "1", "--io-threads", "2", "--count", Integer.toString(COUNT)));
-        Map<Long, Requests.Request> requests = run.cleanRequests(COUNT);
+        checkSyncSends(run.cleanRequests(COUNT));
+    }
+
+    /**
+     * The same on JDK 11, where the samples (built for 17, their server Jetty 12) do not run: the
+     * test application does what the sample's sync mode does, against a server in this JVM.
+     */
+    @Test
+    void syncSendOnJdk11HopsTheSameWay() throws Exception {
+        String java = Jdk11.javaOrMissing();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/hello", exchange -> {
+            byte[] body = "hello".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        try {
+            AgentRun run = AgentRun.run(java, "jfr=%JFR%", List.of("-cp", System.getProperty("hopscope.test.classes"),
+                    "io.hopscope.testapps.JdkHttpClientApp", "http://127.0.0.1:" + server.getAddress().getPort() + "/hello",
+                    Integer.toString(COUNT)));
+            checkSyncSends(run.cleanRequests(COUNT));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private static void checkSyncSends(Map<Long, Requests.Request> requests) {
         int woken = 0;
         for (Requests.Request r : requests.values()) {
             r.assertOk("java.net.http.HttpClient#send");

@@ -23,7 +23,7 @@ class ParkWaitsIT {
     private static final String APP = "io.hopscope.testapps.ParkWaitsApp";
 
     @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void aParkReleasedByTheRequestIsAWake(String java) throws Exception {
         String[] scenarios = {"CountDownLatch.await:before", "CountDownLatch.await:parked", "Semaphore.acquire:before",
             "Semaphore.acquire:parked", "SynchronousQueue.take:parked", "Thread.join:before", "Thread.join:parked"};

@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ThreadStartIT {
 
     @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
+    @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void aStartedThreadIsAHop(String java) throws Exception {
         List<Requests.Request> requests = Handovers.run(java, "newThread:before", "newThread:parked");
         for (int i = 0; i < 2; i++) {
