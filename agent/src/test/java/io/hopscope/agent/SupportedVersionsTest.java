@@ -10,13 +10,25 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every version range an instrumentation declares is tested at both ends: testlibs has a module
- * for each end (listed in testlibs/pom.xml), whose pom asks for the library's artifact at exactly
- * that version.
+ * Every library instrumentation declares the range of versions it supports, and the JDK's none; every
+ * range declared is tested at both ends: testlibs has a module for each end (listed in
+ * testlibs/pom.xml), whose pom asks for the library's artifact at exactly that version.
  */
 class SupportedVersionsTest {
 
     private static final Path TESTLIBS = Path.of(System.getProperty("hopscope.testlibs", "../testlibs"));
+
+    @Test
+    void eachLibraryDeclaresItsVersionsAndTheJdksNone() {
+        for (HopscopeInstrumentation each : AgentInstaller.instrumentations(AgentOptions.parse("", p -> { }))) {
+            if (each.requiredClass() == null) {
+                assertThat(each.versions()).as(each.name() + ", the JDK's, declares no library versions").isNull();
+            } else {
+                assertThat(each.versions()).as(each.name() + " (needs " + each.requiredClass()
+                        + ") declares the versions it supports, tested at both ends (versions())").isNotNull();
+            }
+        }
+    }
 
     @Test
     void eachDeclaredEndHasItsTestlibsModule() throws Exception {

@@ -1,12 +1,12 @@
 package io.hopscope.testapps;
 
+import java.net.URI;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hc.client5.http.async.methods.SimpleHttpRequest;
 import org.apache.hc.client5.http.async.methods.SimpleHttpResponse;
-import org.apache.hc.client5.http.async.methods.SimpleRequestBuilder;
 import org.apache.hc.client5.http.impl.async.CloseableHttpAsyncClient;
 import org.apache.hc.client5.http.impl.async.HttpAsyncClients;
 import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManager;
@@ -23,7 +23,8 @@ import org.apache.hc.core5.util.TimeValue;
  * ("httpclient-dispatch-1") and one connection per route: each GET after the first waits until the
  * connection is back in the pool, so that it is queued on that pooled connection by the caller (the
  * first is queued by the I/O thread that made the connection). The client is shut down and its I/O
- * thread joined before the counts are printed, so every completion has run.
+ * thread joined before the counts are printed, so every completion has run. Written against the API
+ * that HttpClient 5.0, the oldest release supported, has too.
  */
 public final class HttpAsyncClient5App {
 
@@ -38,7 +39,7 @@ public final class HttpAsyncClient5App {
         client.start();
         try (ClientServer server = new ClientServer()) {
             for (int i = 0; i < count; i++) {
-                SimpleHttpRequest request = SimpleRequestBuilder.get(server.helloUrl()).build();
+                SimpleHttpRequest request = get(server.helloUrl());
                 SimpleHttpResponse response;
                 if (i % 2 == 0) {
                     Waiting callback = new Waiting(ok, failed);
@@ -60,7 +61,7 @@ public final class HttpAsyncClient5App {
                 }
             }
             Waiting refused = new Waiting(ok, failed);
-            client.execute(SimpleRequestBuilder.get(ClientServer.refusedUrl()).build(), refused);
+            client.execute(get(ClientServer.refusedUrl()), refused);
             refused.await();
         } catch (ExecutionException e) {
             e.printStackTrace();
@@ -70,6 +71,11 @@ public final class HttpAsyncClient5App {
             client.close(CloseMode.GRACEFUL);
         }
         ClientServer.report(ok.get(), count, failed.get(), 1);
+    }
+
+    /** A GET (SimpleRequestBuilder, the newer way, came with 5.1). */
+    static SimpleHttpRequest get(String url) {
+        return new SimpleHttpRequest("GET", URI.create(url));
     }
 
     /** Counts the outcome and lets the caller go on. */

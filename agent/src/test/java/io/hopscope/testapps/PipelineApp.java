@@ -1,7 +1,6 @@
 package io.hopscope.testapps;
 
 import com.azure.core.http.HttpClient;
-import com.azure.core.http.HttpHeaderName;
 import com.azure.core.http.HttpMethod;
 import com.azure.core.http.HttpPipeline;
 import com.azure.core.http.HttpPipelineBuilder;
@@ -18,6 +17,7 @@ import com.azure.core.http.policy.RequestIdPolicy;
 import com.azure.core.http.policy.RetryPolicy;
 import com.azure.core.http.policy.UserAgentPolicy;
 import com.azure.core.util.Context;
+import java.net.URI;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,14 +26,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.publisher.Mono;
 
 /**
- * The samples' azure-core pipeline for the JDK 11 runs (the samples are built for 17, and their
- * server is Jetty 12): the same policies (the sample's two custom ones as nested classes here), on
- * OkHttp with {@code sendSync}, then on Netty with {@code send().block()}, each COUNT requests from
- * two caller threads, against the server at URL, which the test runs in its own JVM. Exits 1 unless
- * every response is 200 with a body.
+ * The samples' azure-core pipeline outside the samples: the same policies (the sample's two custom
+ * ones as nested classes here), on OkHttp with {@code sendSync}, then on Netty with
+ * {@code send().block()}, each COUNT requests from two caller threads ("pipeline-caller-N"). For
+ * the JDK 11 runs (the samples are built for 17, and their server is Jetty 12), against the server
+ * at URL, which the test runs in its own JVM; for each tested end of azure-core's range, against
+ * {@link ClientServer} in this JVM. Written against the API azure-core 1.30, the oldest release
+ * supported, has too (headers by name: HttpHeaderName came later). Exits 1 unless every response is
+ * 200 with a body.
  *
- * <p>Usage: PipelineApp URL COUNT (run on the samples jar's class path, which has azure-core and
- * its clients)
+ * <p>Usage: PipelineApp [URL] COUNT (on a class path with azure-core and its OkHttp and Netty clients:
+ * the samples jar, or a testlibs end)
  */
 public final class PipelineApp {
 
@@ -46,13 +49,23 @@ public final class PipelineApp {
     }
 
     public static void main(String[] args) throws Exception {
-        URL url = new URL(args[0]);
-        int count = Integer.parseInt(args[1]);
+        int count = Integer.parseInt(args[args.length - 1]);
         AtomicInteger ok = new AtomicInteger();
-        run(pipeline(new OkHttpAsyncHttpClientBuilder().build(), "okhttp"), url, count, true, ok);
-        run(pipeline(new NettyAsyncHttpClientBuilder().build(), "netty"), url, count, false, ok);
+        if (args.length > 1) {
+            bothWays(new URL(args[0]), count, ok);
+        } else {
+            try (ClientServer server = new ClientServer()) {
+                bothWays(URI.create(server.helloUrl()).toURL(), count, ok);
+            }
+        }
+        // Exit now either way: the HTTP clients' threads (Netty's loops, OkHttp's pool) would keep the JVM a while.
         System.out.println("responses ok: " + ok.get() + " of " + 2 * count);
         System.exit(ok.get() == 2 * count ? 0 : 1);
+    }
+
+    private static void bothWays(URL url, int count, AtomicInteger ok) throws InterruptedException {
+        run(pipeline(new OkHttpAsyncHttpClientBuilder().build(), "okhttp"), url, count, true, ok);
+        run(pipeline(new NettyAsyncHttpClientBuilder().build(), "netty"), url, count, false, ok);
     }
 
     private static HttpPipeline pipeline(HttpClient client, String clientName) {
@@ -106,7 +119,7 @@ public final class PipelineApp {
 
     /** The sample's ClientTagPolicy: a synchronous policy (HttpPipelineSyncPolicy) that tags each request. */
     static final class ClientTagPolicy extends HttpPipelineSyncPolicy {
-        static final HttpHeaderName HEADER = HttpHeaderName.fromString("x-hopscope-client");
+        static final String HEADER = "x-hopscope-client";
         private final String clientName;
 
         ClientTagPolicy(String clientName) {
@@ -121,7 +134,7 @@ public final class PipelineApp {
 
     /** The sample's AsyncOnlyPolicy: only the reactive process, which the sync path bridges into. */
     static final class AsyncOnlyPolicy implements HttpPipelinePolicy {
-        static final HttpHeaderName HEADER = HttpHeaderName.fromString("x-hopscope-async-policy");
+        static final String HEADER = "x-hopscope-async-policy";
 
         @Override
         public Mono<HttpResponse> process(HttpPipelineCallContext context, HttpPipelineNextPolicy next) {

@@ -1,5 +1,6 @@
 package io.hopscope.testapps;
 
+import java.lang.reflect.Method;
 import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 import reactor.pool.InstrumentedPool;
@@ -11,7 +12,8 @@ import reactor.pool.PooledRef;
  * while a caller thread's request asks for it and blocks in Mono#block; once the pool has the
  * caller's acquire pending and the caller is parked, main releases the resource, and the pool
  * delivers it to the caller's borrower on main, the thread that drains it. The caller's request
- * then gives it back. Argument: request count.
+ * then gives it back. Argument: request count. Runs on every reactor-pool the rules support, 0.1
+ * to 1.2 (see {@link #build}).
  */
 public final class ReactorPoolApp {
 
@@ -23,8 +25,8 @@ public final class ReactorPoolApp {
 
     public static void main(String[] args) throws Exception {
         int count = Integer.parseInt(args[0]);
-        InstrumentedPool<StringBuilder> pool = PoolBuilder.from(Mono.fromSupplier(StringBuilder::new))
-                .sizeBetween(0, 1).buildPool();
+        InstrumentedPool<StringBuilder> pool = build(PoolBuilder.from(Mono.fromSupplier(StringBuilder::new))
+                .sizeBetween(0, 1));
         ReactorPoolApp app = new ReactorPoolApp(pool);
         int ok = 0;
         for (int i = 0; i < count; i++) {
@@ -48,6 +50,21 @@ public final class ReactorPoolApp {
         if (ok != count) {
             System.exit(1);
         }
+    }
+
+    /**
+     * The builder's pool: buildPool() since 0.2, fifo() before (removed in 1.0), the same FIFO pool.
+     * No method does it in both, so it is looked up by name.
+     */
+    @SuppressWarnings("unchecked")
+    static InstrumentedPool<StringBuilder> build(PoolBuilder<StringBuilder, ?> builder) throws Exception {
+        Method build;
+        try {
+            build = PoolBuilder.class.getMethod("buildPool");
+        } catch (NoSuchMethodException before02) {
+            build = PoolBuilder.class.getMethod("fifo");
+        }
+        return (InstrumentedPool<StringBuilder>) build.invoke(builder);
     }
 
     /** The request boundary (requests=io.hopscope.testapps.ReactorPoolApp#borrow). */

@@ -13,25 +13,32 @@ import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * Runs one of the HTTP client apps (io.hopscope.testapps.*App over ClientServer) under the agent,
- * on the libraries the agent compiles against (the build's client-libraries.classpath), and gives
- * its requests in the order they started, after checking what every run must hold.
+ * on a tested end of the client's range (testlibs, {@link LibraryVersions}) or on the libraries the
+ * agent compiles against (the build's client-libraries.classpath), and gives its requests in the
+ * order they started, after checking what every run must hold.
  */
 public final class ClientApps {
 
     private ClientApps() {
     }
 
+    /** The libraries the agent compiles against (the provided scope), as a class path. */
+    public static String providedLibraries() throws Exception {
+        return Files.readString(Path.of(System.getProperty("hopscope.client.classpath"))).trim();
+    }
+
     /** The run's requests by start time: {@code ok} successes, then one refused connection. */
     public static List<Requests.Request> run(String java, String app, int ok) throws Exception {
-        return run(java, app, ok, "", 0);
+        return run(java, providedLibraries(), app, ok, "", 0);
     }
 
     /**
-     * The same with more agent options ({@code more}: ",requests=...") and, when {@code extra} is
-     * more than 0, the app's "nested" argument, which adds that many requests after those.
+     * The same on the class path {@code libraries}, with more agent options ({@code more}:
+     * ",requests=...") and, when {@code extra} is more than 0, the app's "nested" argument, which
+     * adds that many requests after those.
      */
-    public static List<Requests.Request> run(String java, String app, int ok, String more, int extra) throws Exception {
-        String libraries = Files.readString(Path.of(System.getProperty("hopscope.client.classpath"))).trim();
+    public static List<Requests.Request> run(String java, String libraries, String app, int ok, String more, int extra)
+            throws Exception {
         String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
         List<String> args = new ArrayList<>(List.of("-cp", classPath, "io.hopscope.testapps." + app, Integer.toString(ok)));
         if (extra > 0) {
@@ -106,14 +113,15 @@ public final class ClientApps {
     }
 
     /**
-     * Runs {@code app} with {@code ok} successes and one refused connection, and checks each request
-     * as every client's must hold (the answered ones by {@link #assertHello}, the refused one by
-     * {@link #assertRefused} with the client's exception {@code refusedError}), then by {@code check}
-     * with the request's index and a description for assertion messages.
+     * Runs {@code app} on the class path {@code libraries} with {@code ok} successes and one refused
+     * connection, and checks each request as every client's must hold (the answered ones by
+     * {@link #assertHello}, the refused one by {@link #assertRefused} with the client's exception
+     * {@code refusedError}), then by {@code check} with the request's index and a description for
+     * assertion messages.
      */
-    public static void checkEach(String java, String app, int ok, String boundary, String refusedError,
+    public static void checkEach(String java, String libraries, String app, int ok, String boundary, String refusedError,
             RequestCheck check) throws Exception {
-        List<Requests.Request> requests = run(java, app, ok);
+        List<Requests.Request> requests = run(java, libraries, app, ok, "", 0);
         for (int i = 0; i < requests.size(); i++) {
             Requests.Request r = requests.get(i);
             String what = Handovers.jdk(java) + " request " + i + " " + describe(r);

@@ -23,7 +23,7 @@ public final class LibraryVersions {
         Path lib = Path.of(System.getProperty("hopscope.testlibs", "../testlibs"), module, "target", "lib");
         if (!Files.isDirectory(lib)) {
             throw new AssertionError("no " + lib + ": build testlibs/" + module
-                    + " first (mvn -pl agent -am verify, or mvn verify from the root)");
+                    + " first (mvn package or verify from the root: the agent's pom does not name it)");
         }
         try (Stream<Path> jars = Files.list(lib)) {
             return jars.filter(p -> p.toString().endsWith(".jar")).sorted().map(Path::toString)
@@ -35,11 +35,29 @@ public final class LibraryVersions {
 
     /**
      * Each JVM the ITs run on (Handovers#jvms) with each tested end of {@code versions}: the
-     * arguments {@code (java, version, classPath)} of a parameterized IT.
+     * arguments {@code (java, version, classPath)} of a parameterized IT. The system property
+     * {@code hopscope.ends} ({@code oldest}, {@code newest} or versions, comma-separated) keeps only
+     * those ends, to run one library's IT on one end.
      */
     public static Stream<Arguments> ends(String instrumentation, SupportedVersions versions) {
         return Handovers.jvms().flatMap(java -> Stream.of(versions.oldest(), versions.newest()).distinct()
+                .filter(version -> wanted(version, versions))
                 .map(version -> Arguments.of(java, version,
                         classPath(SupportedVersions.module(instrumentation, version)))));
+    }
+
+    private static boolean wanted(String version, SupportedVersions versions) {
+        String only = System.getProperty("hopscope.ends", "").trim();
+        if (only.isEmpty()) {
+            return true;
+        }
+        for (String end : only.split(",")) {
+            String e = end.trim();
+            if (e.equals(version) || e.equals("oldest") && version.equals(versions.oldest())
+                    || e.equals("newest") && version.equals(versions.newest())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -11,20 +11,24 @@ import jdk.jfr.consumer.RecordedEvent;
 
 /**
  * What the samples' azure-core pipeline records, each way a synchronous SDK call can run, wherever
- * the application and its libraries are loaded from (PipelineIT, ClassLoadersIT).
+ * the application and its libraries are loaded from (PipelineIT, ClassLoadersIT), and the same of
+ * testapps.PipelineApp's, the same pipeline outside the samples (PipelineIT: on each tested
+ * azure-core, and on JDK 11).
  */
 public final class PipelineChecks {
 
     /** The sample's policies, in pipeline order. */
-    private static final List<String> POLICIES = List.of(
-            "com.azure.core.http.policy.UserAgentPolicy",
-            "com.azure.core.http.policy.RequestIdPolicy",
-            "com.azure.core.http.policy.RetryPolicy",
-            "io.hopscope.samples.pipeline.ClientTagPolicy",
+    private static final List<String> POLICIES = policies("io.hopscope.samples.pipeline.ClientTagPolicy",
             "io.hopscope.samples.pipeline.AsyncOnlyPolicy");
 
     /** The boundary of the samples' embedded server's requests (Jetty 12's core server). */
     public static final String SAMPLE_SERVER = "org.eclipse.jetty.server.Server#handle";
+
+    /** azure-core's three policies of the pipeline, then its sync policy and its async-only one. */
+    private static List<String> policies(String syncPolicy, String asyncOnlyPolicy) {
+        return List.of("com.azure.core.http.policy.UserAgentPolicy", "com.azure.core.http.policy.RequestIdPolicy",
+                "com.azure.core.http.policy.RetryPolicy", syncPolicy, asyncOnlyPolicy);
+    }
 
     private PipelineChecks() {
     }
@@ -72,7 +76,7 @@ public final class PipelineChecks {
      * finding the response there), every policy a span.
      */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests) {
-        nettySyncOverAsync(requests, "io.netty", "reactor-http-");
+        nettySyncOverAsync(requests, "io.netty", "reactor-http-", POLICIES);
     }
 
     /**

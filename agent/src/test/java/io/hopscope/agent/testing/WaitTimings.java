@@ -22,12 +22,18 @@ public final class WaitTimings {
     private WaitTimings() {
     }
 
+    /** On this JVM, with the Reactor the agent compiles against (the app names Reactor's classes). */
     public static void assertTheWayBackIsAlwaysAHop(String... kinds) throws Exception {
-        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
-                jarOf(reactor.core.publisher.Mono.class), jarOf(org.reactivestreams.Publisher.class));
+        assertTheWayBackIsAlwaysAHopOn(AgentRun.javaHere(), String.join(File.pathSeparator,
+                jarOf(reactor.core.publisher.Mono.class), jarOf(org.reactivestreams.Publisher.class)), kinds);
+    }
+
+    /** On the JVM {@code java}, with Reactor from the class path {@code libraries}. */
+    public static void assertTheWayBackIsAlwaysAHopOn(String java, String libraries, String... kinds) throws Exception {
+        String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
         List<String> args = new ArrayList<>(List.of("-cp", classPath, "io.hopscope.testapps.ReturnHopApp"));
         args.addAll(List.of(kinds));
-        AgentRun run = AgentRun.run("jfr=%JFR%,requests=" + BOUNDARY, args);
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,requests=" + BOUNDARY, args);
         List<Requests.Request> requests = new ArrayList<>(run.cleanRequests(2 * kinds.length).values());
         requests.sort(Comparator.comparing(r -> r.request.getStartTime()));
         assertThat(requests).hasSize(2 * kinds.length);

@@ -8,6 +8,7 @@ import io.hopscope.agent.instrumentation.BoundaryAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.matcher.ElementMatcher;
@@ -37,6 +38,17 @@ public final class AsyncHttpClientInstrumentation implements HopscopeInstrumenta
     @Override
     public String requiredClass() {
         return CLIENT;
+    }
+
+    /**
+     * The rules apply from 2.0.0 (the first in org.asynchttpclient, with executeRequest(Request,
+     * AsyncHandler) and ListenableFuture#toCompletableFuture), but 2.0.0 to 2.0.24 do not run on JDK
+     * 17, agent or not: their Netty (4.0.36 to 4.0.42) fails to initialize there. 2.0.25 (Netty
+     * 4.0.43) is the oldest that does. 3.0.14's parent pom is not on Maven Central: 3.0.13.
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("org.asynchttpclient:async-http-client", "2.0.25", "3.0.13");
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.instrumentation.SpanAdvice;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -54,6 +55,15 @@ public final class AzureCoreInstrumentation implements HopscopeInstrumentation {
     @Override
     public List<String> keptQueryParameters() {
         return List.of("comp", "restype", "api-version", "timeout");
+    }
+
+    /**
+     * 1.30.0 added HttpPipeline#sendSync, HttpPipelinePolicy#processSync and HttpClient#sendSync
+     * (with HttpPipelineNextSyncPolicy); the newest is the last release served.
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("com.azure:azure-core", "1.30.0", "1.61.0");
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.hopscope.agent.instrumentation.httpclient4;
 
 import io.hopscope.agent.instrumentation.ApacheClientInstrumentation;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 
 /**
  * Apache HttpClient 4: CloseableHttpClient#doExecute(HttpHost, HttpRequest, HttpContext), HttpClient
@@ -18,5 +19,11 @@ public final class HttpClient4Instrumentation extends ApacheClientInstrumentatio
         super("httpclient4", CLIENT, "org.apache.http", "org.apache.http.client.HttpClient#execute",
                 "io.hopscope.agent.instrumentation.httpclient4.HttpClient4Describer",
                 "org.apache.http.HttpRequest", "org.apache.http.HttpResponse");
+    }
+
+    /** CloseableHttpClient, with its doExecute(HttpHost, HttpRequest, HttpContext), came with 4.3. */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("org.apache.httpcomponents:httpclient", "4.3", "4.5.14");
     }
 }

@@ -1,6 +1,7 @@
 package io.hopscope.agent.instrumentation.httpclient5;
 
 import io.hopscope.agent.instrumentation.ApacheClientInstrumentation;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 
 /**
  * Apache HttpClient 5, classic (blocking) API: CloseableHttpClient#doExecute(HttpHost,
@@ -19,5 +20,11 @@ public final class HttpClient5Instrumentation extends ApacheClientInstrumentatio
         super("httpclient5", CLIENT, "org.apache.hc.client5", "org.apache.hc.client5.http.classic.HttpClient#execute",
                 "io.hopscope.agent.instrumentation.httpclient5.HttpClient5Describer",
                 "org.apache.hc.core5.http.HttpRequest", "org.apache.hc.core5.http.HttpResponse");
+    }
+
+    /** CloseableHttpClient#doExecute(HttpHost, ClassicHttpRequest, HttpContext) is in 5.0, the first release. */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("org.apache.httpcomponents.client5:httpclient5", "5.0", "5.6.5");
     }
 }

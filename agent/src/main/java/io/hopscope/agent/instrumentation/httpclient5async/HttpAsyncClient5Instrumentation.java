@@ -11,6 +11,7 @@ import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -61,6 +62,15 @@ public final class HttpAsyncClient5Instrumentation implements HopscopeInstrument
     @Override
     public String libraryPackage() {
         return "org.apache.hc.client5";
+    }
+
+    /**
+     * HttpClient 5.0 (httpcore5 5.0) has the six-argument doExecute, IOSessionImpl#enqueue(Command,
+     * Priority) and InternalDataChannel's ioSession field and onIOEvent(int).
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("org.apache.httpcomponents.client5:httpclient5", "5.0", "5.6.5");
     }
 
     @Override

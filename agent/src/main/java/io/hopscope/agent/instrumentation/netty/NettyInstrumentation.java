@@ -10,6 +10,7 @@ import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Relocation;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.runtime.LibraryRules;
 import io.netty.channel.Channel;
@@ -17,6 +18,9 @@ import io.netty.channel.ServerChannel;
 import io.netty.util.AttributeKey;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
+import net.bytebuddy.description.field.FieldDescription;
+import net.bytebuddy.description.type.TypeDefinition;
+import net.bytebuddy.description.type.TypeDescription;
 import net.bytebuddy.matcher.ElementMatcher;
 
 /**
@@ -41,6 +45,7 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     /** The read and write advice, rewritten for each relocated copy of Netty they are inlined into. */
     private static final Relocation.AdviceForCopies WRITE = new Relocation.AdviceForCopies(WriteAdvice.class);
     private static final Relocation.AdviceForCopies READ = new Relocation.AdviceForCopies(ReadAdvice.class);
+    private static final Relocation.AdviceForCopies READ_40 = new Relocation.AdviceForCopies(ReadAdvice40.class);
 
     @Override
     public String name() {
@@ -51,6 +56,16 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     @Override
     public String requiredClass() {
         return "io.netty.util.concurrent.SingleThreadEventExecutor";
+    }
+
+    /**
+     * 4.0.26 is the first whose AttributeKey.valueOf gives the key of a name already in use (before,
+     * it threw, so the channel advice worked once per JVM); ChannelOutboundBuffer#addMessage(msg,
+     * size, promise) is 4.0.22's, FastThreadLocalThread 4.0.20's.
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("io.netty:netty-transport", "4.0.26.Final", "4.2.20.Final");
     }
 
     /**
@@ -78,8 +93,39 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
                         WRITE.forCopy(outboundBuffer.prefixOf(type), loader).on(named("addMessage").and(takesArguments(3)))))
                 .type(pipeline)
                 .transform((b, type, loader, module, domain) -> b.visit(
-                        READ.forCopy(pipeline.prefixOf(type), loader).on(named("fireChannelRead").and(takesArguments(1))
-                                .and(not(isBridge())))));
+                        (channelHasHasAttr(type) ? READ : READ_40).forCopy(pipeline.prefixOf(type), loader)
+                                .on(named("fireChannelRead").and(takesArguments(1)).and(not(isBridge())))));
+    }
+
+    /**
+     * Whether the channel a DefaultChannelPipeline holds has AttributeMap#hasAttr, which Netty 4.1
+     * added: 4.0's has only attr, and a read advice that called hasAttr there failed (silently,
+     * suppressed) on every read, leaving every response outside its request.
+     */
+    static boolean channelHasHasAttr(TypeDescription pipeline) {
+        try {
+            for (FieldDescription.InDefinedShape field : pipeline.getDeclaredFields().filter(named("channel"))) {
+                return declares(field.getType().asErasure(), "hasAttr");
+            }
+        } catch (RuntimeException unresolved) {
+            // A type the class loader cannot describe: take it for 4.1 or later, as every Netty in use is.
+        }
+        return true;
+    }
+
+    private static boolean declares(TypeDefinition type, String method) {
+        if (type == null) {
+            return false;
+        }
+        if (!type.getDeclaredMethods().filter(named(method)).isEmpty()) {
+            return true;
+        }
+        for (TypeDefinition each : type.getInterfaces()) {
+            if (declares(each, method)) {
+                return true;
+            }
+        }
+        return declares(type.getSuperClass(), method);
     }
 
     /*
@@ -117,6 +163,23 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
             AttributeKey<Object> key = AttributeKey.valueOf(REQUEST_ATTRIBUTE);
             Channel c = (Channel) channel;
             return c.hasAttr(key) ? Bridge.ioContextEnter(c.attr(key).get()) : null;
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)
+        static void exit(@Advice.Enter Object token) {
+            Bridge.contextExit(token);
+        }
+    }
+
+    /**
+     * The same on Netty 4.0, which has no hasAttr: attr makes the attribute on a channel's first
+     * read where no request wrote (one small object per such channel, not per read).
+     */
+    static final class ReadAdvice40 {
+        @Advice.OnMethodEnter(suppress = Throwable.class)
+        static Object enter(@Advice.FieldValue("channel") Object channel) {
+            Object captured = ((Channel) channel).attr(AttributeKey.valueOf(REQUEST_ATTRIBUTE)).get();
+            return captured == null ? null : Bridge.ioContextEnter(captured);
         }
 
         @Advice.OnMethodExit(onThrowable = Throwable.class, suppress = Throwable.class)

@@ -13,6 +13,7 @@ import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
 import io.hopscope.agent.instrumentation.Matchers;
 import io.hopscope.agent.instrumentation.SpanAdvice;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import io.hopscope.settings.AgentOptions;
@@ -44,7 +45,10 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
         return "okhttp";
     }
 
-    /** okhttp3.internal.connection.RealCall is OkHttp 4's call class (4.0, Kotlin rewrite). */
+    /**
+     * okhttp3.internal.connection.RealCall is the call class since OkHttp 4.4 (4.0 to 4.3 have
+     * okhttp3.RealCall: the rules do not apply there).
+     */
     @Override
     public String requiredClass() {
         return "okhttp3.internal.connection.RealCall";
@@ -53,6 +57,15 @@ public final class OkHttpInstrumentation implements HopscopeInstrumentation {
     @Override
     public String libraryPackage() {
         return "okhttp3";
+    }
+
+    /**
+     * 4.4.0 moved RealCall to okhttp3.internal.connection (and has TaskRunner). From 5.0 Maven users
+     * name okhttp-jvm (the okhttp artifact is an empty jar that Gradle resolves to it).
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("com.squareup.okhttp3:okhttp", "4.4.0", "5.5.1");
     }
 
     @Override

@@ -12,6 +12,7 @@ import io.hopscope.agent.instrumentation.CompletionAdvice;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryHelper;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.runtime.HopscopeRuntime;
 import io.hopscope.agent.runtime.LibraryRules;
 import net.bytebuddy.agent.builder.AgentBuilder;
@@ -34,6 +35,15 @@ public final class ReactorInstrumentation implements HopscopeInstrumentation {
     @Override
     public String requiredClass() {
         return "reactor.core.publisher.Mono";
+    }
+
+    /**
+     * 3.1.6 added the NonBlocking marker of its schedulers' threads; the adapter's CoreSubscriber
+     * is 3.1.0's (3.0 subscribed with a plain Subscriber).
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("io.projectreactor:reactor-core", "3.1.6.RELEASE", "3.8.8");
     }
 
     @Override

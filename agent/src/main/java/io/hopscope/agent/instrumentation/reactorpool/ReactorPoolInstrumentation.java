@@ -6,6 +6,7 @@ import static net.bytebuddy.matcher.ElementMatchers.named;
 import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.instrumentation.HopscopeInstrumentation;
 import io.hopscope.agent.instrumentation.LibraryLoaders;
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import java.util.List;
 import net.bytebuddy.agent.builder.AgentBuilder;
 import net.bytebuddy.asm.Advice;
@@ -57,6 +58,15 @@ public final class ReactorPoolInstrumentation implements HopscopeInstrumentation
     @Override
     public List<String> knownRelocations() {
         return List.of("reactor.netty.internal.shaded.");
+    }
+
+    /**
+     * The stand-alone reactor-pool; 0.1.0 is the oldest release served, and has the Borrower's
+     * constructor and deliver the rules name.
+     */
+    @Override
+    public SupportedVersions versions() {
+        return SupportedVersions.of("io.projectreactor.addons:reactor-pool", "0.1.0.RELEASE", "1.2.8");
     }
 
     @Override

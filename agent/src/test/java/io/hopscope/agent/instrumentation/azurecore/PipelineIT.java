@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.sun.net.httpserver.HttpServer;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Jdk11;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.PipelineChecks;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
@@ -19,28 +20,36 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The azure-core pipeline sample under the agent, both ways a synchronous SDK call can run:
  * OkHttp sendSync stays on the caller thread; Netty send().block() hops to an event loop and back
  * (woken, or finding the response there), every request. Both ways run in one JVM, told apart
  * by their boundary (sendSync, send), beside the sample server's inbound requests; the run with one
- * request's spans in three in a second one.
+ * request's spans in three in a second one. The same pipeline outside the samples
+ * (testapps.PipelineApp) runs both ways on the oldest azure-core supported and the newest tested,
+ * each with the HTTP clients released with it, and on JDK 11.
  */
 class PipelineIT {
 
     private static final int COUNT = 30;
     private static final String SEND = "com.azure.core.http.HttpPipeline#send";
     private static final String SEND_SYNC = "com.azure.core.http.HttpPipeline#sendSync";
-    /** The class's two JVM runs, queued when it starts: neither measures time, so both run at once. */
+    /** The class's two JVM runs of the samples, queued when it starts: neither measures time, so both run at once. */
     private static final TwoAtATime<String, Map<Long, Requests.Request>> RUNS = new TwoAtATime<>();
 
     @BeforeAll
-    static void samplesAreBuilt() {
-        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
-                .as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+    static void startTheSamplesRuns() {
+        if (!samplesAreBuilt()) {
+            return;
+        }
         // Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold.
         RUNS.start("both ways", () -> run("jfr=%JFR%,spanthreshold=0", 2 * COUNT, "own", "pipeline", "--mode", "sync",
                 "--http-client", "okhttp", "--parallel", "2", "--count", Integer.toString(COUNT), "--next", "own",
@@ -51,6 +60,16 @@ class PipelineIT {
         RUNS.start("spans 1/3", () -> run("jfr=%JFR%,spanthreshold=0,spans=1/3,disable=jetty", COUNT, "own",
                 "pipeline", "--mode", "sync", "--http-client", "okhttp", "--parallel", "2", "--count",
                 Integer.toString(COUNT)));
+    }
+
+    private static boolean samplesAreBuilt() {
+        return SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class");
+    }
+
+    /** The samples' runs need their jar; the tests of the ends and of JDK 11 do not. */
+    private static Map<Long, Requests.Request> samplesRun(String name) throws Exception {
+        assumeThat(samplesAreBuilt()).as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+        return RUNS.get(name);
     }
 
     /**
@@ -69,7 +88,7 @@ class PipelineIT {
 
     /** The client requests of the run of both ways whose boundary is {@code boundary}, at least COUNT of them. */
     private static List<Requests.Request> bothWays(String boundary) throws Exception {
-        Collection<Requests.Request> requests = Requests.outbound(RUNS.get("both ways")).values();
+        Collection<Requests.Request> requests = Requests.outbound(samplesRun("both ways")).values();
         assertThat(requests).as("requests with a Request event").allMatch(r -> r.request != null);
         assertThat(requests).extracting(r -> r.request.getString("boundary")).containsOnly(SEND, SEND_SYNC);
         List<Requests.Request> ofBoundary = requests.stream().filter(r -> r.request.getString("boundary").equals(boundary))
@@ -86,6 +105,31 @@ class PipelineIT {
     @Test
     void nettySyncOverAsyncRequestsHopToAnEventLoopAndBack() throws Exception {
         PipelineChecks.nettySyncOverAsync(bothWays(SEND));
+    }
+
+    static Stream<Arguments> ends() {
+        return LibraryVersions.ends("azure-core", new AzureCoreInstrumentation().versions());
+    }
+
+    @ParameterizedTest(name = "{0} azure-core {1}")
+    @MethodSource("ends")
+    void okHttpSyncStaysOnTheCallerAndNettySyncOverAsyncHopsToAnEventLoopAndBack(String java, String version,
+            String libraries) throws Exception {
+        String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
+        // Every span is recorded: a loopback request is far shorter than the default 1 ms span threshold.
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0",
+                List.of("-cp", classPath, "io.hopscope.testapps.PipelineApp", Integer.toString(COUNT)));
+        assertThat(run.stdout).as(run.stderr).contains("responses ok: " + 2 * COUNT);
+        // The app's server is the JDK's, in process: the calls it answered are inbound requests of their own.
+        Collection<Requests.Request> requests = Requests.outbound(run.cleanRequests(2 * COUNT)).values();
+        assertThat(requests).as("requests with a Request event").allMatch(r -> r.request != null);
+        assertThat(requests).extracting(r -> r.request.getString("boundary")).containsOnly(SEND, SEND_SYNC);
+        Map<String, List<Requests.Request>> byBoundary = requests.stream()
+                .collect(Collectors.groupingBy(r -> r.request.getString("boundary")));
+        assertThat(byBoundary.get(SEND_SYNC)).as("requests through sendSync").hasSize(COUNT);
+        assertThat(byBoundary.get(SEND)).as("requests through send").hasSize(COUNT);
+        PipelineChecks.okHttpSync(byBoundary.get(SEND_SYNC), PipelineApp.POLICIES);
+        PipelineChecks.nettySyncOverAsync(byBoundary.get(SEND), "io.netty", "reactor-http-", PipelineApp.POLICIES);
     }
 
     /**
@@ -125,12 +169,12 @@ class PipelineIT {
     /** The sample's server answered every call of both ways: each an inbound request of its own. */
     @Test
     void theSampleServersRequestsAreInboundRequests() throws Exception {
-        PipelineChecks.sampleServer(Requests.inbound(RUNS.get("both ways")).values(), 2 * COUNT);
+        PipelineChecks.sampleServer(Requests.inbound(samplesRun("both ways")).values(), 2 * COUNT);
     }
 
     @Test
     void spansOneInThreeRecordsTheSpansOfEveryThirdRequestAndEverythingElseOfAll() throws Exception {
-        Map<Long, Requests.Request> requests = RUNS.get("spans 1/3");
+        Map<Long, Requests.Request> requests = samplesRun("spans 1/3");
         int withSpans = 0;
         for (Requests.Request r : requests.values()) {
             assertThat(r.request).as("Request event of %d", r.id).isNotNull();

@@ -3,9 +3,12 @@ package io.hopscope.agent.instrumentation.httpclient5async;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.ClientApps;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -13,17 +16,23 @@ import org.junit.jupiter.params.provider.MethodSource;
  * exchange completes on the I/O thread, with a callback or without one (the caller in the Future's
  * get). An exchange the caller queues on a pooled connection hands over to the I/O thread: each of
  * that connection's events it handles in the request is a handoff from the caller. The first
- * exchange (a new connection, made and queued by the I/O thread) and a refused one show no hop.
+ * exchange (a new connection, made and queued by the I/O thread) and a refused one show no hop. On
+ * the oldest release supported and the newest tested.
  */
 class HttpAsyncClient5IT {
 
     static final String BOUNDARY = "org.apache.hc.client5.http.async.HttpAsyncClient#execute";
     static final String IO_THREAD = "httpclient-dispatch-1";
 
-    @ParameterizedTest
-    @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
-    void executeEndsOnTheIoThreadAndPooledExchangesHandOffToIt(String java) throws Exception {
-        ClientApps.checkEach(java, "HttpAsyncClient5App", 4, BOUNDARY, "org.apache.hc.client5.http.HttpHostConnectException",
+    static Stream<Arguments> ends() {
+        return LibraryVersions.ends("httpclient5-async", new HttpAsyncClient5Instrumentation().versions());
+    }
+
+    @ParameterizedTest(name = "{0} HttpClient {1}")
+    @MethodSource("ends")
+    void executeEndsOnTheIoThreadAndPooledExchangesHandOffToIt(String java, String version, String classPath)
+            throws Exception {
+        ClientApps.checkEach(java, classPath, "HttpAsyncClient5App", 4, BOUNDARY, "org.apache.hc.client5.http.HttpHostConnectException",
                 HttpAsyncClient5IT::endsOnTheIoThread);
     }
 

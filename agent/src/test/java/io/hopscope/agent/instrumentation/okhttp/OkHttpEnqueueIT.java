@@ -3,29 +3,39 @@ package io.hopscope.agent.instrumentation.okhttp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
 import java.io.File;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** OkHttp's Call#enqueue is a request boundary that ends in its callback, on the dispatcher thread. */
+/**
+ * OkHttp's Call#enqueue is a request boundary that ends in its callback, on the dispatcher thread.
+ * On the oldest release supported (4.4) and the newest tested (5).
+ */
 class OkHttpEnqueueIT {
 
     private static final int COUNT = 5;
 
-    private static String jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    static Stream<Arguments> ends() {
+        return LibraryVersions.ends("okhttp", new OkHttpInstrumentation().versions());
     }
 
-    @Test
-    void anEnqueuedCallIsOneRequestHandedToTheDispatcherAndEndedInItsCallback() throws Exception {
-        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
-                jarOf(okhttp3.OkHttpClient.class), jarOf(okio.Buffer.class), jarOf(kotlin.Unit.class));
-        AgentRun run = AgentRun.run("jfr=%JFR%,spanthreshold=0", List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp",
-                Integer.toString(COUNT)));
+    private static String appClassPath(String libraries) {
+        return System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
+    }
+
+    @ParameterizedTest(name = "{0} OkHttp {1}")
+    @MethodSource("ends")
+    void anEnqueuedCallIsOneRequestHandedToTheDispatcherAndEndedInItsCallback(String java, String version,
+            String libraries) throws Exception {
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0", List.of("-cp", appClassPath(libraries),
+                "io.hopscope.testapps.OkHttpEnqueueApp", Integer.toString(COUNT)));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stdout).contains("responses ok: " + COUNT);
         List<RecordedEvent> events = run.events();
@@ -55,12 +65,11 @@ class OkHttpEnqueueIT {
         }
     }
 
-    @Test
-    void okHttpsOwnInterceptorsAreSpansWhenAskedFor() throws Exception {
-        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
-                jarOf(okhttp3.OkHttpClient.class), jarOf(okio.Buffer.class), jarOf(kotlin.Unit.class));
-        AgentRun run = AgentRun.run("jfr=%JFR%,spanthreshold=0,okhttp-internal=true",
-                List.of("-cp", classPath, "io.hopscope.testapps.OkHttpEnqueueApp", "1"));
+    @ParameterizedTest(name = "{0} OkHttp {1}")
+    @MethodSource("ends")
+    void okHttpsOwnInterceptorsAreSpansWhenAskedFor(String java, String version, String libraries) throws Exception {
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0,okhttp-internal=true",
+                List.of("-cp", appClassPath(libraries), "io.hopscope.testapps.OkHttpEnqueueApp", "1"));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stderr).doesNotContain("hopscope:");
         Map<Long, Requests.Request> requests = Requests.outbound(Requests.byId(run.events()));

@@ -3,25 +3,32 @@ package io.hopscope.agent.instrumentation.reactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
 import java.io.File;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** A wait on a Reactor NonBlocking thread is recorded outside any request, with its stack trace. */
+/**
+ * A wait on a Reactor NonBlocking thread is recorded outside any request, with its stack trace. On
+ * the oldest release supported (3.1.6, the first with NonBlocking) and the newest tested.
+ */
 class NonBlockingWaitIT {
 
-    private static String jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    static Stream<Arguments> ends() {
+        return LibraryVersions.ends("reactor", new ReactorInstrumentation().versions());
     }
 
-    @Test
-    void aBlockingWaitOnANonBlockingThreadIsFlaggedWithItsStack() throws Exception {
-        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
-                jarOf(reactor.core.publisher.Mono.class), jarOf(org.reactivestreams.Publisher.class));
-        AgentRun run = AgentRun.run("jfr=%JFR%", List.of("-cp", classPath, "io.hopscope.testapps.NonBlockingWaitApp"));
+    @ParameterizedTest(name = "{0} Reactor {1}")
+    @MethodSource("ends")
+    void aBlockingWaitOnANonBlockingThreadIsFlaggedWithItsStack(String java, String version, String libraries)
+            throws Exception {
+        String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%", List.of("-cp", classPath, "io.hopscope.testapps.NonBlockingWaitApp"));
         assertThat(run.exitCode).as(run.stderr).isZero();
         assertThat(run.stdout).contains("result: slow-worker");
         List<RecordedEvent> events = run.events();

@@ -3,36 +3,40 @@ package io.hopscope.agent.instrumentation.reactorpool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
 import java.io.File;
-import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * reactor-pool's pending acquire, served by the thread that releases the resource and drains the
  * pool without any executor (testapps.ReactorPoolApp, on the stand-alone reactor-pool): the
  * delivery runs in the request that asked, on the releasing thread, as a handoff, and the caller's
- * Mono#block is woken from there.
+ * Mono#block is woken from there. On the oldest release supported (0.1) and the newest tested, each
+ * with the reactor-core it asks for.
  */
 class ReactorPoolIT {
 
     private static final int COUNT = 3;
     private static final String BOUNDARY = "io.hopscope.testapps.ReactorPoolApp#borrow";
 
-    private static String jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    static Stream<Arguments> ends() {
+        return LibraryVersions.ends("reactor-pool", new ReactorPoolInstrumentation().versions());
     }
 
-    @Test
-    void aPendingAcquireIsDeliveredInItsRequestOnTheReleasingThread() throws Exception {
-        String classPath = String.join(File.pathSeparator, System.getProperty("hopscope.test.classes"),
-                jarOf(reactor.pool.Pool.class), jarOf(reactor.core.publisher.Mono.class),
-                jarOf(org.reactivestreams.Publisher.class));
-        AgentRun run = AgentRun.run("jfr=%JFR%,requests=" + BOUNDARY,
+    @ParameterizedTest(name = "{0} reactor-pool {1}")
+    @MethodSource("ends")
+    void aPendingAcquireIsDeliveredInItsRequestOnTheReleasingThread(String java, String version, String libraries)
+            throws Exception {
+        String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + libraries;
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,requests=" + BOUNDARY,
                 List.of("-cp", classPath, "io.hopscope.testapps.ReactorPoolApp", Integer.toString(COUNT)));
         assertThat(run.stdout).as(run.stderr).contains("responses ok: " + COUNT);
         Collection<Requests.Request> requests = run.cleanRequests(COUNT).values();
