@@ -36,11 +36,14 @@ import org.junit.jupiter.api.parallel.Isolated;
 class MemoryBoundIT {
 
     private static final String BOUNDARY = "io.hopscope.testapps.MemoryBoundApp#request";
-    /** The agent's own classes (io.hopscope.agent, not the shaded Byte Buddy): 2,016 bytes measured. */
-    private static final long AGENT_BYTES = 8 * 1024;
-    /** The shaded Byte Buddy (its type pool cache): 94 KB measured, 653 KB once Reactor is loaded. */
+    /**
+     * The agent's own classes (io.hopscope.agent, not the shaded Byte Buddy): 7,488 to 8,072 bytes
+     * measured, the instrumentations' own (per library: its loaders, helpers, type pool cache).
+     */
+    private static final long AGENT_BYTES = 16 * 1024;
+    /** The shaded Byte Buddy (its type pool cache): 101 KB measured, 660 KB once Reactor is loaded. */
     private static final long SHADED_BYTES = 1536 * 1024;
-    /** The whole live heap of the app: 7.3 to 8.3 MB measured, 10.8 MB with Reactor. */
+    /** The whole live heap of the app: 7.6 to 8.6 MB measured, 11.2 MB with Reactor. */
     private static final long LIVE_BYTES = 16L * 1024 * 1024;
     private static final long LIVE_BYTES_WITH_REACTOR = 24L * 1024 * 1024;
     private static final String EMPTY_TABLES = "tables: tasks=0 attached=0 waiting=0 carried=0";
@@ -76,8 +79,8 @@ class MemoryBoundIT {
 
     /**
      * The same, but the application keeps its queue of tasks never run: each keeps the agent's
-     * wrapper and its request (208 bytes measured: HopTask 80, RequestState 64, its RequestEvent
-     * 64), and no more. Also shows that the histogram sees what a request leaves.
+     * wrapper and its request (264 bytes measured: HopTask 88, RequestState 96, its RequestEvent
+     * 80), and no more. Also shows that the histogram sees what a request leaves.
      */
     @Test
     void aTaskTheApplicationKeepsKeepsItsRequestOnly() throws Exception {
@@ -85,7 +88,7 @@ class MemoryBoundIT {
         assertThat(h.requestObjects).as("per-request objects of the agent with %d tasks held", HELD_TASKS)
                 .isGreaterThanOrEqualTo(HELD_TASKS);
         assertThat(h.agentBytes).as("agent's own bytes with %d tasks held", HELD_TASKS)
-                .isLessThan(AGENT_BYTES + HELD_TASKS * 2L * 208);
+                .isLessThan(AGENT_BYTES + HELD_TASKS * 2L * 264);
     }
 
     @Test
