@@ -40,6 +40,12 @@ public final class LibraryHelper<T> {
     private final Class<T> kind;
     private final String helperClass;
     private final String[] keyTypes;
+    /**
+     * The package the helper is compiled against and the one the library's classes are in, when
+     * they differ (the Servlet API's jakarta.servlet and javax.servlet: one describer serves both);
+     * null when they are the same.
+     */
+    private String[] packageRename;
 
     /** The helper for instances of a key type, by that type (null when it cannot be defined). */
     private final ClassValue<T> byKeyType = new ClassValue<>() {
@@ -88,6 +94,22 @@ public final class LibraryHelper<T> {
             String... keyTypes) {
         return new ServerExchanges(new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass, keyTypes),
                 distinctExchanges);
+    }
+
+    /**
+     * A server describer compiled against an API in package {@code compiledAgainst}, serving the
+     * same API in package {@code library} too (the Servlet API's {@code jakarta.servlet} and
+     * {@code javax.servlet}, whose classes and methods it names are the same but for their package):
+     * its classes are defined with one package's names put in the other's place.
+     */
+    public static ServerDescriber renamedServerDescriber(String instrumentation, String helperClass,
+            String compiledAgainst, String library, String... keyTypes) {
+        LibraryHelper<ServerDescriber> helper = new LibraryHelper<>(instrumentation, ServerDescriber.class, helperClass,
+                keyTypes);
+        if (!compiledAgainst.equals(library)) {
+            helper.packageRename = new String[] {compiledAgainst, library};
+        }
+        return new ServerExchanges(helper, false);
     }
 
     /** The same for a framework's describer of its routes (RouteDescriber), by the framework's request object. */
@@ -152,7 +174,8 @@ public final class LibraryHelper<T> {
 
     private T define(ClassLoader library, String prefix) {
         try {
-            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass, prefix);
+            HelperLoader loader = new HelperLoader(library, LibraryHelper.class.getClassLoader(), helperClass, prefix,
+                    packageRename);
             Class<?> helper = Class.forName(helperClass, true, loader);
             return kind.cast(helper.getConstructor().newInstance());
         } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
@@ -178,14 +201,19 @@ public final class LibraryHelper<T> {
         private final ClassLoader agent;
         private final String helperClass;
         private final String prefix;
+        private final String[] packageRename;
 
-        /** {@code prefix}: the library copy's, "" for the original (see Relocation). */
-        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass, String prefix) {
+        /**
+         * {@code prefix}: the library copy's, "" for the original (see Relocation);
+         * {@code packageRename}: the package the helper names and the library's, or null.
+         */
+        HelperLoader(ClassLoader library, ClassLoader agent, String helperClass, String prefix, String[] packageRename) {
             super("hopscope-helper", null);
             this.library = library;
             this.agent = agent;
             this.helperClass = helperClass;
             this.prefix = prefix;
+            this.packageRename = packageRename;
         }
 
         @Override
@@ -215,7 +243,11 @@ public final class LibraryHelper<T> {
                 if (in == null) {
                     throw new ClassNotFoundException(name);
                 }
-                byte[] bytes = Relocation.remap(in.readAllBytes(), prefix, library);
+                byte[] bytes = in.readAllBytes();
+                if (packageRename != null) {
+                    bytes = Relocation.renamePackage(bytes, packageRename[0], packageRename[1]);
+                }
+                bytes = Relocation.remap(bytes, prefix, library);
                 return defineClass(name, bytes, 0, bytes.length, LibraryHelper.class.getProtectionDomain());
             } catch (IOException e) {
                 throw new ClassNotFoundException(name, e);

@@ -84,6 +84,26 @@ public final class Relocation {
         return writer.toByteArray();
     }
 
+    /**
+     * A class file with every name in package {@code from} (and its subpackages) put in package
+     * {@code to}: one helper for an API published in two packages (jakarta.servlet, javax.servlet).
+     */
+    static byte[] renamePackage(byte[] classFile, String from, String to) {
+        String internalFrom = from.replace('.', '/') + "/";
+        String internalTo = to.replace('.', '/') + "/";
+        Remapper remapper = new Remapper(OpenedClassReader.ASM_API) {
+            @Override
+            public String map(String internalName) {
+                return internalName.startsWith(internalFrom)
+                        ? internalTo + internalName.substring(internalFrom.length()) : internalName;
+            }
+        };
+        ClassReader reader = OpenedClassReader.of(classFile);
+        ClassWriter writer = new ClassWriter(0);
+        reader.accept(new ClassRemapper(writer, remapper), 0);
+        return writer.toByteArray();
+    }
+
     /** The agent's class file for one of its classes. */
     static byte[] classFileOf(String className) {
         try {

@@ -6,7 +6,7 @@ import io.hopscope.agent.instrumentation.SupportedVersions;
 public final class JakartaServletInstrumentation extends ServletInstrumentation {
 
     public JakartaServletInstrumentation() {
-        super("jakarta.servlet", "io.hopscope.agent.instrumentation.servlet.JakartaServletDescriber");
+        super("jakarta.servlet");
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.util.List;
 public final class JavaxServletInstrumentation extends ServletInstrumentation {
 
     public JavaxServletInstrumentation() {
-        super("javax.servlet", "io.hopscope.agent.instrumentation.servlet.JavaxServletDescriber");
+        super("javax.servlet");
     }
 
     @Override

@@ -35,13 +35,14 @@ import net.bytebuddy.matcher.ElementMatcher;
  */
 abstract class ServletInstrumentation implements HopscopeInstrumentation {
 
-    private final String api;
-    private final String describer;
+    /** The describer, compiled against jakarta.servlet and defined for javax.servlet with that package's names. */
+    private static final String DESCRIBER = "io.hopscope.agent.instrumentation.servlet.ServletDescriber";
 
-    /** {@code api}: the API's package; {@code describer}: its describer's class. */
-    ServletInstrumentation(String api, String describer) {
+    private final String api;
+
+    /** {@code api}: the API's package. */
+    ServletInstrumentation(String api) {
         this.api = api;
-        this.describer = describer;
     }
 
     @Override
@@ -72,7 +73,7 @@ abstract class ServletInstrumentation implements HopscopeInstrumentation {
 
     @Override
     public void register(HopscopeRuntime runtime) {
-        runtime.addServerDescriber(LibraryHelper.serverDescriber(name(), describer, api + ".ServletRequest",
-                api + ".ServletResponse"));
+        runtime.addServerDescriber(LibraryHelper.renamedServerDescriber(name(), DESCRIBER, "jakarta.servlet", api,
+                api + ".ServletRequest", api + ".ServletResponse"));
     }
 }

@@ -14,12 +14,13 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * Names {@code jakarta.servlet} requests, reads their responses' status and Spring MVC's route, and
- * ends an async request at its AsyncListener's events (see ServletInstrumentation).
- * {@link JavaxServletDescriber} is the same for {@code javax.servlet}. Defined for each copy of the
- * API by a {@link io.hopscope.agent.instrumentation.LibraryHelper} (public for it).
+ * Names Servlet API requests, reads their responses' status and Spring MVC's route, and ends an
+ * async request at its AsyncListener's events (see ServletInstrumentation). Compiled against
+ * {@code jakarta.servlet}; defined for each copy of the API by a
+ * {@link io.hopscope.agent.instrumentation.LibraryHelper} (public for it), for {@code javax.servlet}
+ * with that package's names in place of jakarta's (the classes and methods it names are the same in both).
  */
-public final class JakartaServletDescriber implements ServerDescriber {
+public final class ServletDescriber implements ServerDescriber {
 
     /** Spring MVC's HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE. */
     static final String SPRING_ROUTE = "org.springframework.web.servlet.HandlerMapping.bestMatchingPattern";
