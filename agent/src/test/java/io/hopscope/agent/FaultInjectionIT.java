@@ -345,6 +345,6 @@ class FaultInjectionIT {
                     .isGreaterThan(1);
         }
         assertThat(linesPerInstrumentation.keySet()).as("instrumentations on stderr").isEqualTo(counts.keySet());
-        System.out.println("FaultInjectionIT " + faults + " " + String.join(" ", program) + ": " + counts);
+        System.out.println("FaultInjectionIT " + key + ": " + counts);
     }
 }
