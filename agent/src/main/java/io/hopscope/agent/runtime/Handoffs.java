@@ -16,8 +16,9 @@ import java.util.function.Function;
  * Carries the current request from one thread to another: tasks handed to executors, and work a
  * library hands over in its own objects (a pool's borrower, a channel's next read, a selector's
  * event). Where the work starts on another thread it records the hop and opens a task segment.
- * The submit side runs on every executor call in the JVM: with no request current it allocates
- * nothing and does one ThreadLocal lookup. It implements the hand-over hooks itself: the Bridge
+ * The submit side runs on every executor call in the JVM: with no request current it does one
+ * ThreadLocal lookup and one ClassValue read (LibraryRules#isServerQueueTask), and allocates
+ * nothing unless the task is a server's hand-over. It implements the hand-over hooks itself: the Bridge
  * calls it straight.
  */
 final class Handoffs implements HandoffHooks {
