@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.FaultAgent;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Jdk11;
@@ -26,7 +27,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -78,8 +78,7 @@ class FaultInjectionIT {
 
     @BeforeAll
     static void samplesAreBuilt() throws IOException {
-        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
-                .as("samples jar at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("io/hopscope/samples/pipeline/PipelineCommand.class");
         faultAgent = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent.jar"));
         faultAgent11 = FaultAgent.jar(AgentRun.workDir().resolve("fault-agent-jdk11.jar"), Jdk11.testClasses());
         String java = AgentRun.javaHere();
@@ -252,7 +251,7 @@ class FaultInjectionIT {
     @ParameterizedTest
     @MethodSource("handoverRuns")
     void handovers(String java, String faults) throws Exception {
-        Assumptions.assumeFalse(java.equals(Jdk11.MISSING), Jdk11.MISSING);
+        CiSkip.unless(!java.equals(Jdk11.MISSING), Jdk11.MISSING);
         if (onSecondJdk(java)) {
             VIRTUAL_RUNS.incrementAndGet();
         }
