@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -190,8 +189,7 @@ class AgentRecordingIT {
     Path record(List<String> jvm, String label, String agentOptions, String... sampleArgs) throws Exception {
         Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
-                "needs " + samples + " and " + agent + " (build the whole reactor)");
+        Paths.needJars(samples, agent);
         Path jfr = dir.resolve(label + ".jfr");
         List<String> cmd = new ArrayList<>(jvm);
         cmd.addAll(List.of("-javaagent:" + agent + "=jfr=" + jfr + (agentOptions != null ? "," + agentOptions : ""),

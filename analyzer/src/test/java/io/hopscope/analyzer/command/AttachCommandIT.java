@@ -29,7 +29,7 @@ class AttachCommandIT {
 
     @BeforeAll
     static void needs() {
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         samples = Paths.samplesJar();
     }
 

@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -58,7 +57,7 @@ class BlindSpotIT {
 
     void record(Path java) throws Exception {
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        assumeTrue(Files.isRegularFile(agent), "needs " + agent + " (build the whole reactor)");
+        Paths.needJars(agent);
         jfr = dir.resolve("blind.jfr");
         Path log = dir.resolve("blind.log");
         List<String> command = Paths.shortJvm(java);

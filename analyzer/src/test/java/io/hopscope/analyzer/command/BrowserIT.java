@@ -2,9 +2,9 @@ package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hopscope.analyzer.testing.Chromium;
+import io.hopscope.analyzer.testing.CiSkip;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.HostileRecording;
 import io.hopscope.analyzer.testing.KernelFixture;
@@ -34,12 +34,8 @@ class BrowserIT {
     @BeforeAll
     static void setUp() throws Exception {
         Optional<Chromium> found = Chromium.find();
-        if (found.isEmpty()) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("chromium is not on PATH and CI=true: install Debian's chromium (apt-get install chromium; .ci/run does)");
-            }
-            assumeTrue(false, "chromium is not on PATH (apt-get install chromium); skipped outside CI");
-        }
+        CiSkip.unless(found.isPresent(), "chromium is not on PATH: install Debian's chromium (apt-get install chromium;"
+                + " .ci/run does)");
         chromium = found.get();
         knownPath = dir.resolve("known-path.jfr");
         KnownPathRecording.write(knownPath, 2, 30);

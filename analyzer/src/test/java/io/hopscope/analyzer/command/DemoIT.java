@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,8 +41,7 @@ class DemoIT {
     @BeforeAll
     static void runTheDemoOnce() throws Exception {
         Path home = Paths.moduleDir().getParent();
-        assumeTrue(Files.isRegularFile(home.resolve(DemoCommand.SAMPLES_JAR))
-                && Files.isRegularFile(home.resolve(DemoCommand.AGENT_JAR)), "needs the samples and agent jars");
+        Paths.needJars(home.resolve(DemoCommand.SAMPLES_JAR), home.resolve(DemoCommand.AGENT_JAR));
         out = dir.resolve("demo");
         demo = Cli.run("demo", "--home", home.toString(), "--dir", out.toString(), "--duration", "1", "--parallel", "1");
     }

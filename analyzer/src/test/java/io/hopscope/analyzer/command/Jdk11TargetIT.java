@@ -47,7 +47,7 @@ class Jdk11TargetIT {
 
     @Test
     void attachRecordsAJdk11JvmAndLiveRefusesItInOneLine() throws Exception {
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         Path java = Paths.jdk11Java();
         Path source = dir.resolve("Target.java");
         Files.writeString(source, TARGET);
