@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * A case that cannot run on the machine at hand: skipped here, saying why, and failed under
  * {@code CI=true} (which .ci/run sets), where everything it needs is installed or the run is refused,
- * so that a skip there hides a broken machine or a broken build, never a test. Every skip of the agent's
+ * so that a skip there hides a broken machine or a broken build, never a test. Every skip of the analyzer's
  * tests goes through here unless its reason holds on CI too (docs/tests.md lists each one and why).
  * The agent's and the samples' tests have the same class: the test trees share no code.
  */
