@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.hopscope.analyzer.testing.Chromium;
 import io.hopscope.analyzer.testing.CiSkip;
 import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.FlightRecorderLock;
 import io.hopscope.analyzer.testing.HostileRecording;
 import io.hopscope.analyzer.testing.KernelFixture;
 import io.hopscope.analyzer.testing.KnownPathRecording;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The HTML report and an HTML flame graph opened as a person would, in Debian's headless Chromium:
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Screenshots go to target/browser/. Skipped only when chromium is missing outside CI; with CI=true a
  * missing chromium fails the build (.ci/run installs it).
  */
+@ResourceLock(FlightRecorderLock.NAME)
 class BrowserIT {
 
     @TempDir
