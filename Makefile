@@ -23,7 +23,7 @@ test: setup
 	HOPSCOPE_JDK2="$$(bash scripts/second-jdk.sh $(if $(CI),--install,) || true)" \
 	HOPSCOPE_JDK11="$$(bash scripts/jdk11.sh $(if $(CI),--install,) || true)" \
 	$(MVN) verify $(TEST_PROFILES)
-	$(PYTHON) -m pytest -q bpf/tests
+	$(PYTHON) -m pytest -q -rs bpf/tests
 
 clean:
 	$(MVN) -q clean

@@ -5,14 +5,16 @@
 #   1. Debian's bcc: bpfcc-tools and python3-bpfcc (the bcc module for /usr/bin/python3), and
 #      python3-pytest (the bpf tests run under /usr/bin/python3, the interpreter that has bcc), and
 #      bpftool (test_robustness.py lists loaded programs with it; without it the test counts them
-#      from /proc).
+#      from /proc), and gcc (test_layout.py compiles the record layout's C to check it against ctypes).
 #   2. Kernel headers: bcc compiles its C program at run time against the headers it finds in
 #      /lib/modules/$(uname -r)/build (and .../source). When the running kernel's own headers are not
 #      packaged (custom or VM kernels), install the distribution's nearest linux-headers package and
 #      link it there. That is sound for offwake because it uses tracepoints only: their record layouts
 #      are read from the running kernel's tracefs, not from the headers.
 #   3. tracefs mounted at /sys/kernel/tracing (bcc reads tracepoint formats there).
-#   4. A smoke test: compile and load a one-tracepoint program.
+#   4. A smoke test: compile and load a one-tracepoint program. A failure is a warning (the tests
+#      that load programs then skip, saying why), except under CI=true, where it ends the run: the
+#      machine CI runs on loads tracepoint programs, and those tests must run there, not skip.
 set -euo pipefail
 
 say() { echo "setup: $*"; }
@@ -39,15 +41,15 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install o
 
 # 1. bcc and pytest.
 need=()
-for pkg in bpfcc-tools python3-bpfcc python3-pytest bpftool; do
+for pkg in bpfcc-tools python3-bpfcc python3-pytest bpftool gcc; do
   installed "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
   apt_update
-  say "installing ${need[*]} (bcc for /usr/bin/python3, pytest and bpftool for the bpf tests)"
+  say "installing ${need[*]} (bcc for /usr/bin/python3, pytest, bpftool and gcc for the bpf tests)"
   apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 else
-  say "ok: bpfcc-tools, python3-bpfcc, python3-pytest, bpftool already installed"
+  say "ok: bpfcc-tools, python3-bpfcc, python3-pytest, bpftool, gcc already installed"
 fi
 
 # 2. Kernel headers where bcc looks for them.
@@ -109,14 +111,19 @@ else
   say "mounted tracefs at /sys/kernel/tracing (bcc reads tracepoint formats there)"
 fi
 
-# 4. Smoke test: does bcc compile and load a tracepoint program here? A warning only: the tests
-# then skip the real runs with the reason, and say it.
+# 4. Smoke test: does bcc compile and load a tracepoint program here? Off CI a warning: the tests
+# then skip the real runs with the reason, and say it. Under CI=true an error: they must run there.
 if out=$(/usr/bin/python3 - 2>&1 <<'EOF'
 from bcc import BPF
 BPF(text="TRACEPOINT_PROBE(sched, sched_switch) { return 0; }", cflags=["-w"]).cleanup()
 EOF
 ); then
   say "ok: bcc compiled and loaded a tracepoint program"
+elif [ "${CI:-}" = true ]; then
+  echo "setup: bcc could not compile or load a tracepoint program, and CI=true: the tests that load" \
+       "programs must run under CI, not skip:" >&2
+  echo "$out" | tail -3 | sed 's/^/setup:   /' >&2
+  exit 1
 else
   say "warning: bcc could not compile or load a tracepoint program; the real-run tests will skip:"
   echo "$out" | tail -3 | sed 's/^/setup:   /'

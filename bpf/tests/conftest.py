@@ -3,6 +3,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 
 BPF_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # offwake.py's package, offwake_lib, sits beside it.
@@ -11,6 +13,20 @@ TOOL = os.path.join(BPF_DIR, "offwake.py")
 EXAMPLE = os.path.join(BPF_DIR, "offwake_example.txt")
 # Debian's interpreter has bcc; the tool's own shebang names it too.
 PYTHON = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable
+
+
+def ci_skip(reason):
+    """A case that cannot run on the machine at hand: skipped, saying why (pytest -rs lists it), and
+    failed under CI=true (which .ci/run sets, as root, after bpf/setup.sh), where a skip would hide a
+    broken machine, never a test. The Java tests' CiSkip is the same; docs/tests.md lists every skip."""
+    if os.environ.get("CI") == "true":
+        pytest.fail("CI=true, and this test cannot run: %s (under CI it must run, not skip: docs/tests.md,"
+                    " \"Skips\")" % reason, pytrace=False)
+    try:
+        # The test's own location in `pytest -rs`'s list, not this line's (pytest 7+; older: this line).
+        raise pytest.skip.Exception(reason, _use_item_location=True)
+    except TypeError:
+        pytest.skip(reason)
 
 
 def run_tool(*args, python_flags=(), user_prefix=(), timeout=60, tool=TOOL, cwd=None):

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from conftest import BPF_DIR, TOOL, run_tool
+from conftest import BPF_DIR, TOOL, ci_skip, run_tool
 from offwake_lib import kernel
 
 
@@ -84,7 +84,7 @@ def test_not_root():
         # As root, drop to nobody for this run so the check is exercised for real.
         setpriv = shutil.which("setpriv")
         if setpriv is None:
-            pytest.skip("running as root and setpriv (util-linux) is missing to drop privileges")
+            ci_skip("running as root and setpriv (util-linux) is missing to drop privileges")
         prefix = (setpriv, "--reuid=65534", "--regid=65534", "--clear-groups")
     else:
         prefix = ()
@@ -105,7 +105,7 @@ def test_not_root():
 
 def test_bcc_missing():
     if os.geteuid() != 0:
-        pytest.skip("not root: the root check comes first, see test_not_root")
+        ci_skip("not root: the root check comes first, see test_not_root")
     # -S leaves site and dist-packages off sys.path: Python without the bcc module.
     result = run_tool("-p", str(os.getpid()), "--events", "/tmp/x.jsonl", python_flags=("-S",))
     assert_one_line_error(result, "BPF unavailable: python module bcc not found")
@@ -119,7 +119,7 @@ def test_same_file_for_both_outputs():
 
 def test_unwritable_output(tmp_path):
     if os.geteuid() != 0:
-        pytest.skip("not root: the root check comes before the output check")
+        ci_skip("not root: the root check comes before the output check")
     # A directory where the file should be: not writable even for root.
     target = tmp_path / "events.jsonl"
     target.mkdir()
@@ -186,7 +186,7 @@ def test_task_stack_offset_without_btf(tmp_path):
 
 def test_task_stack_offset_of_this_kernel():
     if not os.access(kernel.BTF_VMLINUX, os.R_OK):
-        pytest.skip("no readable %s" % kernel.BTF_VMLINUX)
+        ci_skip("no readable %s (a kernel without BTF; Debian's have it)" % kernel.BTF_VMLINUX)
     # task_struct starts with thread_info (x86-64, arm64) and __state: stack follows within 64 bytes.
     assert 0 < kernel.task_stack_offset() < 64
 

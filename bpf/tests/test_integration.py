@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from conftest import PYTHON, TOOL
+from conftest import PYTHON, TOOL, ci_skip
 from offwake_lib.program import STACK_EVERY
 from offwake_lib.symbols import PerfMap
 
@@ -39,7 +39,7 @@ def bpf_unavailable_reason():
 def bpf_ready():
     reason = bpf_unavailable_reason()
     if reason:
-        pytest.skip(reason)
+        ci_skip(reason)
 
 
 def start_hopwake(seconds, delay_ms=DELAY_MS):

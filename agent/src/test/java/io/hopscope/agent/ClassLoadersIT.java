@@ -1,7 +1,6 @@
 package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.BootJar;
@@ -51,8 +50,7 @@ class ClassLoadersIT {
 
     @BeforeAll
     static void buildTheApplication() throws Exception {
-        assumeThat(Files.isDirectory(SamplesJar.classes()) && !SamplesJar.libraries().isEmpty())
-                .as("samples classes and libraries beside %s", SamplesJar.path()).isTrue();
+        SamplesJar.needClassesAndLibraries();
         Path testClasses = Path.of(System.getProperty("hopscope.test.classes"));
         samplesBootJar = new BootJar("io.hopscope.testapps.LoaderApp")
                 .classes(SamplesJar.classes(), path -> true)

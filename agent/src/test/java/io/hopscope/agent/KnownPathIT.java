@@ -76,7 +76,12 @@ class KnownPathIT {
                     .isGreaterThanOrEqualTo(ALLOC_BYTES);
             assertThat(r.allocatedBytesOn("known-path-A")).as("bytes on A, request %d", r.id)
                     .isGreaterThanOrEqualTo(ALLOC_BYTES);
-            assertThat(r.allocatedBytes()).isEqualTo(r.segments.stream().mapToLong(s -> s.getLong("allocatedBytes")).sum());
+            // Beside its two arrays the request allocates a few small objects (the tasks, the future; the
+            // first time, its lambdas' linkage): far less than another array, which a segment counted
+            // twice, or a segment of the request before or after, would add.
+            assertThat(r.allocatedBytesOn("known-path-caller")).as("bytes on the caller, request %d", r.id)
+                    .isLessThan(ALLOC_BYTES);
+            assertThat(r.allocatedBytes()).as("bytes of request %d", r.id).isLessThan(3L * ALLOC_BYTES);
         }
     }
 

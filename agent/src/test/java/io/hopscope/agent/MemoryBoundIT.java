@@ -1,9 +1,9 @@
 package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.SamplesJar;
 import io.hopscope.agent.testing.TwoAtATime;
@@ -19,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
@@ -55,8 +54,7 @@ class MemoryBoundIT {
 
     @BeforeAll
     static void samplesAreBuilt() {
-        assumeThat(SamplesJar.has("reactor/core/publisher/Mono.class"))
-                .as("samples jar (with Reactor) at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("reactor/core/publisher/Mono.class");
         // The longest first, so that the others run beside it.
         start(AgentRun.javaHere(), "quick", 10_000_000, LIVE_BYTES);
         start(AgentRun.javaHere(), "never-ending", 2_000, LIVE_BYTES_WITH_REACTOR);
@@ -98,7 +96,7 @@ class MemoryBoundIT {
 
     @Test
     void aHundredThousandVirtualThreadsLeaveNothing() throws Exception {
-        Assumptions.assumeTrue(Handovers.secondJvm() != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        CiSkip.unless(Handovers.secondJvm() != null, "no second JDK (21+) in HOPSCOPE_JDK2");
         check("virtual-threads");
     }
 

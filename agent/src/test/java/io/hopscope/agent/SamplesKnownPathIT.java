@@ -1,7 +1,6 @@
 package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Requests;
@@ -23,8 +22,7 @@ class SamplesKnownPathIT {
 
     @Test
     void eachRequestIsThreeHopsOverThreeThreads() throws Exception {
-        assumeThat(SamplesJar.has("io/hopscope/samples/knownpath/KnownPath.class"))
-                .as("samples jar with the known-path scenario at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("io/hopscope/samples/knownpath/KnownPath.class");
         AgentRun run = AgentRun.run("jfr=%JFR%,requests=io.hopscope.samples.knownpath.KnownPath#request",
                 List.of("-jar", SamplesJar.path().toString(), "known-path", "--count", Integer.toString(COUNT)));
         assertThat(run.exitCode).as(run.stderr).isZero();

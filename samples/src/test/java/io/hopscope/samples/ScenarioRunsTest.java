@@ -1,9 +1,13 @@
 package io.hopscope.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.sun.net.httpserver.HttpServer;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,7 +80,9 @@ class ScenarioRunsTest {
 
         assertThat(run.exitCode).as(run.toString()).isZero();
         assertThat(Long.parseLong(run.figure("ops"))).as(run.toString()).isPositive();
-        assertThat(Double.parseDouble(run.figure("measured_s"))).as(run.toString()).isBetween(1.9, 5.0);
+        // The window is slept for --duration, then ends: at least that long. How much longer is the
+        // machine's (the callers' last requests, a loaded scheduler), so no upper bound.
+        assertThat(Double.parseDouble(run.figure("measured_s"))).as(run.toString()).isGreaterThanOrEqualTo(2.0);
     }
 
     @Test
@@ -84,10 +90,20 @@ class ScenarioRunsTest {
         Run run = Run.of("pipeline", "--parallel", "2", "--first-window", "1", "--warmup", "1.5", "--duration", "1");
 
         assertThat(run.exitCode).as(run.toString()).isZero();
-        assertThat(Double.parseDouble(run.figure("first_window_s"))).as(run.toString()).isBetween(0.99, 1.5);
-        assertThat(Long.parseLong(run.figure("first_window_ops"))).as(run.toString()).isPositive();
-        assertThat(Double.parseDouble(run.figure("first_window_ops_per_s"))).as(run.toString()).isPositive();
-        assertThat(Double.parseDouble(run.figure("first_window_cpu_us_per_op"))).as(run.toString()).isPositive();
+        // The first window is the loop's first second, warm-up included, slept for, so at least 1 s.
+        // How many requests end in it is the machine's (a cold request can outlast it on a loaded one):
+        // the figures must agree with each other, whatever the count.
+        double seconds = Double.parseDouble(run.figure("first_window_s"));
+        long ops = Long.parseLong(run.figure("first_window_ops"));
+        assertThat(seconds).as(run.toString()).isGreaterThanOrEqualTo(1.0);
+        assertThat(Double.parseDouble(run.figure("first_window_ops_per_s"))).as(run.toString())
+                .isCloseTo(ops / seconds, within(0.1 + ops / seconds * 0.001));
+        double cpuPerOp = Double.parseDouble(run.figure("first_window_cpu_us_per_op"));
+        if (ops > 0) {
+            assertThat(cpuPerOp).as(run.toString()).isPositive();
+        } else {
+            assertThat(cpuPerOp).as(run.toString()).isEqualTo(-1.0);
+        }
     }
 
     @Test
@@ -116,23 +132,35 @@ class ScenarioRunsTest {
         assertThat(run.figure("caller_threads")).isEqualTo("jdk-http-producer-1 (platform)");
     }
 
+    /**
+     * An open loop issues by the clock, so how many requests it sent in 2 s, and how many answers came
+     * back by its last line, are the machine's (79 sent at load 20 where 100 were due): the test checks
+     * what holds whatever the timing. One line a second; the totals only grow from one to the next;
+     * the last one's are the done line's, none failed, and no more answered than sent.
+     */
     @Test
-    void openLoopPrintsOneLinePerSecondAndEveryResponseArrives() {
+    void openLoopPrintsOneLinePerSecondAndItsTotalsAgree() {
+        Pattern second = Pattern.compile("second=(\\d+) requests=(\\d+) responses=(\\d+) outstanding=(\\d+) .*");
         for (String mode : new String[] {"async", "sync-over-async", "okhttp-sync"}) {
             Run run = Run.of("open-loop", "--mode", mode, "--rps", "50", "--duration", "2", "--delay-ms", "200");
 
             assertThat(run.exitCode).as(run.toString()).isZero();
-            assertThat(run.out.lines().filter(l -> l.startsWith("second="))).as(run.toString()).hasSize(2);
-            // 50 rps for 2 s with a 200 ms delay: about 100 sent (more if the last tick is late, fewer
-            // when a loaded machine holds up the sender: 79 at load 20); the last ~10 are still
-            // outstanding, and a busy machine can hold up the first answers, so at least half answered.
-            String done = run.out.lines().filter(l -> l.startsWith("# done")).findFirst().orElseThrow();
-            long requests = Long.parseLong(done.replaceAll(".*requests=(\\d+).*", "$1"));
-            long responses = Long.parseLong(done.replaceAll(".*responses=(\\d+).*", "$1"));
-            assertThat(requests).as(run.toString()).isBetween(40L, 150L);
-            assertThat(responses).as(run.toString()).isBetween(requests / 2, requests);
-            assertThat(done).contains("outstanding=" + (requests - responses));
-            assertThat(done).contains("failed=0");
+            List<Matcher> lines = run.out.lines().map(second::matcher).filter(Matcher::matches).toList();
+            assertThat(lines).as(run.toString()).hasSize(2);
+            long[] before = {0, 0};
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher m = lines.get(i);
+                long sent = Long.parseLong(m.group(2));
+                long answered = Long.parseLong(m.group(3));
+                assertThat(Integer.parseInt(m.group(1))).as(run.toString()).isEqualTo(i + 1);
+                assertThat(sent).as(run.toString()).isGreaterThanOrEqualTo(before[0]).isGreaterThanOrEqualTo(answered);
+                assertThat(answered).as(run.toString()).isGreaterThanOrEqualTo(before[1]);
+                assertThat(Long.parseLong(m.group(4))).as(run.toString()).isEqualTo(sent - answered);
+                before = new long[] {sent, answered};
+            }
+            assertThat(run.out.lines().filter(l -> l.startsWith("# done"))).as(run.toString())
+                    .containsExactly("# done requests=" + before[0] + " responses=" + before[1] + " failed=0 outstanding="
+                            + (before[0] - before[1]));
         }
     }
 

@@ -1,7 +1,6 @@
 package io.hopscope.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,12 +32,8 @@ class VirtualThreadsIT {
     static void secondJdk() {
         String home = System.getenv("HOPSCOPE_JDK2");
         Path bin = home == null || home.isEmpty() ? null : Path.of(home, "bin", "java");
-        boolean present = bin != null && Files.isExecutable(bin);
-        if ("true".equals(System.getenv("CI"))) {
-            assertThat(present).as("CI=true needs a second JDK (21+) in HOPSCOPE_JDK2 (scripts/second-jdk.sh --install);"
-                    + " HOPSCOPE_JDK2=%s", home).isTrue();
-        }
-        assumeTrue(present, "no second JDK (21+) in HOPSCOPE_JDK2");
+        CiSkip.unless(bin != null && Files.isExecutable(bin), "no second JDK (21+) in HOPSCOPE_JDK2"
+                + " (scripts/second-jdk.sh --install); HOPSCOPE_JDK2=" + home);
         java = bin.toString();
     }
 

@@ -1,7 +1,6 @@
 package io.hopscope.agent.instrumentation;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.instrumentation.asynchttpclient.AsyncHttpClientInstrumentation;
 import io.hopscope.agent.instrumentation.azurecore.AzureCoreInstrumentation;
@@ -77,7 +76,7 @@ class RelocationTest {
 
     @Test
     void aRuleMatchesTheCopyInTheLoaderThatHasIt() throws Exception {
-        assumeThat(RelocatedSamples.built()).as("relocated samples jar at %s", RelocatedSamples.jar()).isTrue();
+        RelocatedSamples.need();
         try (URLClassLoader relocated = RelocatedSamples.loader()) {
             LibraryLoaders netty = new LibraryLoaders(EXECUTOR, EXECUTOR, "io.netty");
             TypeDescription copy = TypeDescription.ForLoadedType.of(
@@ -95,7 +94,7 @@ class RelocationTest {
 
     @Test
     void aSubTypeRuleFindsTheCopyThroughTheSuperType() throws Exception {
-        assumeThat(RelocatedSamples.built()).as("relocated samples jar at %s", RelocatedSamples.jar()).isTrue();
+        RelocatedSamples.need();
         try (URLClassLoader relocated = RelocatedSamples.loader()) {
             String loop = "io.netty.channel.nio.NioEventLoop";
             LibraryLoaders netty = new LibraryLoaders(EXECUTOR, EXECUTOR, "io.netty");
@@ -110,7 +109,7 @@ class RelocationTest {
 
     @Test
     void adviceNamingTheLibraryIsRewrittenForTheCopyItIsInlinedInto() throws Exception {
-        assumeThat(RelocatedSamples.built()).as("relocated samples jar at %s", RelocatedSamples.jar()).isTrue();
+        RelocatedSamples.need();
         byte[] original = Relocation.classFileOf("io.hopscope.agent.instrumentation.netty.NettyInstrumentation$ReadAdvice");
         try (URLClassLoader relocated = RelocatedSamples.loader()) {
             String remapped = new String(Relocation.remap(original, "com.example.shaded.", relocated), StandardCharsets.ISO_8859_1);

@@ -1,7 +1,6 @@
 package io.hopscope.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.instrumentation.executors.ExecutorsInstrumentation;
 import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
@@ -103,7 +102,7 @@ class LibraryRulesTest {
 
     @Test
     void aRelocatedNettysEventLoopThreadsAreNonBlockingToo() throws Exception {
-        assumeThat(RelocatedSamples.built()).as("relocated samples jar at %s", RelocatedSamples.jar()).isTrue();
+        RelocatedSamples.need();
         LibraryRules rules = installed();
         try (URLClassLoader relocated = RelocatedSamples.loader()) {
             Thread loopThread = (Thread) Class.forName(RelocatedSamples.NETTY + ".util.concurrent.FastThreadLocalThread",

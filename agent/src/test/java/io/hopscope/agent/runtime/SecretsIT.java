@@ -1,7 +1,6 @@
 package io.hopscope.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Handovers;
@@ -56,8 +55,7 @@ class SecretsIT {
 
     @BeforeAll
     static void startTheRuns() {
-        assumeThat(SamplesJar.has("com/azure/core/http/netty/NettyAsyncHttpClientBuilder.class"))
-                .as("samples jar (with azure-core, its clients and OkHttp) at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("com/azure/core/http/netty/NettyAsyncHttpClientBuilder.class");
         String classPath = System.getProperty("hopscope.test.classes") + File.pathSeparator + SamplesJar.path();
         Handovers.jvms().forEach(java -> RUNS.start(java, () -> AgentRun.run(java,
                 "jfr=%JFR%,spanthreshold=0,okhttp-internal=true",

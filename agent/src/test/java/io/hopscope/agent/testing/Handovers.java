@@ -42,7 +42,7 @@ public final class Handovers {
         if (java != null && Files.isExecutable(java)) {
             return java.toString();
         }
-        if ("true".equals(System.getenv("CI"))) {
+        if (CiSkip.underCi()) {
             throw new AssertionError("CI=true needs a second JDK (21+) in HOPSCOPE_JDK2: make test finds or installs one"
                     + " (scripts/second-jdk.sh --install); HOPSCOPE_JDK2=" + home);
         }

@@ -25,6 +25,11 @@ public final class RelocatedSamples {
         return Files.isRegularFile(jar());
     }
 
+    /** Skips the test, saying why, when the relocated jar is not built; fails it under CI. */
+    public static void need() {
+        CiSkip.unless(built(), "no relocated samples jar at " + jar() + ": build the samples first (mvn package from the root)");
+    }
+
     /** A loader of the relocated jar alone (the JDK beside it). */
     public static URLClassLoader loader() throws Exception {
         return new URLClassLoader("relocated-samples", new URL[] {jar().toUri().toURL()},

@@ -34,6 +34,21 @@ public final class SamplesJar {
         }
     }
 
+    /**
+     * Skips the test, saying why, when the samples jar or the given scenario's class in it is missing
+     * (the reactor builds the samples before the agent; `-pl agent` alone does not); fails it under CI.
+     */
+    public static void need(String classResource) {
+        CiSkip.unless(has(classResource), "no " + classResource + " in the samples jar at " + path()
+                + ": build the samples first (mvn package from the root)");
+    }
+
+    /** {@link #need} for the samples' classes and libraries beside the jar (target/classes, target/lib). */
+    public static void needClassesAndLibraries() throws IOException {
+        CiSkip.unless(Files.isDirectory(classes()) && !libraries().isEmpty(), "no samples classes and libraries beside "
+                + path() + ": build the samples first (mvn package from the root)");
+    }
+
     /** Whether the samples jar has the given scenario's class (the samples are built before the agent). */
     public static boolean has(String classResource) {
         if (!Files.isRegularFile(path())) {

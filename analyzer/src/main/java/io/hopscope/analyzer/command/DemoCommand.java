@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs the pipeline sample under the agent: okhttp --mode sync, netty --mode"
                 + " sync-over-async, and okhttp --mode sync --callers virtual on the newest JDK 21+ of this"
-                + " JVM, JAVA_HOME and /usr/lib/jvm (skipped, saying so, when there is none); embedded"
+                + " JVM, JAVA_HOME and /usr/lib/jvm, or the one --virtual-jdk names (skipped, saying so, when"
+                + " there is none); embedded"
                 + " server, whose own requests the recordings hold but the reports and diffs leave out. Then the serve sample, a server under an open-loop load, under the agent. Writes"
                 + " the recordings and their reports into a new folder hopscope-demo-<time>/, then prints the"
                 + " diffs (okhttp-sync against each other run), the slowest requests, and the server's queue"
@@ -84,6 +85,10 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--home", paramLabel = "DIR", description = "Repository root holding the samples and agent jars.")
     Path home;
 
+    @Option(names = "--virtual-jdk", paramLabel = "DIR",
+            description = "JDK home (21+) of the virtual-callers run (default: the newest of this JVM, JAVA_HOME and /usr/lib/jvm).")
+    Path virtualJdk;
+
     /** The first JDK with virtual threads as a final feature. */
     static final int VIRTUAL_THREADS_FEATURE = 21;
 
@@ -96,6 +101,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (durationSeconds < 1 || parallel < 1) {
             throw new ParameterException(spec.commandLine(), "--duration and --parallel must be >= 1");
         }
+        Optional<JdkHomes.Home> newer = virtualJdk == null ? JdkHomes.newest(VIRTUAL_THREADS_FEATURE) : Optional.of(given(virtualJdk));
         Path root = findRoot();
         Path samples = root.resolve(SAMPLES_JAR);
         Path agent = root.resolve(AGENT_JAR);
@@ -112,7 +118,6 @@ public final class DemoCommand implements Callable<Integer> {
         int selfFeature = Runtime.version().feature();
         List<Run> runs = new ArrayList<>(List.of(new Run("okhttp-sync", "okhttp", "sync", "platform", self, selfFeature),
                 new Run("netty-sync-over-async", "netty", "sync-over-async", "platform", self, selfFeature)));
-        Optional<JdkHomes.Home> newer = JdkHomes.newest(VIRTUAL_THREADS_FEATURE);
         if (newer.isPresent()) {
             runs.add(new Run("okhttp-sync-virtual", "okhttp", "sync", "virtual", newer.get().java(), newer.get().feature()));
         } else {
@@ -280,6 +285,18 @@ public final class DemoCommand implements Callable<Integer> {
     }
 
     /** The repository root: --home, the one this jar was built in (analyzer/target/), or the working dir. */
+    /** The JDK home --virtual-jdk names, checked: a JDK (its release file says which) of 21 or later. */
+    private JdkHomes.Home given(Path dir) {
+        JdkHomes.Home h = JdkHomes.read(dir).orElseThrow(() -> new ParameterException(spec.commandLine(),
+                "--virtual-jdk: " + dir + " is no JDK home (no release file with its JAVA_VERSION)"));
+        if (h.feature() < VIRTUAL_THREADS_FEATURE || !Files.isExecutable(h.java())) {
+            throw new ParameterException(spec.commandLine(), "--virtual-jdk: " + dir + " is JDK " + h.feature()
+                    + (Files.isExecutable(h.java()) ? "" : " without bin/java") + "; the virtual-callers run needs "
+                    + VIRTUAL_THREADS_FEATURE + " or later");
+        }
+        return h;
+    }
+
     Path findRoot() throws CliProblem {
         Set<Path> candidates = home != null ? Set.of(home.toAbsolutePath().normalize()) : AgentJar.repositoryRoots();
         for (Path c : candidates) {

@@ -26,7 +26,7 @@ class AgentWorkIT {
     @Test
     void aNettyRunOnTheSecondJdkShowsTheAgentsWorkApart() throws Exception {
         Path java = Paths.secondJava();
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         Path jfr = dir.resolve("netty25.jfr");
         List<String> command = Paths.shortJvm(java);
         command.addAll(List.of("-javaagent:" + Paths.agentJar() + "=jfr=" + jfr, "-jar", Paths.samplesJar().toString(),

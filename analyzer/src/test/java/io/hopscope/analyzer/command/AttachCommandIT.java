@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.RepositoryEvents;
+import io.hopscope.analyzer.testing.SampleServer;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,22 +27,29 @@ import org.junit.jupiter.api.parallel.Isolated;
 class AttachCommandIT {
 
     static Path samples;
+    /** The calls the attached agent must have recorded before the test stops it. */
+    private static final int REQUESTS = 101;
 
     @TempDir
     Path dir;
 
     @BeforeAll
     static void needs() {
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         samples = Paths.samplesJar();
     }
 
     @Test
     void attachedLateThenStoppedGivesRequestsWithHops() throws Exception {
         Path log = dir.resolve("sample.log");
-        Process jvm = sample(log, "pipeline", "--http-client", "netty", "--mode", "sync-over-async", "--duration", "60");
+        Path repository = dir.resolve("repository");
+        // The repository JFR writes to once the agent records: the test reads it to wait for requests.
+        Process jvm = sample(log, "-XX:FlightRecorderOptions=repository=" + repository, "-jar", samples.toString(),
+                "pipeline", "--http-client", "netty", "--mode", "sync-over-async", "--duration", "600");
         try {
-            Thread.sleep(3000); // the sample's server and clients up
+            // The sample's calls have begun once Reactor Netty's event loop runs: it starts with the first
+            // connection, after reactor-pool's pool was made (which the agent then cannot instrument).
+            awaitThread(jvm, "reactor-http-ep", log);
             String pid = Long.toString(jvm.pid());
             Cli none = Cli.run("attach", pid, "--stop", "-o", dir.resolve("none.jfr").toString());
             assertOneLine(none, "no hopscope agent in PID " + pid);
@@ -53,7 +64,10 @@ class AttachCommandIT {
             assertThat(again.out().strip()).startsWith("attach: the hopscope agent is already recording in PID " + pid)
                     .contains(first.toString()).doesNotContain("\n");
 
-            Thread.sleep(5000);
+            // The calls the report must have: recorded, and flushed to the repository. Their server's requests
+            // are recorded too where Jetty's classes were loaded after the attach, as timing has it: not counted.
+            RepositoryEvents.await(repository, "hopscope.Request", e -> !SampleServer.BOUNDARY.equals(e.getString("boundary")),
+                    REQUESTS, 240, RepositoryEvents.log(log));
             Path saved = dir.resolve("saved.jfr");
             Cli stop = Cli.run("attach", pid, "--stop", "-o", saved.toString());
             assertThat(stop.exitCode()).as(stop.err()).isZero();
@@ -64,11 +78,10 @@ class AttachCommandIT {
             assertOneLine(Cli.run("attach", pid, "--stop", "-o", dir.resolve("twice.jfr").toString()),
                     "has no running recording");
 
-            Cli report = Cli.run("report", saved.toString(), "--format", "json");
+            Cli report = Cli.run("report", saved.toString(), "--format", "json", "--top", "all");
             assertThat(report.exitCode()).as(report.err()).isZero();
-            List<JsonNode> requests = new ArrayList<>();
-            new ObjectMapper().readTree(report.out()).get("requests").forEach(requests::add);
-            assertThat(requests).hasSizeGreaterThan(100);
+            List<JsonNode> requests = SampleServer.calls(new ObjectMapper().readTree(report.out()).get("requests"));
+            assertThat(requests).hasSizeGreaterThanOrEqualTo(REQUESTS);
             // Sync over async: a handoff to the event loop and the wake of the caller, attached late.
             long withHops = requests.stream().filter(r -> r.get("hops").asInt() >= 2).count();
             assertThat(withHops).as("requests with 2+ hops").isGreaterThan(requests.size() * 9L / 10);
@@ -109,11 +122,37 @@ class AttachCommandIT {
         assertThat(usage.err()).contains("--stop needs -o FILE").contains("Usage: hopscope attach");
     }
 
-    private Process sample(Path log, String... args) throws Exception {
+    private static Process sample(Path log, String... args) throws Exception {
         List<String> cmd = Paths.shortJvm(Paths.java());
-        cmd.addAll(List.of("-jar", samples.toString()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    /**
+     * Waits until {@code jvm} has a thread whose name starts with {@code prefix} (its kernel name, which
+     * the JVM sets to the Java name cut to 15 bytes): read from /proc, without attaching to it.
+     */
+    private static void awaitThread(Process jvm, String prefix, Path log) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(jvm.pid()), "task"))) {
+                if (tasks.anyMatch(t -> comm(t).startsWith(prefix))) {
+                    return;
+                }
+            }
+            assertThat(jvm.isAlive()).as("the sample runs: %s", RepositoryEvents.log(log).get()).isTrue();
+            assertThat(System.nanoTime()).as("a thread %s* within 120 s: %s", prefix, RepositoryEvents.log(log).get())
+                    .isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static String comm(Path task) {
+        try {
+            return Files.readString(task.resolve("comm")).strip();
+        } catch (IOException e) {
+            return ""; // the thread ended
+        }
     }
 
     /** Exit 2, nothing on stdout, one "hopscope: attach: ..." line on stderr containing expected; returns that line. */

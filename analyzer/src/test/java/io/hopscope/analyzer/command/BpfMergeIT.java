@@ -1,10 +1,10 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.CiSkip;
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
 import io.hopscope.analyzer.testing.SampleServer;
@@ -46,15 +46,14 @@ class BpfMergeIT {
         samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
         agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
         offwake = Paths.moduleDir().resolve("../bpf/offwake.py").normalize();
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent),
-                "needs " + samples + " and " + agent + " (build the whole reactor)");
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to load BPF programs");
+        Paths.needJars(samples, agent);
+        CiSkip.unless("root".equals(System.getProperty("user.name")), "needs root to load BPF programs");
         // One tracepoint program, the smallest thing that proves bcc, headers and tracefs work here.
         Process p = new ProcessBuilder(PYTHON, "-c", "from bcc import BPF; "
                 + "BPF(text='TRACEPOINT_PROBE(sched, sched_switch) { return 0; }')").redirectErrorStream(true).start();
         boolean done = p.waitFor(60, TimeUnit.SECONDS);
         String why = new String(p.getInputStream().readAllBytes()).strip();
-        assumeTrue(done && p.exitValue() == 0, "bcc cannot load a tracepoint program here (run bpf/setup.sh): "
+        CiSkip.unless(done && p.exitValue() == 0, "bcc cannot load a tracepoint program here (run bpf/setup.sh): "
                 + (why.isEmpty() ? "" : why.lines().reduce((a, b) -> b).orElse("")));
     }
 

@@ -2,10 +2,11 @@ package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hopscope.analyzer.testing.Chromium;
+import io.hopscope.analyzer.testing.CiSkip;
 import io.hopscope.analyzer.testing.Cli;
+import io.hopscope.analyzer.testing.FlightRecorderLock;
 import io.hopscope.analyzer.testing.HostileRecording;
 import io.hopscope.analyzer.testing.KernelFixture;
 import io.hopscope.analyzer.testing.KnownPathRecording;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The HTML report and an HTML flame graph opened as a person would, in Debian's headless Chromium:
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Screenshots go to target/browser/. Skipped only when chromium is missing outside CI; with CI=true a
  * missing chromium fails the build (.ci/run installs it).
  */
+@ResourceLock(FlightRecorderLock.NAME)
 class BrowserIT {
 
     @TempDir
@@ -34,12 +37,8 @@ class BrowserIT {
     @BeforeAll
     static void setUp() throws Exception {
         Optional<Chromium> found = Chromium.find();
-        if (found.isEmpty()) {
-            if ("true".equals(System.getenv("CI"))) {
-                fail("chromium is not on PATH and CI=true: install Debian's chromium (apt-get install chromium; .ci/run does)");
-            }
-            assumeTrue(false, "chromium is not on PATH (apt-get install chromium); skipped outside CI");
-        }
+        CiSkip.unless(found.isPresent(), "chromium is not on PATH: install Debian's chromium (apt-get install chromium;"
+                + " .ci/run does)");
         chromium = found.get();
         knownPath = dir.resolve("known-path.jfr");
         KnownPathRecording.write(knownPath, 2, 30);

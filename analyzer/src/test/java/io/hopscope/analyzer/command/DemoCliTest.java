@@ -21,6 +21,20 @@ class DemoCliTest {
     }
 
     @Test
+    void aVirtualJdkOlderThan21IsUsage() throws Exception {
+        Path jdk17 = java.nio.file.Files.createDirectories(dir.resolve("jdk17").resolve("bin"));
+        java.nio.file.Files.writeString(jdk17.resolveSibling("release"), "JAVA_VERSION=\"17.0.15\"\n");
+        Cli r = Cli.run("demo", "--virtual-jdk", jdk17.getParent().toString(), "--dir", dir.resolve("out").toString());
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--virtual-jdk: " + jdk17.getParent() + " is JDK 17 without bin/java; the"
+                + " virtual-callers run needs 21 or later").contains("Usage: hopscope demo");
+
+        Cli none = Cli.run("demo", "--virtual-jdk", dir.toString(), "--dir", dir.resolve("out").toString());
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).contains("--virtual-jdk: " + dir + " is no JDK home");
+    }
+
+    @Test
     void missingJarsSayWhatToBuild() {
         Cli r = Cli.run("demo", "--home", dir.toString(), "--dir", dir.resolve("out").toString());
         assertThat(r.exitCode()).isEqualTo(2);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.hopscope.analyzer.testing.FlightRecorderLock;
 import io.hopscope.analyzer.testing.KnownPathRecording;
 import io.hopscope.analyzer.testing.OtelCollector;
 import io.hopscope.analyzer.testing.Paths;
@@ -20,12 +21,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code hopscope export} into a real OpenTelemetry Collector (scripts/otelcol.sh), run as users run it:
  * the shaded jar in its own JVM, the endpoint's header from OTEL_EXPORTER_OTLP_HEADERS. Asserts on what
  * the collector wrote (its file exporter's OTLP JSON), and on the pprof file as {@code go tool pprof} reads it.
  */
+@ResourceLock(FlightRecorderLock.NAME)
 class ExportCollectorIT {
 
     private static final String SECRET = "Basic c2VjcmV0LWZvci10aGUtdGVzdA==";

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.ContractEvents;
+import io.hopscope.analyzer.testing.FlightRecorderLock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -14,6 +15,7 @@ import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code flame --kind cpu} on the JDK's own execution samples, which name their thread in
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * through a {@link RecordingStream} in this JVM), not for a fixed time: a fixed 400 ms gave the
  * sampler no walkable sample at all now and then on a loaded 2-core CI machine.
  */
+@ResourceLock(FlightRecorderLock.NAME)
 class FlameCpuIT {
 
     @TempDir

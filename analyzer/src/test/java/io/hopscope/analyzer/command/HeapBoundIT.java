@@ -3,6 +3,7 @@ package io.hopscope.analyzer.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.bench.RecordingGenerator;
+import io.hopscope.analyzer.testing.FlightRecorderLock;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Issue 23: {@code report}'s heap does not grow with the file. Two generated recordings, one four
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * one does not need more heap (on 2026-11-25: 15 MB and 61 MB files, 60,000 and 240,000 requests,
  * both within it). The multi-GB run is {@code analyzer/bench/report-heap.sh} (docs/performance.md).
  */
+@ResourceLock(FlightRecorderLock.NAME)
 class HeapBoundIT {
 
     static final String HEAP = "-Xmx64m";

@@ -35,7 +35,7 @@ class HttpSpanIT {
     @ParameterizedTest
     @CsvSource({"netty, sync-over-async", "netty, sync", "okhttp, sync", "jdk, sync"})
     void theSendHoldsTheNetworkWaitAndThePolicyOnlyItsOwnWork(String client, String mode) throws Exception {
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         Path jfr = dir.resolve(client + ".jfr");
         List<String> command = Paths.shortJvm(Paths.java());
         command.addAll(List.of("-javaagent:" + Paths.agentJar() + "=jfr=" + jfr, "-jar", Paths.samplesJar().toString(),

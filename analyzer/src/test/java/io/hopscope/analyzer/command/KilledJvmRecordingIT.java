@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.testing.Cli;
 import io.hopscope.analyzer.testing.Paths;
+import io.hopscope.analyzer.testing.RepositoryEvents;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,13 +32,8 @@ class KilledJvmRecordingIT {
                 Paths.moduleDir().resolve("src/test/resources/java25/Endless.java").toString())
                 .redirectErrorStream(true).redirectOutput(dir.resolve("endless.log").toFile()).start();
         try {
-            // JFR flushes a disk recording to its chunk about once a second; wait for a few flushes.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.readString(dir.resolve("endless.log")).contains("first request committed")
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            Thread.sleep(3_000);
+            // JFR flushes a disk recording to its chunk about once a second: kill it once a request is there.
+            RepositoryEvents.await(repo, "hopscope.Request", 1, 120, RepositoryEvents.log(dir.resolve("endless.log")));
         } finally {
             p.destroyForcibly(); // SIGKILL: no chunk is finished
             p.waitFor(10, TimeUnit.SECONDS);

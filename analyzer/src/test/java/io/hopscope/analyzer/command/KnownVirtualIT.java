@@ -120,7 +120,7 @@ class KnownVirtualIT {
 
     private List<JsonNode> record(String... scenarios) throws Exception {
         Path java = Paths.secondJava();
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         Path agent = Paths.agentJar();
         Path source = Paths.moduleDir().resolve("src/test/resources/java25/KnownVirtual.java");
         Path jfr = dir.resolve("known-virtual.jfr");

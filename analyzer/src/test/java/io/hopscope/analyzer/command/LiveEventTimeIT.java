@@ -1,14 +1,12 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.hopscope.analyzer.command.LiveCommandIT.Lines;
 import io.hopscope.analyzer.command.LiveCommandIT.Live;
 import io.hopscope.analyzer.testing.LiveJsonKeys;
 import io.hopscope.analyzer.testing.Paths;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,8 +35,7 @@ class LiveEventTimeIT {
         Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
         Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
-                "needs the samples, agent and analyzer jars (mvn package)");
+        Paths.needJars(samples, agent, cli);
         // Far longer than live needs (loading the agent takes seconds, a minute on a loaded machine): the load
         // runs through every second asserted on, and is ended here.
         Process target = new ProcessBuilder(LiveCommandIT.java(), "-jar", samples.toString(), "open-loop",

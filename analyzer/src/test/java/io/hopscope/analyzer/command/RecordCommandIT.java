@@ -27,7 +27,7 @@ class RecordCommandIT {
 
     @BeforeAll
     static void needs() {
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         samples = Paths.samplesJar();
     }
 

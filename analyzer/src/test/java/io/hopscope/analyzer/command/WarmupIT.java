@@ -29,7 +29,7 @@ class WarmupIT {
 
     @Test
     void theRequestThatLoadedClassesIsWarmupAndTheWorstListStartsAfterIt() throws Exception {
-        Paths.assumeBuiltJars();
+        Paths.needBuiltJars();
         Path jfr = dir.resolve("warmup.jfr");
         Path app = Paths.moduleDir().resolve("src/test/resources/warmup/WarmupApp.java");
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
  * named as {@code requests=} boundaries: {@link #parkRaw} parks on a bare {@code LockSupport.park}
  * until a thread outside any request unparks it, {@link #DELAY_MILLIS} after it saw it parked, which
  * no hop or wait of hopscope can explain; {@link #knownWait} waits as long in {@code FutureTask.get}, a
- * wait the agent knows, for a pool thread that sleeps that long.
+ * wait the agent knows, for a pool thread that sleeps that long once it saw the request parked.
  */
 public final class BlindParkApp {
 
@@ -58,7 +58,13 @@ public final class BlindParkApp {
 
     /** A request that waits for a pool thread in FutureTask.get: a wait and a wake hop explain its park. */
     public static String knownWait(ExecutorService pool) throws Exception {
+        Thread caller = Thread.currentThread();
         return pool.submit(() -> {
+            // As the unparker does: wait until the caller is in its park (get's is timed), so that the
+            // whole delay is parked time however late the caller got there.
+            while (caller.getState() != Thread.State.TIMED_WAITING) {
+                Thread.sleep(1);
+            }
             Thread.sleep(DELAY_MILLIS);
             return "ok";
         }).get(10, TimeUnit.SECONDS);

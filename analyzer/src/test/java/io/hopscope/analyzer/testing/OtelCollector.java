@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -112,8 +111,7 @@ public final class OtelCollector implements AutoCloseable {
         int code = p.waitFor();
         String err = Files.readString(dir.resolve("otelcol-build.err"));
         if (code == 3) {
-            assertThat("true".equals(System.getenv("CI"))).as("CI=true needs go to build the collector: " + err).isFalse();
-            assumeTrue(false, "no Go to build the OpenTelemetry Collector (" + err.strip() + ")");
+            CiSkip.now("no Go to build the OpenTelemetry Collector (" + err.strip() + ")");
         }
         assertThat(code).as("scripts/otelcol.sh failed: " + err).isZero();
         return Path.of(out);

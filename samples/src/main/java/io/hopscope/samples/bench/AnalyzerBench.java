@@ -160,20 +160,27 @@ final class AnalyzerBench {
     /**
      * The tools on one recording, or why the row was not measured (the report's running out of heap among
      * them): the report and the floor at each heap setting, and {@code jfr summary}; {@code export} against
-     * {@code report} on the demo's Netty recording, or null.
+     * {@code report} on the demo's Netty recording, or null; the agent's exact allocation against its
+     * estimates ({@link AllocationBench}), or null.
      */
     record Result(double recordingS, int runs, long recordingBytes, AtHeap bounded, AtHeap defaultHeap, Usage jfrSummary,
-                  double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap, ExportBench.Result export) {
+                  double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap, ExportBench.Result export,
+                  AllocationBench.Result allocation) {
 
         Result(double recordingS, int runs, long recordingBytes, AtHeap bounded, AtHeap defaultHeap, Usage jfrSummary,
                double reportLiveHeapMb, String whyNot, boolean reportOutOfHeap) {
             this(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot, reportOutOfHeap,
-                    null);
+                    null, null);
         }
 
         Result withExport(ExportBench.Result e) {
             return new Result(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot,
-                    reportOutOfHeap, e);
+                    reportOutOfHeap, e, allocation);
+        }
+
+        Result withAllocation(AllocationBench.Result a) {
+            return new Result(recordingS, runs, recordingBytes, bounded, defaultHeap, jfrSummary, reportLiveHeapMb, whyNot,
+                    reportOutOfHeap, export, a);
         }
 
         /** Both settings, the bounded one first; empty when not measured. */

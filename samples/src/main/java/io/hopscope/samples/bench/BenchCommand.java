@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
                 + "per request, the first window's throughput ratio beside the steady-state one and the time (and CPU) "
                 + "from the JVM's start to the application's main, where an agent's premain and install go; then the "
                 + "analyzer's cost (hopscope report against the bare jdk.jfr.consumer floor and jfr summary), the "
+                + "agent's exact allocation per request against the process's and the JDK's sampled estimate of it, the "
                 + "eBPF tracer's cost per off-CPU interval (root and bcc only), and its targets, each "
                 + "computed: met, or not met by how much.",
                 "",
@@ -48,8 +49,11 @@ import picocli.CommandLine.Spec;
                 + "saying why.",
                 "Example: java -jar samples/target/hopscope-samples.jar bench --json bench.json --markdown docs/performance.md",
                 "--tracer-only: the eBPF tracer row alone (offwake beside the empty programs' floor, every round).",
+                "--allocation-only: the allocation row alone (the pipeline under the agent, OkHttp sync and Netty "
+                + "sync-over-async, " + AllocationBench.REQUESTS + " calls each, then hopscope report): about a minute.",
                 "Example: java -jar samples/target/hopscope-samples.jar bench --quick",
-                "Example: java -jar samples/target/hopscope-samples.jar bench --tracer-only --tracer-rounds 3 --markdown docs/performance.md"})
+                "Example: java -jar samples/target/hopscope-samples.jar bench --tracer-only --tracer-rounds 3 --markdown docs/performance.md",
+                "Example: java -jar samples/target/hopscope-samples.jar bench --allocation-only --markdown docs/performance.md"})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -100,6 +104,10 @@ public final class BenchCommand implements Callable<Integer> {
             + "empty-program floor) and its targets; --markdown then writes them between <!-- bench-tracer:begin --> and "
             + "<!-- bench-tracer:end -->, leaving the bench section as it is.")
     boolean tracerOnly;
+
+    @Option(names = "--allocation-only", description = "Only the allocation row and its targets; --markdown then writes "
+            + "them between <!-- bench-allocation:begin --> and <!-- bench-allocation:end -->, leaving the rest as it is.")
+    boolean allocationOnly;
 
     @Option(names = "--quick", description = "About a minute: see above.")
     boolean quick;
@@ -170,7 +178,10 @@ public final class BenchCommand implements Callable<Integer> {
         checkWritable(readme, "--readme");
         Options.check(spec, !tracerOnly || readme == null && json == null && !quick && !noTools,
                 "--tracer-only takes no --readme, --json, --quick or --no-tools");
-        checkMarkers(markdown, "--markdown", tracerOnly ? MarkdownSection.TRACER_NAME : MarkdownSection.NAME);
+        Options.check(spec, !allocationOnly || readme == null && json == null && !quick && !noTools && !tracerOnly,
+                "--allocation-only takes no --readme, --json, --quick, --no-tools or --tracer-only");
+        checkMarkers(markdown, "--markdown", tracerOnly ? MarkdownSection.TRACER_NAME
+                : allocationOnly ? MarkdownSection.ALLOCATION_NAME : MarkdownSection.NAME);
         checkMarkers(readme, "--readme", MarkdownSection.SUMMARY_NAME);
 
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
@@ -183,6 +194,9 @@ public final class BenchCommand implements Callable<Integer> {
         long start = System.nanoTime();
         if (tracerOnly) {
             return tracerOnly(tools, machine, start);
+        }
+        if (allocationOnly) {
+            return allocationOnly(tools, machine, start);
         }
         Map<String, Row> rows = BenchResult.newRows();
         for (Workload w : workloads) {
@@ -212,7 +226,7 @@ public final class BenchCommand implements Callable<Integer> {
         AnalyzerBench.Result analyzer = tools0 ? new AnalyzerBench.Result(analyzerRecordingS, 0, 0, null, null, null, Double.NaN,
                 skipped, false) : AnalyzerBench.run(tools, analyzerRecordingS, analyzerRuns);
         if (!tools0) {
-            analyzer = analyzer.withExport(ExportBench.run(tools, analyzerRuns));
+            analyzer = analyzer.withExport(ExportBench.run(tools, analyzerRuns)).withAllocation(AllocationBench.run(tools));
             err.println("bench: analyzer row done");
             err.flush();
         }
@@ -242,19 +256,39 @@ public final class BenchCommand implements Callable<Integer> {
         err.println("bench: " + tracerRounds + " round(s) of offwake beside the empty-program floor (switchcost.py --empty)");
         err.flush();
         TracerBench.Result tracer = TracerBench.run(tools, tracerRounds);
-        StringBuilder out = new StringBuilder(BenchText.tracerLine(tracer)).append('\n');
-        for (TargetCheck t : Targets.tracer(tracer)) {
-            out.append("  ").append(t.target()).append(" [").append(t.row()).append("]: ").append(t.valueText())
-                    .append(", target ").append(t.limitText()).append(": ").append(t.status()).append('\n');
-        }
-        System.out.print(out);
-        System.out.flush();
+        printAlone(BenchText.tracerLine(tracer), Targets.tracer(tracer));
         if (markdown != null) {
             String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
             Files.writeString(markdown, MarkdownSection.replace(existing, BenchText.tracerMarkdown(tracer, command(),
                     machine.after(), (System.nanoTime() - start) / 1e9), MarkdownSection.TRACER_NAME));
         }
         return 0;
+    }
+
+    /** {@code --allocation-only}: the allocation row and its targets, alone. */
+    private int allocationOnly(BenchTools tools, Machine machine, long start) throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("bench: the pipeline under the agent, " + AllocationBench.REQUESTS + " calls of each client, then hopscope report");
+        err.flush();
+        AllocationBench.Result allocation = AllocationBench.run(tools);
+        printAlone(AllocationBench.line(allocation), Targets.allocation(allocation));
+        if (markdown != null) {
+            String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
+            Files.writeString(markdown, MarkdownSection.replace(existing, BenchText.allocationMarkdown(allocation, command(),
+                    machine.after(), (System.nanoTime() - start) / 1e9), MarkdownSection.ALLOCATION_NAME));
+        }
+        return 0;
+    }
+
+    /** A row measured alone: its line, then each of its targets with its status. */
+    private static void printAlone(String line, List<TargetCheck> targets) {
+        StringBuilder out = new StringBuilder(line).append('\n');
+        for (TargetCheck t : targets) {
+            out.append("  ").append(t.target()).append(" [").append(t.row()).append("]: ").append(t.valueText())
+                    .append(", target ").append(t.limitText()).append(": ").append(t.status()).append('\n');
+        }
+        System.out.print(out);
+        System.out.flush();
     }
 
     private List<Configuration> configs() {

@@ -53,6 +53,16 @@ final class BenchJson {
                             "rounds", e.rounds().stream().map(x -> (Object) map("report", usage(x.report()),
                                     "otlp", usage(x.otlp()), "pprof", usage(x.pprof()))).toList()));
         }
+        AllocationBench.Result alloc = a.allocation();
+        if (alloc != null) {
+            root.put("allocation", alloc.whyNot() != null ? map("not_measured", alloc.whyNot())
+                    : map("requests", AllocationBench.REQUESTS, "runs", alloc.runs().stream().map(x -> (Object) map(
+                            "client", x.client(), "ops", x.ops(), "process_bytes", x.processBytes(),
+                            "requests_bytes", x.requestsBytes(), "sampled_bytes_in_requests", x.sampledBytesInRequests(),
+                            "outside_requests_share", x.outsideShare(), "exact_over_sampled", x.exactOverSampled(),
+                            "bytes_per_request", x.perRequest(), "process_bytes_per_request", x.processPerRequest()))
+                            .toList()));
+        }
         TracerBench.Result t = r.tracer();
         root.put("tracer", t.whyNot() != null ? map("not_measured", t.whyNot())
                 : map("cost_ns_per_interval", t.costNsPerInterval(), "floor_ns_per_interval", t.floorNsPerInterval(),

@@ -182,6 +182,9 @@ final class BenchText {
         if (a.export() != null) {
             lines.add(exportLine(a.export()));
         }
+        if (a.allocation() != null) {
+            lines.add(AllocationBench.line(a.allocation()));
+        }
         lines.add(tracerLine(r.tracer()));
         return lines;
     }
@@ -227,20 +230,35 @@ final class BenchText {
                 t.rounds().size(), t.costNsPerInterval(), t.floorNsPerInterval(), t.aboveFloorNs(), rounds, t.lostEvents());
     }
 
-    /** {@code bench --tracer-only}'s markdown: the tracer line, its targets, the command and the machine. */
-    static String tracerMarkdown(TracerBench.Result t, String command, Machine machine, double elapsedS) {
-        StringBuilder b = new StringBuilder("Measured by `bench --tracer-only`:\n\n```\n").append(command).append("\n```\n\n");
-        b.append("- ").append(tracerLine(t)).append("\n\n");
+    /** {@code bench --allocation-only}'s markdown: the allocation line, its targets, the command and the machine. */
+    static String allocationMarkdown(AllocationBench.Result a, String command, Machine machine, double elapsedS) {
+        return onlyMarkdown("bench --allocation-only", AllocationBench.line(a), Targets.allocation(a), command, machine, true,
+                elapsedS);
+    }
+
+    /** One row's markdown alone (its line, its targets, the command and the machine; its JDK where it matters). */
+    private static String onlyMarkdown(String what, String line, List<TargetCheck> checks, String command, Machine machine,
+                                       boolean withJdk, double elapsedS) {
+        StringBuilder b = new StringBuilder("Measured by `" + what + "`:\n\n```\n").append(command).append("\n```\n\n");
+        b.append("- ").append(line).append("\n\n");
         List<List<String>> targets = new ArrayList<>();
-        for (TargetCheck c : Targets.tracer(t)) {
+        for (TargetCheck c : checks) {
             targets.add(List.of(c.target(), c.row(), c.valueText(), c.limitText(), c.status()));
         }
         b.append(Table.markdown(List.of("target", "row", "measured", "target", "status"), targets)).append('\n');
         b.append("- machine: ").append(machine.cpuModel()).append(", ").append(machine.cores()).append(" cores, ")
                 .append(machine.kernel()).append('\n');
+        if (withJdk) {
+            b.append("- JDK: ").append(machine.jdk()).append('\n');
+        }
         b.append("- load average before: ").append(machine.loadBefore()).append(", after: ").append(machine.loadAfter()).append('\n');
         b.append(String.format(Locale.ROOT, "- took %.0f s%n", elapsedS));
         return b.toString();
+    }
+
+    /** {@code bench --tracer-only}'s markdown: the tracer line, its targets, the command and the machine. */
+    static String tracerMarkdown(TracerBench.Result t, String command, Machine machine, double elapsedS) {
+        return onlyMarkdown("bench --tracer-only", tracerLine(t), Targets.tracer(t), command, machine, false, elapsedS);
     }
 
     static String machineLines(BenchResult r) {

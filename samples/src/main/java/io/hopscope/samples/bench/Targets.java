@@ -20,6 +20,14 @@ final class Targets {
     static final double EXPORT_CPU_OVER_REPORT = 1.0;
     /** Issue #40: hopscope's CPU added per inbound request, at most this share of the OpenTelemetry agent's. */
     static final double SERVER_CPU_SHARE_OF_OTEL = 0.5;
+    /**
+     * Issue #4's "allocated bytes per request are consistent with" the JDK's estimates: the exact bytes
+     * in requests over the sampled estimate, within what its noise and its lean allow (it leans high,
+     * see AllocationBench); the bytes per request at least the process's per request less the share
+     * the samples put outside requests.
+     */
+    static final double EXACT_OVER_SAMPLED_LOW = 1 / 3.0;
+    static final double EXACT_OVER_SAMPLED_HIGH = 1.5;
     // Issue #34: offwake's cost above the empty-program floor of the same round (it was 1,000 ns in all).
     static final double TRACER_NS_ABOVE_FLOOR = 300;
 
@@ -97,7 +105,30 @@ final class Targets {
             checks.add(TargetCheck.atMost("export CPU over report's on the demo's Netty recording", "analyzer",
                     export.exportOverReport(), EXPORT_CPU_OVER_REPORT, "x", export.whyNot()));
         }
+        if (analyzer.allocation() != null) {
+            checks.addAll(allocation(analyzer.allocation()));
+        }
         checks.addAll(tracer(result.tracer()));
+        return checks;
+    }
+
+    /** The allocation targets of each client's run, alone what {@code bench --allocation-only} checks. */
+    static List<TargetCheck> allocation(AllocationBench.Result a) {
+        String exact = "exact allocation in requests over the JDK's sampled estimate";
+        String perRequest = "bytes per request, at least the process's less the share outside requests";
+        if (a.whyNot() != null) {
+            return List.of(TargetCheck.atLeast(exact, "allocation", null, EXACT_OVER_SAMPLED_LOW, "x", a.whyNot()),
+                    TargetCheck.atMost(exact, "allocation", null, EXACT_OVER_SAMPLED_HIGH, "x", a.whyNot()),
+                    TargetCheck.atLeast(perRequest, "allocation", null, Double.NaN, " B", a.whyNot()));
+        }
+        List<TargetCheck> checks = new ArrayList<>();
+        for (AllocationBench.Run r : a.runs()) {
+            String row = "allocation, " + r.client();
+            String noSamples = "no allocation sample fell in a request";
+            checks.add(TargetCheck.atLeast(exact, row, r.exactOverSampled(), EXACT_OVER_SAMPLED_LOW, "x", noSamples));
+            checks.add(TargetCheck.atMost(exact, row, r.exactOverSampled(), EXACT_OVER_SAMPLED_HIGH, "x", noSamples));
+            checks.add(TargetCheck.atLeast(perRequest, row, r.perRequest(), r.processPerRequestInside(), " B", null));
+        }
         return checks;
     }
 

@@ -1,7 +1,6 @@
 package io.hopscope.agent.instrumentation.azurecore;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.hopscope.agent.testing.AgentRun;
@@ -68,7 +67,7 @@ class PipelineIT {
 
     /** The samples' runs need their jar; the tests of the ends and of JDK 11 do not. */
     private static Map<Long, Requests.Request> samplesRun(String name) throws Exception {
-        assumeThat(samplesAreBuilt()).as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("io/hopscope/samples/pipeline/PipelineCommand.class");
         return RUNS.get(name);
     }
 

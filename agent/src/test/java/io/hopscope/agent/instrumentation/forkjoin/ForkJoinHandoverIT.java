@@ -5,10 +5,10 @@ import static io.hopscope.agent.testing.Handovers.callerWaits;
 import static io.hopscope.agent.testing.Handovers.hops;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Requests;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -58,7 +58,7 @@ class ForkJoinHandoverIT {
     @Test
     void aVirtualThreadsCarrierIsNoHop() throws Exception {
         String java = Handovers.secondJvm();
-        Assumptions.assumeTrue(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        CiSkip.unless(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
         Requests.Request r = Handovers.run(java, "virtual:parked").get(0);
         assertThat(hops(r)).as("hops").noneMatch(h -> h.contains("ForkJoinPool-"));
         assertThat(r.hops).extracting(h -> h.getLong("scheduledNanos")).containsOnly(0L);

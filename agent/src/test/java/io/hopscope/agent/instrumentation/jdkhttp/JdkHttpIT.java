@@ -1,7 +1,6 @@
 package io.hopscope.agent.instrumentation.jdkhttp;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.hopscope.agent.testing.AgentRun;
@@ -30,8 +29,7 @@ class JdkHttpIT {
 
     @BeforeAll
     static void samplesAreBuilt() {
-        assumeThat(SamplesJar.has("io/hopscope/samples/jdkhttp/JdkHttpCommand.class"))
-                .as("samples jar with the jdk-http scenario at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("io/hopscope/samples/jdkhttp/JdkHttpCommand.class");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.hopscope.agent.instrumentation.jetty;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -57,7 +57,7 @@ class JettyIT {
     @MethodSource("endsWithVirtualThreads")
     void aRequestOnAVirtualThreadStartsWhereTheSelectorStartedIt(String java, String version, String classPath)
             throws Exception {
-        Assumptions.assumeTrue(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        CiSkip.unless(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
         ServerChecks.check(java, new ServerChecks.Expected("JettyApp", JettyInstrumentation.BOUNDARY)
                 .classPath(classPath)
                 .args("virtual")

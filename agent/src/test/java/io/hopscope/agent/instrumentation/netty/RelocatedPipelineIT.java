@@ -1,7 +1,6 @@
 package io.hopscope.agent.instrumentation.netty;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Handovers;
@@ -10,7 +9,6 @@ import io.hopscope.agent.testing.RelocatedSamples;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.SamplesJar;
 import io.hopscope.agent.testing.TwoAtATime;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -43,7 +41,7 @@ class RelocatedPipelineIT {
 
     @BeforeAll
     static void relocatedSamplesAreBuilt() throws Exception {
-        assumeThat(Files.isRegularFile(relocatedJar())).as("relocated samples jar at %s", relocatedJar()).isTrue();
+        RelocatedSamples.need();
         // What the test is about: no original Netty or Reactor Netty left beside the copy.
         try (JarFile jar = new JarFile(relocatedJar().toFile())) {
             assertThat(jar.getEntry("com/example/shaded/io/netty/util/concurrent/SingleThreadEventExecutor.class"))
@@ -88,7 +86,7 @@ class RelocatedPipelineIT {
 
     @Test
     void theOriginalPipelineNamesNoCopy() throws Exception {
-        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class")).isTrue();
+        SamplesJar.need("io/hopscope/samples/pipeline/PipelineCommand.class");
         AgentRun run = RUNS.get("original");
         run.cleanRequests(4);
         List<RecordedEvent> infos = run.events().stream()

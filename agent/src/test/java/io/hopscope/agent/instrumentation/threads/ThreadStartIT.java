@@ -5,10 +5,10 @@ import static io.hopscope.agent.testing.Handovers.callerWaits;
 import static io.hopscope.agent.testing.Handovers.hops;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.Requests;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -41,7 +41,7 @@ class ThreadStartIT {
     @Test
     void virtualThreadsAreHopsFromPlatformAndVirtualCallers() throws Exception {
         String java = Handovers.secondJvm();
-        Assumptions.assumeTrue(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        CiSkip.unless(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
         String[] scenarios = {"virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:before",
             "onVirtual-virtualPerTask:parked"};
         List<Requests.Request> requests = Handovers.run(java, scenarios);
