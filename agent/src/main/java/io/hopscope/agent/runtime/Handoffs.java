@@ -83,9 +83,10 @@ final class Handoffs implements HandoffHooks {
             // that request is not this one's, and begins at this hand-over.
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = serverQueue;
+        wrapped.handedToExecutor = true;
         return wrapped;
     }
 
@@ -120,9 +121,10 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s.thread,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = true;
+        wrapped.handedToExecutor = true;
         return wrapped;
     }
 
@@ -142,8 +144,10 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
-        return new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
-                executor == null ? "?" : executor.getClass().getName());
+        HopTask.OfCallable<?> wrapped = new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s,
+                System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
+        wrapped.handedToExecutor = true;
+        return wrapped;
     }
 
     /** invokeAll/invokeAny's tasks, each wrapped, in a new collection; the same one when no request is current. */
@@ -290,7 +294,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return null;
         }
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos, via);
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s, submitNanos, via);
     }
 
     @Override
@@ -383,6 +387,22 @@ final class Handoffs implements HandoffHooks {
         }
     }
 
+    /**
+     * taskStart's token for a task that runs in what its thread is in, no segment of its own, as the
+     * running task until it ends: one that brought the request back to a thread already working on
+     * it (see {@link #wayBack}) or came with such a way back, so that the tasks it runs in turn from
+     * the same thread (a serializing executor's) come with it.
+     */
+    private static final class CameBack {
+        final ThreadState state;
+        final HopTask previousTask;
+
+        CameBack(ThreadState state) {
+            this.state = state;
+            previousTask = state.runningTask;
+        }
+    }
+
     @Override
     public Object contextEnter(Object captured) {
         return taskStart((HopTask) captured);
@@ -391,15 +411,23 @@ final class Handoffs implements HandoffHooks {
     Object taskStart(HopTask task) {
         try {
             ThreadState s = ThreadContexts.state();
-            if (s.request == task.request && (s.thread == task.fromThread || cameAlready(s, task))) {
-                // Run inline on the submitting thread, in the same request, or brought here by a hop
-                // already counted: no hop, same segment; inside a wait (a fork/join join runs the
-                // task it waits for), a segment of its own.
-                if (s.segment != null || s.waitDepth == 0) {
-                    return null;
+            if (s.thread != task.fromThread) {
+                handedOverAgain(task, s.thread);
+            }
+            if (s.request == task.request) {
+                if (s.thread == task.fromThread || runsInTaskFrom(s, task)) {
+                    // Run inline on the submitting thread, in the same request, or inside a task from
+                    // the same thread: no hop, same segment; inside a wait (a fork/join join runs the
+                    // task it waits for), a segment of its own.
+                    return inline(s);
                 }
-                ThreadContexts.beginSegment(s, "task");
-                return new InlineInWait(s);
+                if (cameBack(s, task)) {
+                    // Part of a way back already counted: no second hop.
+                    return s.segment == null && s.waitDepth > 0 ? inline(s) : rejoin(s, task);
+                }
+                if (s.waitDepth == 0 && task.handedToExecutor && !task.serverQueue) {
+                    return wayBack(s, task);
+                }
             }
             TaskScope scope = new TaskScope(s, task);
             if (s.request != null) {
@@ -419,20 +447,79 @@ final class Handoffs implements HandoffHooks {
         }
     }
 
-    /**
-     * Whether a task of this thread's request, from another thread, came here with a hop counted
-     * already: it runs inside a task from the same thread (an executor that hands its tasks to
-     * another, a serializing executor's worker: one hop from the first submitter), or its submitter
-     * woke this thread after queueing it (a caller that parks until the I/O thread queues the
-     * response and unparks it, then runs it: the wake is the hop).
-     */
-    private static boolean cameAlready(ThreadState s, HopTask task) {
-        HopTask running = s.runningTask;
-        if (running != null && running.request == task.request && running.fromThread == task.fromThread) {
-            return true;
+    /** A task of this thread's request that adds no hop: same segment, or inside a wait a segment of its own. */
+    private static Object inline(ThreadState s) {
+        if (s.segment != null || s.waitDepth == 0) {
+            return null;
         }
-        return s.wokenBy == task.fromThread && s.wokenIn == task.request && task.submitNanos != HopTask.NO_QUEUE
-                && task.submitNanos - s.wokenAtNanos <= 0;
+        ThreadContexts.beginSegment(s, "task");
+        return new InlineInWait(s);
+    }
+
+    /**
+     * Whether a task of this thread's request, from another thread, runs inside a task from that
+     * same thread: an executor that hands its tasks to another, a serializing executor's worker: one
+     * hop from the first submitter.
+     */
+    private static boolean runsInTaskFrom(ThreadState s, HopTask task) {
+        HopTask running = s.runningTask;
+        return running != null && running.request == task.request && running.fromThread == task.fromThread;
+    }
+
+    /**
+     * Whether a task of this thread's request, from another thread, belongs to the last way back
+     * into this thread, from that thread (ThreadState#wokenBy), this thread having handed the
+     * request to it no more since: queued before that thread woke this one (a caller that parks
+     * until the I/O thread queues the response and unparks it, then runs it), or after (the
+     * response's later pieces, which the caller drains from the executor it parked in, or found
+     * there). A request's way back from one thread is one hop per hand-over to it, however many
+     * pieces it comes in and whatever came first.
+     */
+    private static boolean cameBack(ThreadState s, HopTask task) {
+        return s.wokenBy == task.fromThread && s.wokenIn == task.request && task.submitNanos != HopTask.NO_QUEUE;
+    }
+
+    /**
+     * {@code task}'s submitter handed the request to this thread ({@code runner}) again after its
+     * last way back from it: the next way back from this thread is one more hop. Written to the
+     * submitter's state from here, before this thread does anything that could be that way back;
+     * compared and set, so that a way back from another thread recorded meanwhile stays.
+     */
+    private static void handedOverAgain(HopTask task, Thread runner) {
+        ThreadState from = task.fromState;
+        if (from.wokenBy == runner && from.wokenIn == task.request
+                && (task.submitNanos == HopTask.NO_QUEUE || task.submitNanos - from.wokenAtNanos > 0)) {
+            ThreadState.WOKEN_BY.compareAndSet(from, runner, null);
+        }
+    }
+
+    /**
+     * A task another thread of the request handed to an executor, run by a thread already working on
+     * the request, outside any wait: the thread drains an executor of its own (a caller-runs
+     * executor: an RPC client's blocking call runs the response's callbacks itself, whether it
+     * parked first or found them queued). The request comes back to it: a return hop, queueing to
+     * pickup, as it would have been a wake had the thread parked before the task was queued. Not a
+     * server's hand-over, whose hop is its queue, nor a library's hand-over without an executor (a
+     * command queued for an event loop that is in the request already), which is a handoff.
+     */
+    private static Object wayBack(ThreadState s, HopTask task) {
+        long now = System.nanoTime();
+        HopEvents.ret(task.request, task.fromThread, s.thread, now - task.dueNanos, task.via);
+        wokenBy(s, task.fromThread, now, task.request);
+        return rejoin(s, task);
+    }
+
+    /** Records the thread's last way back (see ThreadState#wokenBy): from {@code from}, at {@code nanos}. */
+    static void wokenBy(ThreadState s, Thread from, long nanos, RequestState r) {
+        s.wokenAtNanos = nanos;
+        s.wokenIn = r;
+        s.wokenBy = from; // last: the volatile write that publishes the other two
+    }
+
+    private static Object rejoin(ThreadState s, HopTask task) {
+        CameBack token = new CameBack(s);
+        s.runningTask = task;
+        return token;
     }
 
     @Override
@@ -447,6 +534,11 @@ final class Handoffs implements HandoffHooks {
         try {
             if (token instanceof InlineInWait) {
                 ThreadContexts.endSegment(((InlineInWait) token).state);
+                return;
+            }
+            if (token instanceof CameBack) {
+                CameBack back = (CameBack) token;
+                back.state.runningTask = back.previousTask;
                 return;
             }
             TaskScope scope = (TaskScope) token;
