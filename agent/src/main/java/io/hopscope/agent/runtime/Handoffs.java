@@ -279,6 +279,13 @@ final class Handoffs implements HandoffHooks {
 
     @Override
     public Object captureIoContext(Object via) {
+        ThreadState s = ThreadContexts.current();
+        if (s != null && s.request != null && s.request.hasEnded()) {
+            // A task of a request run after its end (a flush it scheduled, writing what the next
+            // request queued since): its I/O is no request's, and the one it would replace is
+            // left in place (a channel's last writer: see the netty instrumentation).
+            return null;
+        }
         // No submit time: the thread that picks this up does so when the I/O is ready, and the
         // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
         return capture(via, HopTask.NO_QUEUE);
@@ -391,7 +398,7 @@ final class Handoffs implements HandoffHooks {
      * taskStart's token for a task that runs in what its thread is in, no segment of its own, as the
      * running task until it ends: one that brought the request back to a thread already working on
      * it (see {@link #wayBack}) or came with such a way back, so that the tasks it runs in turn from
-     * the same thread (a serializing executor's) come with it.
+     * the same thread (a serializing executor's) come with it; one whose request has ended.
      */
     private static final class CameBack {
         final ThreadState state;
@@ -411,6 +418,13 @@ final class Handoffs implements HandoffHooks {
     Object taskStart(HopTask task) {
         try {
             ThreadState s = ThreadContexts.state();
+            if (task.request.hasEnded()) {
+                // Begun after its request ended (a flush a call scheduled, run once it returned,
+                // writing what the next call queued since; a callback that flush wrapped): in no
+                // request of its own, it runs in whatever this thread is in, as the running task
+                // (the commands it drains are then one hand-over: drainedAlready).
+                return rejoin(s, task);
+            }
             if (s.thread != task.fromThread) {
                 handedOverAgain(task, s.thread);
             }
@@ -433,7 +447,7 @@ final class Handoffs implements HandoffHooks {
             if (s.request != null) {
                 ThreadContexts.endSegment(s);
             }
-            if (s.thread != task.fromThread) {
+            if (s.thread != task.fromThread && !drainedAlready(s, task)) {
                 HopEvents.handoff(task, s.thread);
             }
             s.request = task.request;
@@ -444,6 +458,33 @@ final class Handoffs implements HandoffHooks {
         } catch (Throwable t) {
             AgentErrors.report("executors", t);
             return null;
+        }
+    }
+
+    /**
+     * Whether a task from another thread is one more of the tasks from that thread, in the same
+     * request, that the task running here drains one after another (a library's queue of commands
+     * that one flush writes: grpc-netty's): one hand-over, one hop, however many the queue held. A
+     * thread's own run of tasks (a pool worker taking them one by one) is no drain, nor are the
+     * tasks a thread steals while it waits (a fork/join join's): each is a hop. Records this one's
+     * arrival for the next.
+     */
+    private static boolean drainedAlready(ThreadState s, HopTask task) {
+        HopTask draining = s.waitDepth == 0 ? s.runningTask : null;
+        boolean already = draining != null && s.drainedDuring == draining && s.drainedFrom == task.fromThread
+                && s.drainedIn == task.request;
+        s.drainedDuring = draining;
+        s.drainedFrom = task.fromThread;
+        s.drainedIn = task.request;
+        return already;
+    }
+
+    /** {@code task}'s run here ends: what it drained is forgotten, and nothing of it kept past its run. */
+    private static void drained(ThreadState s, HopTask task) {
+        if (s.drainedDuring == task) {
+            s.drainedDuring = null;
+            s.drainedFrom = null;
+            s.drainedIn = null;
         }
     }
 
@@ -538,6 +579,7 @@ final class Handoffs implements HandoffHooks {
             }
             if (token instanceof CameBack) {
                 CameBack back = (CameBack) token;
+                drained(back.state, back.state.runningTask);
                 back.state.runningTask = back.previousTask;
                 return;
             }
@@ -547,6 +589,7 @@ final class Handoffs implements HandoffHooks {
                 scope.task.completing(false); // a thread's run ends: its join is a way back (attachTask)
             }
             ThreadContexts.endSegment(s);
+            drained(s, scope.task);
             if (scope.task.periodNanos != 0) {
                 scope.task.nextRun();
             }

@@ -103,6 +103,15 @@ final class ThreadState {
     /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
     HopTask runningTask;
 
+    /**
+     * The last task from another thread that began here inside another task (the task running
+     * then, the submitter, its request): the next one from the same submitter and request inside
+     * the same run is the same hand-over, drained from the same queue (see Handoffs#taskStart).
+     */
+    HopTask drainedDuring;
+    Thread drainedFrom;
+    RequestState drainedIn;
+
     /** Whether a library declares this thread non-blocking (LibraryRules#isNonBlockingThread). */
     enum Blocking { NOT_LOOKED_UP, MAY_BLOCK, NON_BLOCKING }
 
