@@ -34,7 +34,10 @@ import java.util.concurrent.TimeUnit;
  * loops of its own, so that the client's way back comes from one thread: {@code client-loop-*}; the
  * server answers from {@code server-loop-*} after its handler ran on {@code server-worker}.
  * Args: the number of calls (each a request under {@code requests=GrpcBlockingApp#request}), made
- * one after another on {@code main} after one that connects; prints {@code calls ok: N}.
+ * one after another on {@code main} after one that connects; prints {@code calls ok: N}. With
+ * {@code plain-threads} after it, the event loops' threads come from a factory of the application's
+ * making (plain {@code java.lang.Thread}s named {@code client-loop}, ...) and there is no connecting
+ * call: the first request starts the client's loop.
  */
 public final class GrpcBlockingApp {
 
@@ -66,10 +69,11 @@ public final class GrpcBlockingApp {
 
     public static void main(String[] args) throws Exception {
         int calls = Integer.parseInt(args[0]);
+        boolean plainThreads = args.length > 1 && args[1].equals("plain-threads");
         ExecutorService workers = Executors.newSingleThreadExecutor(r -> new Thread(r, "server-worker"));
-        EventLoopGroup serverBoss = new NioEventLoopGroup(1, named("server-boss"));
-        EventLoopGroup serverLoop = new NioEventLoopGroup(1, named("server-loop"));
-        EventLoopGroup clientLoop = new NioEventLoopGroup(1, named("client-loop"));
+        EventLoopGroup serverBoss = new NioEventLoopGroup(1, named("server-boss", plainThreads));
+        EventLoopGroup serverLoop = new NioEventLoopGroup(1, named("server-loop", plainThreads));
+        EventLoopGroup clientLoop = new NioEventLoopGroup(1, named("client-loop", plainThreads));
         Server server = NettyServerBuilder.forAddress(new InetSocketAddress("127.0.0.1", 0))
                 .bossEventLoopGroup(serverBoss).workerEventLoopGroup(serverLoop)
                 .channelType(NioServerSocketChannel.class).executor(workers)
@@ -87,7 +91,9 @@ public final class GrpcBlockingApp {
         try {
             // The first call connects (name resolution on gRPC's executor, the connection's set-up):
             // made outside any request, so that each request is a call on a ready connection.
-            ClientCalls.blockingUnaryCall(channel, ECHO, CallOptions.DEFAULT, "warm-up");
+            if (!plainThreads) {
+                ClientCalls.blockingUnaryCall(channel, ECHO, CallOptions.DEFAULT, "warm-up");
+            }
             for (int i = 0; i < calls; i++) {
                 if (("echo " + i).equals(request(i))) {
                     ok++;
@@ -112,8 +118,18 @@ public final class GrpcBlockingApp {
         return ClientCalls.blockingUnaryCall(channel, ECHO, CallOptions.DEFAULT, Integer.toString(i));
     }
 
-    /** Netty's own thread factory, as gRPC's default event loops have it: FastThreadLocalThreads named NAME-POOL-N. */
-    private static ThreadFactory named(String name) {
+    /**
+     * Netty's own thread factory, as gRPC's default event loops have it (FastThreadLocalThreads named
+     * NAME-POOL-N), or one of the application's making (plain Threads named NAME).
+     */
+    private static ThreadFactory named(String name, boolean plain) {
+        if (plain) {
+            return r -> {
+                Thread t = new Thread(r, name);
+                t.setDaemon(true);
+                return t;
+            };
+        }
         return new DefaultThreadFactory(name, true);
     }
 }

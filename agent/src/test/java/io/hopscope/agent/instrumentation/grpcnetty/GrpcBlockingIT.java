@@ -2,6 +2,7 @@ package io.hopscope.agent.instrumentation.grpcnetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.Handovers;
 import io.hopscope.agent.testing.LibraryVersions;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import jdk.jfr.consumer.RecordedEvent;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -54,6 +56,35 @@ class GrpcBlockingIT {
         assertThat(calls).as(what).hasSize(CALLS);
         for (int i = 0; i < calls.size(); i++) {
             checkCall(calls.get(i), what + ", call " + i);
+        }
+    }
+
+    /**
+     * The client's event loop on a plain Thread of the application's factory, started by the first
+     * call, in its request: the loop's run is Netty's own, no task of that call (it was, for the
+     * loop's lifetime, and every call's way back a hop of the first). The rule is Netty's, not the
+     * JDK's nor gRPC's: one run shows it, on the newest end, this JVM, no load.
+     */
+    @Test
+    void aLoopStartedInACallOnAPlainThreadIsNotThatCalls() throws Exception {
+        String java = AgentRun.javaHere();
+        String classPath = LibraryVersions.classPath(SupportedVersions.module(GrpcNettyInstrumentation.NAME,
+                new GrpcNettyInstrumentation().versions().newest()));
+        int calls = 20;
+        String testClasses = System.getProperty("hopscope.test.classes");
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,requests=" + BOUNDARY,
+                List.of("-cp", testClasses + File.pathSeparator + classPath, GrpcBlockingApp.class.getName(),
+                        Integer.toString(calls), "plain-threads"));
+        assertThat(run.stdout).as("stderr: %s", run.stderr).contains("calls ok: " + calls);
+        List<Requests.Request> requests = new ArrayList<>(run.cleanRequests(calls).values());
+        requests.removeIf(r -> r.request == null || !BOUNDARY.equals(r.request.getString("boundary")));
+        requests.sort(Comparator.comparing(r -> r.request.getStartTime()));
+        assertThat(requests).hasSize(calls);
+        for (int i = 0; i < calls; i++) {
+            Requests.Request r = requests.get(i);
+            long back = r.hops.stream().filter(h -> !h.getString("kind").equals("handoff")
+                    && "client-loop".equals(Requests.threadName(h, "fromThread"))).count();
+            assertThat(back).as("call %d's ways back from the loop: %s", i, describe(r)).isEqualTo(1);
         }
     }
 
