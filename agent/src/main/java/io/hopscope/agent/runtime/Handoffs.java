@@ -280,15 +280,16 @@ final class Handoffs implements HandoffHooks {
     @Override
     public Object captureIoContext(Object via) {
         ThreadState s = ThreadContexts.current();
-        if (s != null && s.request != null && s.request.hasEnded()) {
-            // A task of a request run after its end (a flush it scheduled, writing what the next
-            // request queued since): its I/O is no request's, and the one it would replace is
-            // left in place (a channel's last writer: see the netty instrumentation).
+        if (s == null || s.request == null || s.request.hasEnded()) {
+            // Outside a request, or in one that has ended (a flush it scheduled, run after its end,
+            // writing what the next request queued since): its I/O is no request's, and the one it
+            // would replace is left in place (a channel's last writer: see the netty instrumentation).
             return null;
         }
         // No submit time: the thread that picks this up does so when the I/O is ready, and the
         // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
-        return capture(via, HopTask.NO_QUEUE);
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s, HopTask.NO_QUEUE,
+                via == null ? "?" : via.getClass().getName());
     }
 
     /** The current request as a Captured handed over at submitNanos, or null when none is current. */
