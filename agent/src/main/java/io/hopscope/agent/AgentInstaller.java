@@ -20,6 +20,7 @@ import io.hopscope.settings.AttachProperties;
 import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -109,6 +110,11 @@ final class AgentInstaller {
         AgentBuilder builder = new AgentBuilder.Default()
                 .disableClassFormatChanges()
                 .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
+                // The JVM retransforms a batch of classes all or none: a class it refuses (one
+                // another agent, given first, changed when it loaded it) must not keep the others
+                // (LockSupport, ThreadPoolExecutor, Thread) untransformed. Split until alone.
+                .with(AgentBuilder.RedefinitionStrategy.Listener.BatchReallocator.splitting())
+                .with(new RetransformRefused())
                 .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
                 .with(AgentBuilder.TypeStrategy.Default.REDEFINE)
                 .with(poolCache)
@@ -330,6 +336,26 @@ final class AgentInstaller {
             } catch (Throwable t) {
                 AgentErrors.reportTask("agent-work", "", t);
             }
+        }
+    }
+
+    /**
+     * Reports each loaded class the JVM refused to retransform on its own (the splitting reallocator
+     * has retried the rest of its batch): its instrumentation is not applied. With the OpenTelemetry
+     * agent given before hopscope's, the JDK classes it gave an interface when it loaded them
+     * (FutureTask, CompletableFuture, ScheduledThreadPoolExecutor$ScheduledFutureTask, fork/join's
+     * adapters) come out of its retransformation without it, which the JVM refuses whoever asked.
+     */
+    private static final class RetransformRefused extends AgentBuilder.RedefinitionStrategy.Listener.Adapter {
+        @Override
+        public Iterable<? extends List<Class<?>>> onError(int index, List<Class<?>> batch, Throwable throwable,
+                List<Class<?>> types) {
+            if (batch.size() == 1) {
+                AgentErrors.reportTask("transform", batch.get(0).getName() + ", loaded before hopscope: the JVM"
+                        + " refused to retransform it (changed by an agent given first? give -javaagent:hopscope"
+                        + " first)", throwable);
+            }
+            return Collections.emptyList();
         }
     }
 

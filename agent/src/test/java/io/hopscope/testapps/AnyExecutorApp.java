@@ -6,25 +6,33 @@ import static io.hopscope.testapps.ReturnHopApp.isParked;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.ListeningExecutorService;
 import com.google.common.util.concurrent.MoreExecutors;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 /**
  * One request per executor that is not the JDK's and timing (args: {@code SCENARIO:before} or
  * {@code SCENARIO:parked}, as HandoverApp's): Guava's listening decorator, direct and sequential
  * executors, a hand-written executor delegating to another hand-written one, and a caller-runs
  * executor in the manner of an RPC client's blocking call (the caller parks in its own executor
- * until the I/O thread queues the response callback there and unparks it, then runs it). Each
- * request is a call of {@link #request}, a boundary (agent option requests=). Threads: pool (a
- * JDK pool behind Guava's executors), own-worker (a hand-written single-thread executor), io (the
- * RPC's I/O thread, another own executor).
+ * until the I/O thread queues the response callback there and unparks it, then runs it). The
+ * caller-runs executor takes every order of the caller's drain and the response: queued before
+ * the caller drains ({@code before}); the caller drains, finds nothing and parks, then the
+ * response is queued ({@code parked}); the caller drains and finds nothing, the response is queued
+ * and the caller unparked, then it parks, which returns at once ({@code unparked}); and a response
+ * in three pieces ({@code callerRunsPieces}), all queued before the drain, or each once the caller
+ * is parked again. Each request is a call of {@link #request}, a boundary (agent option
+ * requests=). Threads: pool (a JDK pool behind Guava's executors), own-worker (a hand-written
+ * single-thread executor), io (the RPC's I/O thread, another own executor).
  */
 public final class AnyExecutorApp {
 
@@ -38,7 +46,7 @@ public final class AnyExecutorApp {
     public static void main(String[] args) throws Exception {
         for (String arg : args) {
             String[] parts = arg.split(":");
-            System.out.println("request " + arg + ": " + request(parts[0], parts[1].equals("parked")));
+            System.out.println("request " + arg + ": " + request(parts[0], parts[1]));
         }
         POOL.shutdown();
     }
@@ -90,6 +98,8 @@ public final class AnyExecutorApp {
     static final class CallerRunsExecutor implements Executor {
         private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
         private final Thread waiter;
+        /** Set while the caller has found nothing and waits, before it parks, for {@code delivered}. */
+        volatile boolean foundNothing;
 
         CallerRunsExecutor(Thread waiter) {
             this.waiter = waiter;
@@ -101,10 +111,21 @@ public final class AnyExecutorApp {
             LockSupport.unpark(waiter);
         }
 
-        /** Runs what is queued; parks until something is when nothing is and {@code park}. */
-        void drain(boolean park) {
+        /**
+         * Runs what is queued; when nothing is and {@code park}, parks until something is, after
+         * waiting (without parking) for {@code delivered} if given: the response is then queued and
+         * the caller unparked before it parks.
+         */
+        void drain(boolean park, BooleanSupplier delivered) {
             Runnable task = queue.poll();
             if (task == null && park) {
+                if (delivered != null) {
+                    foundNothing = true;
+                    while (!delivered.getAsBoolean()) {
+                        Thread.onSpinWait(); // no park: the unpark comes before it
+                    }
+                    foundNothing = false;
+                }
                 LockSupport.park(this);
                 task = queue.poll();
             }
@@ -115,9 +136,15 @@ public final class AnyExecutorApp {
         }
     }
 
+    /** Whether {@code t} is parked on {@code blocker} itself (not in some other park). */
+    static boolean isParkedOn(Thread t, Object blocker) {
+        return t.getState() == Thread.State.WAITING && LockSupport.getBlocker(t) == blocker;
+    }
+
     /** The boundary: hands work over the scenario's way and picks up its result. */
-    public static Object request(String scenario, boolean parked) throws Exception {
+    public static Object request(String scenario, String timing) throws Exception {
         Thread caller = Thread.currentThread();
+        boolean parked = timing.equals("parked");
         Runnable gate = () -> {
             if (parked) {
                 awaitTrue(() -> isParked(caller));
@@ -144,32 +171,48 @@ public final class AnyExecutorApp {
                 return pickUp(MoreExecutors.newSequentialExecutor(POOL), gate, parked);
             case "delegating":
                 return pickUp(new DelegatingExecutor(OWN), gate, parked);
-            case "callerRuns": {
-                // The blocking call: the request goes to the I/O thread, whose response callback is
-                // queued in the caller's own executor; parked: the caller waits in it, woken by the
-                // queueing; before: the callback is queued (and the caller unparked) before it looks.
-                CallerRunsExecutor callerRuns = new CallerRunsExecutor(caller);
-                AtomicReference<String> response = new AtomicReference<>();
-                AtomicBoolean queued = new AtomicBoolean();
-                IO.execute(() -> {
-                    gate.run();
-                    String from = Thread.currentThread().getName();
-                    callerRuns.execute(() -> response.set("response from " + from));
-                    queued.set(true);
-                });
-                if (!parked) {
-                    while (!queued.get()) {
-                        Thread.onSpinWait(); // no park: nothing for the I/O thread's unpark to wake
-                    }
-                }
-                while (response.get() == null) {
-                    callerRuns.drain(parked);
-                }
-                return response.get();
-            }
+            case "callerRuns":
+            case "callerRunsPieces":
+                return callerRuns(caller, scenario.equals("callerRuns") ? 1 : 3, timing);
             default:
                 throw new IllegalArgumentException(scenario);
         }
+    }
+
+    /**
+     * The blocking call: the request goes to the I/O thread, which queues the response in the
+     * caller's own executor, in {@code pieces} callbacks, each with an unpark of the caller, at the
+     * timing's moment (see the class comment); the caller drains the executor until it has them all.
+     */
+    private static String callerRuns(Thread caller, int pieces, String timing) {
+        CallerRunsExecutor callerRuns = new CallerRunsExecutor(caller);
+        List<String> response = new CopyOnWriteArrayList<>();
+        AtomicInteger queued = new AtomicInteger();
+        IO.execute(() -> {
+            String from = Thread.currentThread().getName();
+            for (int i = 1; i <= pieces; i++) {
+                int before = i - 1;
+                if (timing.equals("parked")) {
+                    // Parked again, after the piece before: not still in the park that piece ends.
+                    awaitTrue(() -> response.size() == before && isParkedOn(caller, callerRuns));
+                } else if (timing.equals("unparked")) {
+                    awaitTrue(() -> callerRuns.foundNothing);
+                }
+                int piece = i;
+                callerRuns.execute(() -> response.add("piece " + piece + " from " + from));
+                queued.incrementAndGet();
+            }
+        });
+        if (timing.equals("before")) {
+            while (queued.get() < pieces) {
+                Thread.onSpinWait(); // no park: nothing for the I/O thread's unpark to wake
+            }
+        }
+        while (response.size() < pieces) {
+            int expected = response.size() + 1;
+            callerRuns.drain(true, timing.equals("unparked") ? () -> queued.get() >= expected : null);
+        }
+        return String.join(", ", response);
     }
 
     /** Runs a task on {@code executor} that completes a future, picked up after it or while parked. */

@@ -84,9 +84,10 @@ final class Handoffs implements HandoffHooks {
             // that request is not this one's, and begins at this hand-over.
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = serverQueue;
+        wrapped.handedToExecutor = true;
         return wrapped;
     }
 
@@ -121,9 +122,10 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s.thread,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = true;
+        wrapped.handedToExecutor = true;
         return wrapped;
     }
 
@@ -143,8 +145,10 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
-        return new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
-                executor == null ? "?" : executor.getClass().getName());
+        HopTask.OfCallable<?> wrapped = new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s,
+                System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
+        wrapped.handedToExecutor = true;
+        return wrapped;
     }
 
     /** invokeAll/invokeAny's tasks, each wrapped, in a new collection; the same one when no request is current. */
@@ -276,9 +280,17 @@ final class Handoffs implements HandoffHooks {
 
     @Override
     public Object captureIoContext(Object via) {
+        ThreadState s = ThreadContexts.current();
+        if (s == null || s.request == null || s.request.hasEnded()) {
+            // Outside a request, or in one that has ended (a flush it scheduled, run after its end,
+            // writing what the next request queued since): its I/O is no request's, and the one it
+            // would replace is left in place (a channel's last writer: see the netty instrumentation).
+            return null;
+        }
         // No submit time: the thread that picks this up does so when the I/O is ready, and the
         // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
-        return capture(via, HopTask.NO_QUEUE);
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s, HopTask.NO_QUEUE,
+                via == null ? "?" : via.getClass().getName());
     }
 
     /** The current request as a Captured handed over at submitNanos, or null when none is current. */
@@ -291,7 +303,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return null;
         }
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos, via);
+        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s, submitNanos, via);
     }
 
     @Override
@@ -384,6 +396,22 @@ final class Handoffs implements HandoffHooks {
         }
     }
 
+    /**
+     * taskStart's token for a task that runs in what its thread is in, no segment of its own, as the
+     * running task until it ends: one that brought the request back to a thread already working on
+     * it (see {@link #wayBack}) or came with such a way back, so that the tasks it runs in turn from
+     * the same thread (a serializing executor's) come with it; one whose request has ended.
+     */
+    private static final class CameBack {
+        final ThreadState state;
+        final HopTask previousTask;
+
+        CameBack(ThreadState state) {
+            this.state = state;
+            previousTask = state.runningTask;
+        }
+    }
+
     @Override
     public Object contextEnter(Object captured) {
         return taskStart((HopTask) captured);
@@ -392,21 +420,36 @@ final class Handoffs implements HandoffHooks {
     Object taskStart(HopTask task) {
         try {
             ThreadState s = ThreadContexts.state();
-            if (s.request == task.request && (s.thread == task.fromThread || cameAlready(s, task))) {
-                // Run inline on the submitting thread, in the same request, or brought here by a hop
-                // already counted: no hop, same segment; inside a wait (a fork/join join runs the
-                // task it waits for), a segment of its own.
-                if (s.segment != null || s.waitDepth == 0) {
-                    return null;
+            if (task.request.hasEnded()) {
+                // Begun after its request ended (a flush a call scheduled, run once it returned,
+                // writing what the next call queued since; a callback that flush wrapped): in no
+                // request of its own, it runs in whatever this thread is in, as the running task
+                // (the commands it drains are then one hand-over: drainedAlready).
+                return rejoin(s, task);
+            }
+            if (s.thread != task.fromThread) {
+                handedOverAgain(task, s.thread);
+            }
+            if (s.request == task.request) {
+                if (s.thread == task.fromThread || runsInTaskFrom(s, task)) {
+                    // Run inline on the submitting thread, in the same request, or inside a task from
+                    // the same thread: no hop, same segment; inside a wait (a fork/join join runs the
+                    // task it waits for), a segment of its own.
+                    return inline(s);
                 }
-                ThreadContexts.beginSegment(s, "task");
-                return new InlineInWait(s);
+                if (cameBack(s, task)) {
+                    // Part of a way back already counted: no second hop.
+                    return s.segment == null && s.waitDepth > 0 ? inline(s) : rejoin(s, task);
+                }
+                if (s.waitDepth == 0 && task.handedToExecutor && !task.serverQueue) {
+                    return wayBack(s, task);
+                }
             }
             TaskScope scope = new TaskScope(s, task);
             if (s.request != null) {
                 ThreadContexts.endSegment(s);
             }
-            if (s.thread != task.fromThread) {
+            if (s.thread != task.fromThread && !drainedAlready(s, task)) {
                 HopEvents.handoff(task, s.thread);
             }
             s.request = task.request;
@@ -421,19 +464,105 @@ final class Handoffs implements HandoffHooks {
     }
 
     /**
-     * Whether a task of this thread's request, from another thread, came here with a hop counted
-     * already: it runs inside a task from the same thread (an executor that hands its tasks to
-     * another, a serializing executor's worker: one hop from the first submitter), or its submitter
-     * woke this thread after queueing it (a caller that parks until the I/O thread queues the
-     * response and unparks it, then runs it: the wake is the hop).
+     * Whether a task from another thread is one more of the tasks from that thread, in the same
+     * request, that the task running here drains one after another (a library's queue of commands
+     * that one flush writes: grpc-netty's): one hand-over, one hop, however many the queue held. A
+     * thread's own run of tasks (a pool worker taking them one by one) is no drain, nor are the
+     * tasks a thread steals while it waits (a fork/join join's): each is a hop. Records this one's
+     * arrival for the next.
      */
-    private static boolean cameAlready(ThreadState s, HopTask task) {
-        HopTask running = s.runningTask;
-        if (running != null && running.request == task.request && running.fromThread == task.fromThread) {
-            return true;
+    private static boolean drainedAlready(ThreadState s, HopTask task) {
+        HopTask draining = s.waitDepth == 0 ? s.runningTask : null;
+        boolean already = draining != null && s.drainedDuring == draining && s.drainedFrom == task.fromThread
+                && s.drainedIn == task.request;
+        s.drainedDuring = draining;
+        s.drainedFrom = task.fromThread;
+        s.drainedIn = task.request;
+        return already;
+    }
+
+    /** {@code task}'s run here ends: what it drained is forgotten, and nothing of it kept past its run. */
+    private static void drained(ThreadState s, HopTask task) {
+        if (s.drainedDuring == task) {
+            s.drainedDuring = null;
+            s.drainedFrom = null;
+            s.drainedIn = null;
         }
-        return s.wokenBy == task.fromThread && s.wokenIn == task.request && task.submitNanos != HopTask.NO_QUEUE
-                && task.submitNanos - s.wokenAtNanos <= 0;
+    }
+
+    /** A task of this thread's request that adds no hop: same segment, or inside a wait a segment of its own. */
+    private static Object inline(ThreadState s) {
+        if (s.segment != null || s.waitDepth == 0) {
+            return null;
+        }
+        ThreadContexts.beginSegment(s, "task");
+        return new InlineInWait(s);
+    }
+
+    /**
+     * Whether a task of this thread's request, from another thread, runs inside a task from that
+     * same thread: an executor that hands its tasks to another, a serializing executor's worker: one
+     * hop from the first submitter.
+     */
+    private static boolean runsInTaskFrom(ThreadState s, HopTask task) {
+        HopTask running = s.runningTask;
+        return running != null && running.request == task.request && running.fromThread == task.fromThread;
+    }
+
+    /**
+     * Whether a task of this thread's request, from another thread, belongs to the last way back
+     * into this thread, from that thread (ThreadState#wokenBy), this thread having handed the
+     * request to it no more since: queued before that thread woke this one (a caller that parks
+     * until the I/O thread queues the response and unparks it, then runs it), or after (the
+     * response's later pieces, which the caller drains from the executor it parked in, or found
+     * there). A request's way back from one thread is one hop per hand-over to it, however many
+     * pieces it comes in and whatever came first.
+     */
+    private static boolean cameBack(ThreadState s, HopTask task) {
+        return s.wokenBy == task.fromThread && s.wokenIn == task.request && task.submitNanos != HopTask.NO_QUEUE;
+    }
+
+    /**
+     * {@code task}'s submitter handed the request to this thread ({@code runner}) again after its
+     * last way back from it: the next way back from this thread is one more hop. Written to the
+     * submitter's state from here, before this thread does anything that could be that way back;
+     * compared and set, so that a way back from another thread recorded meanwhile stays.
+     */
+    private static void handedOverAgain(HopTask task, Thread runner) {
+        ThreadState from = task.fromState;
+        if (from.wokenBy == runner && from.wokenIn == task.request
+                && (task.submitNanos == HopTask.NO_QUEUE || task.submitNanos - from.wokenAtNanos > 0)) {
+            ThreadState.WOKEN_BY.compareAndSet(from, runner, null);
+        }
+    }
+
+    /**
+     * A task another thread of the request handed to an executor, run by a thread already working on
+     * the request, outside any wait: the thread drains an executor of its own (a caller-runs
+     * executor: an RPC client's blocking call runs the response's callbacks itself, whether it
+     * parked first or found them queued). The request comes back to it: a return hop, queueing to
+     * pickup, as it would have been a wake had the thread parked before the task was queued. Not a
+     * server's hand-over, whose hop is its queue, nor a library's hand-over without an executor (a
+     * command queued for an event loop that is in the request already), which is a handoff.
+     */
+    private static Object wayBack(ThreadState s, HopTask task) {
+        long now = System.nanoTime();
+        HopEvents.ret(task.request, task.fromThread, s.thread, now - task.dueNanos, task.via);
+        wokenBy(s, task.fromThread, now, task.request);
+        return rejoin(s, task);
+    }
+
+    /** Records the thread's last way back (see ThreadState#wokenBy): from {@code from}, at {@code nanos}. */
+    static void wokenBy(ThreadState s, Thread from, long nanos, RequestState r) {
+        s.wokenAtNanos = nanos;
+        s.wokenIn = r;
+        s.wokenBy = from; // last: the volatile write that publishes the other two
+    }
+
+    private static Object rejoin(ThreadState s, HopTask task) {
+        CameBack token = new CameBack(s);
+        s.runningTask = task;
+        return token;
     }
 
     @Override
@@ -450,12 +579,19 @@ final class Handoffs implements HandoffHooks {
                 ThreadContexts.endSegment(((InlineInWait) token).state);
                 return;
             }
+            if (token instanceof CameBack) {
+                CameBack back = (CameBack) token;
+                drained(back.state, back.state.runningTask);
+                back.state.runningTask = back.previousTask;
+                return;
+            }
             TaskScope scope = (TaskScope) token;
             ThreadState s = scope.state;
             if (scope.task instanceof HopTask.Captured && scope.task.future != null) {
                 scope.task.completing(false); // a thread's run ends: its join is a way back (attachTask)
             }
             ThreadContexts.endSegment(s);
+            drained(s, scope.task);
             if (scope.task.periodNanos != 0) {
                 scope.task.nextRun();
             }

@@ -14,6 +14,11 @@ abstract class HopTask {
     final long spanId;
     final int childDepth;
     final Thread fromThread;
+    /**
+     * The submitting thread's state: the thread that runs this task tells it when it hands the
+     * request over again after its last way back (see Handoffs#taskStart).
+     */
+    final ThreadState fromState;
     final long submitNanos;
     final String via;
     /** submitNanos of a capture picked up when its I/O was ready: no queue delay is measured. */
@@ -40,14 +45,21 @@ abstract class HopTask {
      * queue): its hop says so. Set before the task is queued.
      */
     boolean serverQueue;
+    /**
+     * Whether this task was handed to an Executor (its execute, submit or schedule), not over by a
+     * library without one (a capture, an attached task): run by a thread already working on the
+     * request, it is the way back to it (Handoffs#taskStart). Set before the task is queued.
+     */
+    boolean handedToExecutor;
 
-    HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
+    HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, ThreadState from,
             long submitNanos, String via) {
         this.handoffs = handoffs;
         this.request = request;
         this.spanId = spanId;
         this.childDepth = childDepth;
-        this.fromThread = fromThread;
+        this.fromThread = from.thread;
+        this.fromState = from;
         this.submitNanos = submitNanos;
         this.via = via;
         this.dueNanos = submitNanos;
@@ -81,9 +93,9 @@ abstract class HopTask {
 
     /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
     static final class Captured extends HopTask {
-        Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
+        Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, ThreadState from,
                 long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+            super(handoffs, request, spanId, childDepth, from, submitNanos, via);
         }
     }
 
@@ -135,8 +147,8 @@ abstract class HopTask {
         final Runnable delegate;
 
         OfRunnable(Handoffs handoffs, Runnable delegate, RequestState request, long spanId, int childDepth,
-                Thread fromThread, long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+                ThreadState from, long submitNanos, String via) {
+            super(handoffs, request, spanId, childDepth, from, submitNanos, via);
             this.delegate = delegate;
         }
 
@@ -170,8 +182,8 @@ abstract class HopTask {
         final Callable<V> delegate;
 
         OfCallable(Handoffs handoffs, Callable<V> delegate, RequestState request, long spanId, int childDepth,
-                Thread fromThread, long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+                ThreadState from, long submitNanos, String via) {
+            super(handoffs, request, spanId, childDepth, from, submitNanos, via);
             this.delegate = delegate;
         }
 

@@ -8,8 +8,9 @@ import io.hopscope.agent.events.RequestEvent;
  *
  * <p>Its end is decided by up to three threads at once (the boundary's, the one where its async
  * result completes, one blocked on that result), so its lifecycle (joiner, terminated, ended) is
- * read and written only by the synchronized methods below, each a few field accesses: whichever
- * method returns true is the one caller that commits the Request event.
+ * written only by the synchronized methods below, each a few field accesses: whichever method
+ * returns true is the one caller that commits the Request event. Whether it has ended is read
+ * without the lock (hasEnded), the decisions under it.
  */
 public final class RequestState {
 
@@ -68,8 +69,12 @@ public final class RequestState {
     private Thread joiner;
     /** The asynchronous result has completed. */
     private boolean terminated;
-    /** The Request event has been committed (or is being, by the caller told so). */
-    private boolean ended;
+    /**
+     * The Request event has been committed (or is being, by the caller told so). Written under the
+     * lock; volatile so that hasEnded, asked at every task start and channel write of a request,
+     * takes no lock.
+     */
+    private volatile boolean ended;
     /** Results its threads completed lately, made at the first (see {@link Completions}). */
     private Completions completions;
 
@@ -102,7 +107,7 @@ public final class RequestState {
         return id;
     }
 
-    synchronized boolean hasEnded() {
+    boolean hasEnded() {
         return ended;
     }
 

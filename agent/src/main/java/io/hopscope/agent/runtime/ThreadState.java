@@ -3,6 +3,7 @@ package io.hopscope.agent.runtime;
 import io.hopscope.agent.events.SegmentEvent;
 import io.hopscope.agent.events.SpanEvent;
 import io.hopscope.agent.events.WaitEvent;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /** What the agent knows about one thread: its current request, span, open segment and wait. */
 final class ThreadState {
@@ -64,14 +65,18 @@ final class ThreadState {
     WaitEvent parkEvent;
 
     /**
-     * The last wake hop into this thread: from which thread, when the waker woke it, in which
-     * request. A task that thread queued before then and that this thread runs (a caller draining
-     * its own executor after the I/O thread queued the response and unparked it) came with that
-     * wake: no second hop (see Handoffs#taskStart).
+     * The last way back into this thread (a wake hop, or a return hop of a task it ran): from which
+     * thread, when (the unpark, or the pickup), in which request. The rest of the same way back adds
+     * no hop (see Handoffs#taskStart, Waits#parkExit): the tasks that thread queued for this one and
+     * the parks of this one it ends, until this thread hands the request to it again (that thread
+     * then clears wokenBy: Handoffs#handedOverAgain). A caller draining its own executor picks up a
+     * response's pieces one by one, parking between them or not.
      */
-    Thread wokenBy;
+    volatile Thread wokenBy;
     long wokenAtNanos;
     RequestState wokenIn;
+    static final AtomicReferenceFieldUpdater<ThreadState, Thread> WOKEN_BY =
+            AtomicReferenceFieldUpdater.newUpdater(ThreadState.class, Thread.class, "wokenBy");
 
     /**
      * The server's hand-over this thread is running (a task handed over before any request began),
@@ -97,6 +102,15 @@ final class ThreadState {
 
     /** The task running on this thread now (a HopTask's run), or null: a task nested in it from the same thread adds no hop. */
     HopTask runningTask;
+
+    /**
+     * The last task from another thread that began here inside another task (the task running
+     * then, the submitter, its request): the next one from the same submitter and request inside
+     * the same run is the same hand-over, drained from the same queue (see Handoffs#taskStart).
+     */
+    HopTask drainedDuring;
+    Thread drainedFrom;
+    RequestState drainedIn;
 
     /** Whether a library declares this thread non-blocking (LibraryRules#isNonBlockingThread). */
     enum Blocking { NOT_LOOKED_UP, MAY_BLOCK, NON_BLOCKING }

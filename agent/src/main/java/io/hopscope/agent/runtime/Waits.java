@@ -129,7 +129,7 @@ final class Waits implements WaitHooks {
         }
         if (r != null && waker != null && waker != s.thread) {
             HopEvents.wake(r, waker, s.thread, now - wakeNanos, w.via);
-            wokenBy(s, waker, wakeNanos, r);
+            Handoffs.wokenBy(s, waker, wakeNanos, r);
             Completions done = r.completionsIfAny();
             if (done != null) {
                 done.forget(w.waitedOn);
@@ -188,12 +188,6 @@ final class Waits implements WaitHooks {
         }
     }
 
-    private static void wokenBy(ThreadState s, Thread waker, long wakeNanos, RequestState r) {
-        s.wokenBy = waker;
-        s.wokenAtNanos = wakeNanos;
-        s.wokenIn = r;
-    }
-
     // ---------------------------------------------------------------- any park
 
     /**
@@ -226,8 +220,11 @@ final class Waits implements WaitHooks {
     /**
      * The park returned. Unparked by a thread working on the same request: a Wait (its kind from the
      * blocker, see LibraryRules#parkKind) and a wake hop, via the blocker's class, or the class that
-     * parked when there is none. Otherwise (a timeout, an interrupt, a spurious return, an unpark from
-     * outside the request) nothing: a park that explains no hop is not recorded here.
+     * parked when there is none; no second hop when it is the rest of the waker's last way back into
+     * this thread (a caller that parks again in the executor it drains, for the next piece of the
+     * same response: ThreadState#wokenBy), but the Wait all the same. Otherwise (a
+     * timeout, an interrupt, a spurious return, an unpark from outside the request) nothing: a park
+     * that explains no wait of the request is not recorded here.
      */
     @Override
     public void parkExit(Object token) {
@@ -254,9 +251,11 @@ final class Waits implements WaitHooks {
             e.nonBlockingThread = false;
             e.outcome = "value";
             e.commit();
-            HopEvents.wake(r, waker, s.thread, now - wakeNanos,
-                    blocker != null ? blocker.getClass().getName() : parkingClass());
-            wokenBy(s, waker, wakeNanos, r);
+            if (waker != s.wokenBy || r != s.wokenIn) {
+                HopEvents.wake(r, waker, s.thread, now - wakeNanos,
+                        blocker != null ? blocker.getClass().getName() : parkingClass());
+                Handoffs.wokenBy(s, waker, wakeNanos, r);
+            }
         } finally {
             // Only now: a park inside the writing of these events (a lock in JFR's code) is not one of the request's.
             s.parking = false;

@@ -3,10 +3,13 @@ package io.hopscope.agent.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.instrumentation.netty.NettyInstrumentation;
+import io.netty.util.concurrent.DefaultEventExecutor;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,6 +40,27 @@ class HandoffsTest {
     @AfterEach
     void leaveRequest() {
         self.request = null;
+    }
+
+    @Test
+    void anEventLoopsOwnRunIsNoTaskOfTheRequestThatStartedIt() {
+        new NettyInstrumentation().addRules(rules);
+        // The loop's run, as Netty hands it to the executor that starts the loop's thread.
+        AtomicReference<Runnable> loopRun = new AtomicReference<>();
+        DefaultEventExecutor loop = new DefaultEventExecutor(loopRun::set);
+        loop.execute(() -> { });
+        assertThat(loopRun.get()).as("the run of the loop, started by its first task").isNotNull();
+        Runnable plain = () -> { };
+        Thread[] started = {new Thread(loopRun.get()), new Thread(plain)};
+        handoffs.readThreadTargets(t -> t == started[0] ? loopRun.get() : plain);
+        handoffs.attachThread(started[0]);
+        assertThat(Bridge.PENDING_TASKS.get()).as("a plain Thread running the loop, from an application's factory")
+                .isEqualTo(pendingBefore);
+        handoffs.attachThread(started[1]);
+        assertThat(Bridge.PENDING_TASKS.get()).as("a plain Thread with a task of the request").isEqualTo(pendingBefore + 1);
+        handoffs.attachedTaskEnter(started[1]); // taken back: the count the other tests start from
+        assertThat(Bridge.PENDING_TASKS.get()).isEqualTo(pendingBefore);
+        loop.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS);
     }
 
     @Test

@@ -72,6 +72,18 @@ public final class AgentRun {
         return run(java, List.of(), options, args);
     }
 
+    /**
+     * {@link #run(String, String, List)} with other java agents before hopscope's: {@code before}
+     * (their {@code -javaagent} and options) comes ahead of hopscope's {@code -javaagent} on the
+     * command line, so that their premain runs first, as a {@code JAVA_TOOL_OPTIONS} agent's does.
+     */
+    public static AgentRun runAfterAgents(String java, List<String> before, String options, List<String> args)
+            throws Exception {
+        List<String> flags = new ArrayList<>(shortJvmFlags());
+        flags.addAll(before);
+        return run(java, flags, options, args);
+    }
+
     private static AgentRun run(String java, List<String> jvmFlags, String options, List<String> args)
             throws Exception {
         if (Jdk11.MISSING.equals(java)) {

@@ -71,10 +71,21 @@ public final class NettyInstrumentation implements HopscopeInstrumentation {
     /**
      * Netty's event loops run on FastThreadLocalThread (its DefaultThreadFactory's threads): a wait
      * there stalls every connection of the loop (and on a relocated copy's: see LibraryRules).
+     *
+     * <p>A loop's own run is handed to its thread factory when the loop first starts, inside
+     * whichever request's write started it. From an application's factory (a lambda, Guava's
+     * ThreadFactoryBuilder: a plain java.lang.Thread, where Netty's own makes FastThreadLocalThreads)
+     * that thread would be a task of that request for the loop's lifetime, and every later request's
+     * callbacks from the loop hops of the first one (a gRPC client given such a factory: all of 200
+     * calls' ways back were the first call's). The loop's run (from 4.1.42 wrapped by
+     * ThreadExecutorMap, which maps the thread to its loop), and the loop's other anonymous tasks
+     * (the wake-up, the purge), are the library's own.
      */
     @Override
     public void addRules(LibraryRules rules) {
         rules.addNonBlockingThreadType("io.netty.util.concurrent.FastThreadLocalThread");
+        rules.addHousekeepingTask("io.netty.util.concurrent.SingleThreadEventExecutor$");
+        rules.addHousekeepingTask("io.netty.util.internal.ThreadExecutorMap$");
     }
 
     @Override

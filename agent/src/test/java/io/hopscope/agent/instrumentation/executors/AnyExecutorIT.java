@@ -20,9 +20,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * listening decorator (one handoff, the way back a wake when the caller parked in Guava's own
  * future), its direct executor (no hop) and sequential executor (one handoff, though its worker and
  * the task are each wrapped: the worker's, via the pool), a hand-written executor delegating to another hand-written one (one
- * handoff, via the first), and a caller-runs executor whose caller parks until the I/O thread
- * queues the response and unparks it: one wake back, no handoff besides (a handoff when the
- * response was queued before the caller looked).
+ * handoff, via the first), and a caller-runs executor (an RPC client's blocking call) in every
+ * order of the caller's drain and the response: one way back from the I/O thread, whatever came
+ * first and however many pieces the response comes in. The caller parked first: a wake (the tasks
+ * it then runs come with it); the response queued first, or queued and the caller unparked before
+ * its park: a return, queueing to pickup, with no Wait; a response of three pieces, queued before
+ * the drain: one return; each queued once the caller parked again: one wake, and three Waits.
  */
 class AnyExecutorIT {
 
@@ -32,7 +35,8 @@ class AnyExecutorIT {
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void anyExecutorIsOneHopWhateverTheChain(String java) throws Exception {
         String[] scenarios = {"listening:before", "listening:parked", "direct:before", "sequential:before",
-            "sequential:parked", "delegating:before", "delegating:parked", "callerRuns:before", "callerRuns:parked"};
+            "sequential:parked", "delegating:before", "delegating:parked", "callerRuns:before", "callerRuns:parked",
+            "callerRuns:unparked", "callerRunsPieces:before", "callerRunsPieces:parked"};
         List<Requests.Request> requests = AppRuns.run(java, APP,
                 List.of(MoreExecutors.class, InternalFutureFailureAccess.class), scenarios);
         String jdk = Handovers.jdk(java) + " ";
@@ -69,16 +73,30 @@ class AnyExecutorIT {
             assertThat(r.threads()).as(what).hasSize(2);
         }
 
-        Requests.Request queuedFirst = requests.get(7);
-        assertThat(hops(queuedFirst)).as(jdk + scenarios[7]).containsExactly("handoff main->io", "handoff io->main");
-        assertThat(queuedFirst.hops.get(1).getString("via")).as(jdk + scenarios[7])
-                .isEqualTo("io.hopscope.testapps.AnyExecutorApp$CallerRunsExecutor");
-        assertThat(callerWaits(queuedFirst)).as(jdk + scenarios[7]).isEmpty();
-        Requests.Request woken = requests.get(8);
-        assertThat(hops(woken)).as(jdk + scenarios[8]).containsExactly("handoff main->io", "wake io->main");
-        assertThat(woken.hops.get(1).getString("via")).as(jdk + scenarios[8])
-                .isEqualTo("io.hopscope.testapps.AnyExecutorApp$CallerRunsExecutor");
-        assertWakeWait(woken, "LockSupport.park", "io", jdk + scenarios[8]);
+        // The caller-runs executor: the way back is one hop from the I/O thread whatever came first.
+        String via = "io.hopscope.testapps.AnyExecutorApp$CallerRunsExecutor";
+        for (int i = 7; i < scenarios.length; i++) {
+            Requests.Request r = requests.get(i);
+            String what = jdk + scenarios[i] + " " + hops(r);
+            boolean woken = scenarios[i].endsWith(":parked");
+            assertThat(hops(r)).as(what).containsExactly("handoff main->io", back(woken) + " io->main");
+            assertThat(r.hops.get(1).getString("via")).as(what).isEqualTo(via);
+            assertThat(r.request.getEndTime()).as(what).isAfterOrEqualTo(r.hops.get(1).getStartTime());
+            if (!woken) {
+                assertThat(callerWaits(r)).as(what + ": no wait, the response was there").isEmpty();
+                assertThat(r.hops.get(1).getLong("delayNanos")).as(what + ": queueing to pickup").isPositive();
+            } else if (scenarios[i].startsWith("callerRunsPieces")) {
+                // Parked again for each piece: a Wait each, woken by the I/O thread; the first the hop.
+                assertThat(callerWaits(r)).as(what).containsExactly("LockSupport.park", "LockSupport.park",
+                        "LockSupport.park");
+                assertThat(r.waits).as(what).allSatisfy(w ->
+                        assertThat(Requests.threadName(w, "wakerThread")).isEqualTo("io"));
+                assertThat(r.hops.get(1).getLong("delayNanos")).as(what)
+                        .isEqualTo(r.waits.get(0).getLong("wakeLatencyNanos"));
+            } else {
+                assertWakeWait(r, "LockSupport.park", "io", what);
+            }
+        }
     }
 
     /** The caller's one Wait: of this kind, woken by {@code waker}, with its wake latency. */
