@@ -83,7 +83,7 @@ final class Handoffs implements HandoffHooks {
             // that request is not this one's, and begins at this hand-over.
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s.thread,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(task, r, s.spanId, s.childDepth, s.thread,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = serverQueue;
         return wrapped;
@@ -120,7 +120,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s.thread,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(task, s.request, s.spanId, s.childDepth, s.thread,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = true;
         return wrapped;
@@ -142,7 +142,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
-        return new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
+        return new HopTask.OfCallable(task, s.request, s.spanId, s.childDepth, s.thread, System.nanoTime(),
                 executor == null ? "?" : executor.getClass().getName());
     }
 
@@ -290,7 +290,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return null;
         }
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s.thread, submitNanos, via);
+        return new HopTask.Captured(s.request, s.spanId, s.childDepth, s.thread, submitNanos, via);
     }
 
     @Override
@@ -381,6 +381,11 @@ final class Handoffs implements HandoffHooks {
         InlineInWait(ThreadState state) {
             this.state = state;
         }
+    }
+
+    @Override
+    public Object wrappedTaskEnter(Object task) {
+        return taskStart((HopTask) task);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.events.RequestEvent;
 import java.util.concurrent.Callable;
 
@@ -9,7 +10,6 @@ import java.util.concurrent.Callable;
  */
 abstract class HopTask {
 
-    final Handoffs handoffs;
     final RequestState request;
     final long spanId;
     final int childDepth;
@@ -41,9 +41,7 @@ abstract class HopTask {
      */
     boolean serverQueue;
 
-    HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
-            long submitNanos, String via) {
-        this.handoffs = handoffs;
+    HopTask(RequestState request, long spanId, int childDepth, Thread fromThread, long submitNanos, String via) {
         this.request = request;
         this.spanId = spanId;
         this.childDepth = childDepth;
@@ -81,9 +79,8 @@ abstract class HopTask {
 
     /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
     static final class Captured extends HopTask {
-        Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, Thread fromThread,
-                long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+        Captured(RequestState request, long spanId, int childDepth, Thread fromThread, long submitNanos, String via) {
+            super(request, spanId, childDepth, fromThread, submitNanos, via);
         }
     }
 
@@ -134,9 +131,9 @@ abstract class HopTask {
 
         final Runnable delegate;
 
-        OfRunnable(Handoffs handoffs, Runnable delegate, RequestState request, long spanId, int childDepth,
-                Thread fromThread, long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+        OfRunnable(Runnable delegate, RequestState request, long spanId, int childDepth, Thread fromThread,
+                long submitNanos, String via) {
+            super(request, spanId, childDepth, fromThread, submitNanos, via);
             this.delegate = delegate;
         }
 
@@ -146,14 +143,14 @@ abstract class HopTask {
                 delegate.run(); // a periodic task's runs after its request ended are in no request
                 return;
             }
-            Object scope = handoffs.taskStart(this);
+            Object scope = Bridge.wrappedTaskEnter(this);
             boolean threw = true;
             try {
                 delegate.run();
                 threw = false;
             } finally {
                 completing(threw);
-                handoffs.taskEnd(scope);
+                Bridge.contextExit(scope);
             }
         }
 
@@ -169,20 +166,20 @@ abstract class HopTask {
 
         final Callable<V> delegate;
 
-        OfCallable(Handoffs handoffs, Callable<V> delegate, RequestState request, long spanId, int childDepth,
-                Thread fromThread, long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, fromThread, submitNanos, via);
+        OfCallable(Callable<V> delegate, RequestState request, long spanId, int childDepth, Thread fromThread,
+                long submitNanos, String via) {
+            super(request, spanId, childDepth, fromThread, submitNanos, via);
             this.delegate = delegate;
         }
 
         @Override
         public V call() throws Exception {
-            Object scope = handoffs.taskStart(this);
+            Object scope = Bridge.wrappedTaskEnter(this);
             try {
                 return delegate.call();
             } finally {
                 completing(true);
-                handoffs.taskEnd(scope);
+                Bridge.contextExit(scope);
             }
         }
 
