@@ -2,6 +2,7 @@ package io.hopscope.agent.testing;
 
 import io.hopscope.agent.bootstrap.BridgeState;
 import io.hopscope.agent.bootstrap.HookErrors;
+import io.hopscope.testapps.ChaosApp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -217,7 +218,10 @@ public final class FaultAgent implements InvocationHandler {
         }));
     }
 
-    /** Writes this class (and its chaos) as a java agent jar: {@code -javaagent:jar=mode,hitsFile}, after hopscope's. */
+    /**
+     * Writes this class as a java agent jar: {@code -javaagent:jar=mode,hitsFile}, after hopscope's;
+     * with its chaos, and ChaosApp, the main class of a JVM that runs programs under it (ChaosRuns).
+     */
     public static Path jar(Path jar) throws IOException {
         return jar(jar, null);
     }
@@ -229,7 +233,7 @@ public final class FaultAgent implements InvocationHandler {
         manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), FaultAgent.class.getName());
         try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest)) {
             List<Class<?>> agentClasses = new ArrayList<>();
-            for (Class<?> c : List.of(FaultAgent.class, Chaos.class)) {
+            for (Class<?> c : List.of(FaultAgent.class, Chaos.class, ChaosApp.class)) {
                 agentClasses.add(c);
                 agentClasses.addAll(List.of(c.getDeclaredClasses()));
             }
