@@ -52,7 +52,8 @@ public final class ChaosRuns {
      */
     public static List<String> program(String libraries, List<String> classAndArgs) {
         List<String> program = new ArrayList<>();
-        program.add(System.getProperty("hopscope.test.classes") + (libraries.isEmpty() ? "" : File.pathSeparator + libraries));
+        program.add(System.getProperty("hopscope.test.classes")
+                + (libraries.isEmpty() ? "" : File.pathSeparator + libraries));
         program.addAll(classAndArgs);
         return program;
     }
@@ -134,10 +135,12 @@ public final class ChaosRuns {
                 .isZero();
         Map<Long, Requests.Request> all = run.cleanRequests(0);
         List<RecordedEvent> events = run.events();
-        List<RecordedEvent> marks = events.stream().filter(e -> e.getEventType().getName().equals("hopscope.test.ChaosRun"))
+        List<RecordedEvent> marks = events.stream()
+                .filter(e -> e.getEventType().getName().equals("hopscope.test.ChaosRun"))
                 .sorted(Comparator.comparing(RecordedEvent::getStartTime)).collect(Collectors.toList());
         List<String> outputs = outputs(run.stdout);
-        assertThat(marks).as("chaos runs on %s, one per seed and program", java).hasSize(seeds.size() * programs.size());
+        assertThat(marks).as("chaos runs on %s, one per seed and program", java)
+                .hasSize(seeds.size() * programs.size());
         assertThat(outputs).as("chaos runs' output on %s", java).hasSize(marks.size());
         List<Run> runs = new ArrayList<>();
         for (int i = 0; i < marks.size(); i++) {
