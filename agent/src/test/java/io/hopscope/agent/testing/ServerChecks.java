@@ -41,10 +41,11 @@ public final class ServerChecks {
         int okStatus = 200;
         boolean laterQueueHops;
         String options = "";
-        List<String> jvmArgs = new ArrayList<>();
+        final List<String> jvmArgs = new ArrayList<>();
         boolean callersSpan = true;
         List<String> args = List.of();
         boolean threadPerRequest;
+        int orders = ServerStudy.CLIENTS * ServerStudy.REQUESTS_PER_CLIENT;
 
         /** {@code app}: the class in io.hopscope.testapps.servers; {@code boundary}: its requests' boundary. */
         public Expected(String app, String boundary) {
@@ -100,9 +101,9 @@ public final class ServerChecks {
             return this;
         }
 
-        /** JVM arguments before the class path (another agent, system properties). */
+        /** More JVM arguments before the class path (another agent, system properties). */
         public Expected jvmArgs(List<String> args) {
-            this.jvmArgs = new ArrayList<>(args);
+            this.jvmArgs.addAll(args);
             return this;
         }
 
@@ -127,6 +128,17 @@ public final class ServerChecks {
         /** The app's arguments (a configuration of its server). */
         public Expected args(String... args) {
             this.args = List.of(args);
+            return this;
+        }
+
+        /**
+         * The study's load: {@code clients} clients of {@code requestsPerClient} orders each, in place
+         * of ServerStudy's (system properties of the app's JVM).
+         */
+        public Expected load(int clients, int requestsPerClient) {
+            this.orders = clients * requestsPerClient;
+            jvmArgs.add("-D" + ServerStudy.CLIENTS_PROPERTY + "=" + clients);
+            jvmArgs.add("-D" + ServerStudy.REQUESTS_PROPERTY + "=" + requestsPerClient);
             return this;
         }
 
@@ -173,8 +185,7 @@ public final class ServerChecks {
         AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + e.options, command(e));
         String what = e.app + (e.args.isEmpty() ? "" : " " + e.args) + " on " + java;
         assertThat(run.exitCode).as("%s exit; stdout %s; stderr %s", what, run.stdout, run.stderr).isZero();
-        Map<String, Requests.Request> byTrace = check(e, run.stdout,
-                run.cleanRequests(ServerStudy.CLIENTS * ServerStudy.REQUESTS_PER_CLIENT), what);
+        Map<String, Requests.Request> byTrace = check(e, run.stdout, run.cleanRequests(e.orders), what);
         return new Checked(run, byTrace);
     }
 
@@ -219,7 +230,7 @@ public final class ServerChecks {
                 sent.add(new Sent(m));
             }
         }
-        int orders = ServerStudy.CLIENTS * ServerStudy.REQUESTS_PER_CLIENT;
+        int orders = e.orders;
         assertThat(sent).as("%s: the client's lines", what).hasSize(orders + 2);
         assertThat(all.size()).as("%s: requests", what).isGreaterThanOrEqualTo(orders);
         List<Requests.Request> served = new ArrayList<>();
