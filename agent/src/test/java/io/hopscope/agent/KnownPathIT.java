@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
 class KnownPathIT {
 
     private static final int REQUESTS = 4;
-    private static final int ALLOC_BYTES = 1 << 20;
+    static final int ALLOC_BYTES = 1 << 20;
+    static final String NAME = "io.hopscope.testapps.KnownPathApp#request";
     private static AgentRun run;
     private static List<RecordedEvent> events;
 
     @BeforeAll
     static void runKnownPath() throws Exception {
-        run = AgentRun.run("jfr=%JFR%,requests=io.hopscope.testapps.KnownPathApp#request",
+        run = AgentRun.run("jfr=%JFR%,requests=" + NAME,
                 List.of("-cp", System.getProperty("hopscope.test.classes"), "io.hopscope.testapps.KnownPathApp",
                         Integer.toString(REQUESTS), Integer.toString(ALLOC_BYTES)));
         events = run.events();
@@ -51,50 +52,65 @@ class KnownPathIT {
         Map<Long, Requests.Request> requests = Requests.byId(events);
         assertThat(requests).hasSize(REQUESTS);
         for (Requests.Request r : requests.values()) {
-            assertThat(r.request).as("Request event of %d", r.id).isNotNull();
-            assertThat(r.request.getString("name")).isEqualTo("io.hopscope.testapps.KnownPathApp#request");
-            assertThat(r.request.getString("outcome")).isEqualTo("ok");
-            assertThat(r.request.getThread().getJavaName()).isEqualTo("known-path-caller");
-            List<String> hops = r.hops.stream()
-                    .map(h -> h.getString("kind") + " " + Requests.threadName(h, "fromThread") + "->"
-                            + Requests.threadName(h, "toThread"))
-                    .collect(Collectors.toList());
-            assertThat(hops).as("hops of request %d", r.id).containsExactly(
-                    "handoff known-path-caller->known-path-A",
-                    "handoff known-path-A->known-path-B",
-                    "wake known-path-B->known-path-caller");
-            Set<String> threads = r.segments.stream().map(s -> s.getThread().getJavaName()).collect(Collectors.toSet());
-            assertThat(threads).containsExactlyInAnyOrder("known-path-caller", "known-path-A", "known-path-B");
-            assertThat(r.threads()).hasSize(3);
+            assertThreeHopsOverThreeThreads(r, NAME);
         }
+    }
+
+    /** A known-path request, of boundary {@code name}: ok, 3 hops over the caller, A and B. */
+    static void assertThreeHopsOverThreeThreads(Requests.Request r, String name) {
+        assertThat(r.request).as("Request event of %d", r.id).isNotNull();
+        assertThat(r.request.getString("name")).isEqualTo(name);
+        assertThat(r.request.getString("outcome")).isEqualTo("ok");
+        assertThat(r.request.getThread().getJavaName()).isEqualTo("known-path-caller");
+        List<String> hops = r.hops.stream()
+                .map(h -> h.getString("kind") + " " + Requests.threadName(h, "fromThread") + "->"
+                        + Requests.threadName(h, "toThread"))
+                .collect(Collectors.toList());
+        assertThat(hops).as("hops of request %d", r.id).containsExactly(
+                "handoff known-path-caller->known-path-A",
+                "handoff known-path-A->known-path-B",
+                "wake known-path-B->known-path-caller");
+        Set<String> threads = r.segments.stream().map(s -> s.getThread().getJavaName()).collect(Collectors.toSet());
+        assertThat(threads).containsExactlyInAnyOrder("known-path-caller", "known-path-A", "known-path-B");
+        assertThat(r.threads()).hasSize(3);
+    }
+
+    /** What A and B allocated is the request's, and little besides. */
+    static void assertAllocatedOnAAndB(Requests.Request r) {
+        assertThat(r.allocatedBytesOn("known-path-B")).as("bytes on B, request %d", r.id)
+                .isGreaterThanOrEqualTo(ALLOC_BYTES);
+        assertThat(r.allocatedBytesOn("known-path-A")).as("bytes on A, request %d", r.id)
+                .isGreaterThanOrEqualTo(ALLOC_BYTES);
+        // Beside its two arrays the request allocates a few small objects (the tasks, the future; the
+        // first time, its lambdas' linkage): far less than another array, which a segment counted
+        // twice, or a segment of the request before or after, would add.
+        assertThat(r.allocatedBytesOn("known-path-caller")).as("bytes on the caller, request %d", r.id)
+                .isLessThan(ALLOC_BYTES);
+        assertThat(r.allocatedBytes()).as("bytes of request %d", r.id).isLessThan(3L * ALLOC_BYTES);
+    }
+
+    /** The caller's one wait, on the future B completes, woken by B. */
+    static void assertWokenByB(Requests.Request r) {
+        assertThat(r.waits).hasSize(1);
+        RecordedEvent wait = r.waits.get(0);
+        assertThat(wait.getString("kind")).isEqualTo("CompletableFuture.get");
+        assertThat(Requests.threadName(wait, "wakerThread")).isEqualTo("known-path-B");
+        assertThat(wait.getLong("wakeLatencyNanos")).isPositive();
+        assertThat(wait.getString("outcome")).isEqualTo("value");
+        assertThat(wait.getBoolean("nonBlockingThread")).isFalse();
     }
 
     @Test
     void allocationOnEachExecutorIsAttributedToTheRequest() {
         for (Requests.Request r : Requests.byId(events).values()) {
-            assertThat(r.allocatedBytesOn("known-path-B")).as("bytes on B, request %d", r.id)
-                    .isGreaterThanOrEqualTo(ALLOC_BYTES);
-            assertThat(r.allocatedBytesOn("known-path-A")).as("bytes on A, request %d", r.id)
-                    .isGreaterThanOrEqualTo(ALLOC_BYTES);
-            // Beside its two arrays the request allocates a few small objects (the tasks, the future; the
-            // first time, its lambdas' linkage): far less than another array, which a segment counted
-            // twice, or a segment of the request before or after, would add.
-            assertThat(r.allocatedBytesOn("known-path-caller")).as("bytes on the caller, request %d", r.id)
-                    .isLessThan(ALLOC_BYTES);
-            assertThat(r.allocatedBytes()).as("bytes of request %d", r.id).isLessThan(3L * ALLOC_BYTES);
+            assertAllocatedOnAAndB(r);
         }
     }
 
     @Test
     void theWaitIsRecordedWithItsWakerAndTheMonitorEnterOnB() {
         for (Requests.Request r : Requests.byId(events).values()) {
-            assertThat(r.waits).hasSize(1);
-            RecordedEvent wait = r.waits.get(0);
-            assertThat(wait.getString("kind")).isEqualTo("CompletableFuture.get");
-            assertThat(Requests.threadName(wait, "wakerThread")).isEqualTo("known-path-B");
-            assertThat(wait.getLong("wakeLatencyNanos")).isPositive();
-            assertThat(wait.getString("outcome")).isEqualTo("value");
-            assertThat(wait.getBoolean("nonBlockingThread")).isFalse();
+            assertWokenByB(r);
         }
         // The 30 ms monitor enter on B passes the recording's 10 ms threshold; without lockstacks=true
         // it has no stack trace (see RecordingSettings).

@@ -36,7 +36,8 @@ import java.util.function.BooleanSupplier;
  */
 public final class AnyExecutorApp {
 
-    private static final ExecutorService POOL = Executors.newSingleThreadExecutor(r -> new Thread(r, "pool"));
+    /** The app's for its whole life (see HandoverApp's pools). */
+    private static final ExecutorService POOL = Executors.newSingleThreadExecutor(r -> HandoverApp.daemon(r, "pool"));
     private static final OwnThreadExecutor OWN = new OwnThreadExecutor("own-worker");
     private static final OwnThreadExecutor IO = new OwnThreadExecutor("io");
 
@@ -48,7 +49,6 @@ public final class AnyExecutorApp {
             String[] parts = arg.split(":");
             System.out.println("request " + arg + ": " + request(parts[0], parts[1]));
         }
-        POOL.shutdown();
     }
 
     /** A single-thread executor of its own: a queue and a thread, no JDK pool. */

@@ -31,13 +31,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class HandoverApp {
 
+    // The pools are the app's for its whole life, their threads daemons, never shut down: its main may
+    // run more than once in a JVM (io.hopscope.testapps.ChaosApp runs it once per seed).
     private static final ForkJoinPool POOL = new ForkJoinPool(1, pool -> {
         ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
         t.setName("fj-worker");
         return t;
     }, null, false);
-    private static final ExecutorService ASYNC = Executors.newSingleThreadExecutor(r -> new Thread(r, "async"));
-    private static final ScheduledExecutorService SCHED = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "sched"));
+    private static final ExecutorService ASYNC = Executors.newSingleThreadExecutor(r -> daemon(r, "async"));
+    private static final ScheduledExecutorService SCHED = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sched"));
 
     /** The delay of the scheduled scenarios' tasks, and the period of the periodic ones. */
     public static final long DELAY_MILLIS = 20;
@@ -92,9 +94,13 @@ public final class HandoverApp {
             AFTER.forEach(Runnable::run);
             AFTER.clear();
         }
-        POOL.shutdown();
-        ASYNC.shutdown();
-        SCHED.shutdown();
+    }
+
+    /** A daemon thread named {@code name} that runs {@code task}. */
+    static Thread daemon(Runnable task, String name) {
+        Thread t = new Thread(task, name);
+        t.setDaemon(true);
+        return t;
     }
 
     /** A fork/join task that returns the name of the thread it ran on, after the caller's gate. */

@@ -20,7 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class ParkWaitsApp {
 
-    private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(r -> new Thread(r, "worker"));
+    /** The app's for its whole life (see HandoverApp's pools). */
+    private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(r -> HandoverApp.daemon(r, "worker"));
 
     private ParkWaitsApp() {
     }
@@ -30,7 +31,6 @@ public final class ParkWaitsApp {
             String[] parts = arg.split(":");
             System.out.println("request " + arg + ": " + request(parts[0], parts[1].equals("parked")));
         }
-        WORKER.shutdown();
     }
 
     /** Waiting, in a park or on a monitor (a platform thread's join waits on the thread's monitor). */

@@ -24,7 +24,9 @@ public final class ReturnHopApp {
     static final String[] KINDS = {"CompletableFuture.get", "CompletableFuture.join", "FutureTask.get",
         "Mono.block", "Flux.blockFirst", "Flux.blockLast"};
 
-    private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(r -> new Thread(r, "return-worker"));
+    /** The app's for its whole life (see HandoverApp's pools). */
+    private static final ExecutorService WORKER = Executors.newSingleThreadExecutor(
+            r -> HandoverApp.daemon(r, "return-worker"));
 
     private ReturnHopApp() {
     }
@@ -37,7 +39,6 @@ public final class ReturnHopApp {
                 System.out.println("request " + kind + " " + (parked ? "parked" : "before") + ": " + value);
             }
         }
-        WORKER.shutdown();
     }
 
     /** The boundary: hands the work over and picks up its result with the blocking call {@code kind}. */

@@ -36,6 +36,15 @@ public interface HandoffHooks {
     @Hook(instrumentation = "executors", skipWhen = "PENDING_TASKS.get() == 0")
     Object attachedTaskEnter(Object task);
 
+    /**
+     * A task one of the wrap hooks wrapped (or a server's hand-over wrapped) begins its run on this
+     * thread: called by the wrapper itself, not by advice, through the Bridge all the same, so that
+     * what stands behind it (the tests' fault and chaos proxies) sees a task start as it sees an
+     * attached one's. The token goes to contextExit.
+     */
+    @Hook(instrumentation = "executors")
+    Object wrappedTaskEnter(Object task);
+
     /** A virtual thread's run(task) begins: like attachedTaskEnter, unless its task is a library's housekeeping. */
     @Hook(instrumentation = "threads", skipWhen = "PENDING_TASKS.get() == 0")
     Object attachedVirtualThreadEnter(Thread thread, Runnable task);

@@ -84,7 +84,7 @@ final class Handoffs implements HandoffHooks {
             // that request is not this one's, and begins at this hand-over.
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, r, s.spanId, s.childDepth, s,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(task, r, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = serverQueue;
         wrapped.handedToExecutor = true;
@@ -122,7 +122,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return inbound(task, executor);
         }
-        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(this, task, s.request, s.spanId, s.childDepth, s,
+        HopTask.OfRunnable wrapped = new HopTask.OfRunnable(task, s.request, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.serverQueue = true;
         wrapped.handedToExecutor = true;
@@ -145,7 +145,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null || rules.isHousekeeping(task, executor)) {
             return task;
         }
-        HopTask.OfCallable<?> wrapped = new HopTask.OfCallable(this, task, s.request, s.spanId, s.childDepth, s,
+        HopTask.OfCallable<?> wrapped = new HopTask.OfCallable(task, s.request, s.spanId, s.childDepth, s,
                 System.nanoTime(), executor == null ? "?" : executor.getClass().getName());
         wrapped.handedToExecutor = true;
         return wrapped;
@@ -289,7 +289,7 @@ final class Handoffs implements HandoffHooks {
         }
         // No submit time: the thread that picks this up does so when the I/O is ready, and the
         // time until then is the wait for the I/O, not a queue (see HopTask.NO_QUEUE).
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s, HopTask.NO_QUEUE,
+        return new HopTask.Captured(s.request, s.spanId, s.childDepth, s, HopTask.NO_QUEUE,
                 via == null ? "?" : via.getClass().getName());
     }
 
@@ -303,7 +303,7 @@ final class Handoffs implements HandoffHooks {
         if (s == null || s.request == null) {
             return null;
         }
-        return new HopTask.Captured(this, s.request, s.spanId, s.childDepth, s, submitNanos, via);
+        return new HopTask.Captured(s.request, s.spanId, s.childDepth, s, submitNanos, via);
     }
 
     @Override
@@ -410,6 +410,11 @@ final class Handoffs implements HandoffHooks {
             this.state = state;
             previousTask = state.runningTask;
         }
+    }
+
+    @Override
+    public Object wrappedTaskEnter(Object task) {
+        return taskStart((HopTask) task);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.hopscope.agent.runtime;
 
+import io.hopscope.agent.bootstrap.Bridge;
 import io.hopscope.agent.events.RequestEvent;
 import java.util.concurrent.Callable;
 
@@ -9,7 +10,6 @@ import java.util.concurrent.Callable;
  */
 abstract class HopTask {
 
-    final Handoffs handoffs;
     final RequestState request;
     final long spanId;
     final int childDepth;
@@ -52,9 +52,8 @@ abstract class HopTask {
      */
     boolean handedToExecutor;
 
-    HopTask(Handoffs handoffs, RequestState request, long spanId, int childDepth, ThreadState from,
+    HopTask(RequestState request, long spanId, int childDepth, ThreadState from,
             long submitNanos, String via) {
-        this.handoffs = handoffs;
         this.request = request;
         this.spanId = spanId;
         this.childDepth = childDepth;
@@ -93,9 +92,9 @@ abstract class HopTask {
 
     /** A capture without a task: work a library hands over in its own objects (a pool's borrower). */
     static final class Captured extends HopTask {
-        Captured(Handoffs handoffs, RequestState request, long spanId, int childDepth, ThreadState from,
+        Captured(RequestState request, long spanId, int childDepth, ThreadState from,
                 long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, from, submitNanos, via);
+            super(request, spanId, childDepth, from, submitNanos, via);
         }
     }
 
@@ -146,9 +145,9 @@ abstract class HopTask {
 
         final Runnable delegate;
 
-        OfRunnable(Handoffs handoffs, Runnable delegate, RequestState request, long spanId, int childDepth,
+        OfRunnable(Runnable delegate, RequestState request, long spanId, int childDepth,
                 ThreadState from, long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, from, submitNanos, via);
+            super(request, spanId, childDepth, from, submitNanos, via);
             this.delegate = delegate;
         }
 
@@ -158,14 +157,14 @@ abstract class HopTask {
                 delegate.run(); // a periodic task's runs after its request ended are in no request
                 return;
             }
-            Object scope = handoffs.taskStart(this);
+            Object scope = Bridge.wrappedTaskEnter(this);
             boolean threw = true;
             try {
                 delegate.run();
                 threw = false;
             } finally {
                 completing(threw);
-                handoffs.taskEnd(scope);
+                Bridge.contextExit(scope);
             }
         }
 
@@ -181,20 +180,20 @@ abstract class HopTask {
 
         final Callable<V> delegate;
 
-        OfCallable(Handoffs handoffs, Callable<V> delegate, RequestState request, long spanId, int childDepth,
+        OfCallable(Callable<V> delegate, RequestState request, long spanId, int childDepth,
                 ThreadState from, long submitNanos, String via) {
-            super(handoffs, request, spanId, childDepth, from, submitNanos, via);
+            super(request, spanId, childDepth, from, submitNanos, via);
             this.delegate = delegate;
         }
 
         @Override
         public V call() throws Exception {
-            Object scope = handoffs.taskStart(this);
+            Object scope = Bridge.wrappedTaskEnter(this);
             try {
                 return delegate.call();
             } finally {
                 completing(true);
-                handoffs.taskEnd(scope);
+                Bridge.contextExit(scope);
             }
         }
 

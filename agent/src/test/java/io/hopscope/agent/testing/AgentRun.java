@@ -64,12 +64,12 @@ public final class AgentRun {
      * {@link Jdk11#MISSING} for {@code java}, the test is skipped with that reason.
      */
     public static AgentRun run(String java, String options, List<String> args) throws Exception {
-        return run(java, shortJvmFlags(), options, args);
+        return run(java, shortJvmFlags(), options, args, chaosSeed(), 120);
     }
 
     /** {@link #run(String, String, List)} on a JVM with its default JIT and collector. */
     public static AgentRun runWithDefaultJvm(String java, String options, List<String> args) throws Exception {
-        return run(java, List.of(), options, args);
+        return run(java, List.of(), options, args, chaosSeed(), 120);
     }
 
     /**
@@ -81,11 +81,28 @@ public final class AgentRun {
             throws Exception {
         List<String> flags = new ArrayList<>(shortJvmFlags());
         flags.addAll(before);
-        return run(java, flags, options, args);
+        return run(java, flags, options, args, chaosSeed(), 120);
     }
 
-    private static AgentRun run(String java, List<String> jvmFlags, String options, List<String> args)
+    /** hopscope.chaos.seed, or null where it is not set. */
+    private static String chaosSeed() {
+        String seed = System.getProperty(Chaos.SEED_PROPERTY);
+        return seed == null || seed.isBlank() ? null : seed.strip();
+    }
+
+    /**
+     * {@link #run(String, String, List)} under the timing chaos, whatever hopscope.chaos.seed says:
+     * the program sets the seed (io.hopscope.testapps.ChaosApp, which runs several seeds one after
+     * another, so it may take up to {@code timeoutSeconds}).
+     */
+    public static AgentRun runUnderChaos(String java, String options, List<String> args, int timeoutSeconds)
             throws Exception {
+        return run(java, shortJvmFlags(), options, args, "", timeoutSeconds);
+    }
+
+    /** {@code chaosSeed}: null, no chaos; empty, the chaos with no seed of its own (the program sets it); else its seed. */
+    private static AgentRun run(String java, List<String> jvmFlags, String options, List<String> args,
+            String chaosSeed, int timeoutSeconds) throws Exception {
         if (Jdk11.MISSING.equals(java)) {
             CiSkip.now("JDK 11 run skipped: " + Jdk11.MISSING);
         }
@@ -103,18 +120,45 @@ public final class AgentRun {
         if (options != null) {
             command.add("-javaagent:" + agentJar() + (options.isEmpty() ? "" : "=" + options.replace("%JFR%",
                     recording.toString())));
+            if (chaosSeed != null) {
+                command.add(chaosAgent(java, chaosSeed));
+            }
         }
         command.addAll(args);
         Path out = Files.createTempFile(dir, "out-", ".txt");
         Path err = Files.createTempFile(dir, "err-", ".txt");
         Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+        if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             throw new AssertionError("timed out: " + command);
         }
         return new AgentRun(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8), recording);
     }
+
+    /**
+     * The fault agent in mode chaos ({@link Chaos}), the second java agent, of {@code seed} (empty:
+     * the program sets it). With the system property {@code hopscope.chaos.seed} set (docs/tests.md),
+     * every JVM these tests start with the agent runs under it, of that seed: a test's exact checks
+     * must hold whatever the seed.
+     */
+    private static String chaosAgent(String java, String seed) throws IOException {
+        Path delayed = Files.createTempFile(workDir(), "chaos-", ".txt");
+        return "-javaagent:" + chaosJar(Jdk11.is(java)) + "=chaos" + (seed.isEmpty() ? "" : ":" + Long.parseLong(seed))
+                + "," + delayed;
+    }
+
+    /** The fault agent's jar for chaos runs (its JDK 11 build for a JDK 11), written once per test JVM. */
+    public static synchronized Path chaosJar(boolean jdk11) throws IOException {
+        Path jar = workDir().resolve(jdk11 ? "chaos-agent-jdk11.jar" : "chaos-agent.jar");
+        if (!CHAOS_JARS.contains(jar)) {
+            FaultAgent.jar(jar, jdk11 ? Jdk11.testClasses() : null);
+            CHAOS_JARS.add(jar);
+        }
+        return jar;
+    }
+
+    private static final List<Path> CHAOS_JARS = new ArrayList<>();
 
     public static AgentRun run(String options, List<String> args) throws Exception {
         return run(javaHere(), options, args);

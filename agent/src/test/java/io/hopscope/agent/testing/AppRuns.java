@@ -14,15 +14,22 @@ public final class AppRuns {
     private AppRuns() {
     }
 
+    /** The jars (or directories) of this JVM's class path that hold {@code classes}, as a class path. */
+    public static String classPathOf(List<Class<?>> classes) throws Exception {
+        List<String> jars = new ArrayList<>();
+        for (Class<?> c : classes) {
+            jars.add(Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        }
+        return String.join(File.pathSeparator, jars);
+    }
+
     /** The requests of {@code app}'s scenarios, in order, each checked ok at its boundary {@code app#request}. */
     public static List<Requests.Request> run(String java, String app, List<Class<?>> libraries, String... scenarios)
             throws Exception {
-        List<String> classPath = new ArrayList<>(List.of(System.getProperty("hopscope.test.classes")));
-        for (Class<?> library : libraries) {
-            classPath.add(Path.of(library.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
-        }
+        String classPath = System.getProperty("hopscope.test.classes")
+                + (libraries.isEmpty() ? "" : File.pathSeparator + classPathOf(libraries));
         String boundary = app + "#request";
-        List<String> args = new ArrayList<>(List.of("-cp", String.join(File.pathSeparator, classPath), app));
+        List<String> args = new ArrayList<>(List.of("-cp", classPath, app));
         args.addAll(List.of(scenarios));
         AgentRun run = AgentRun.run(java, "jfr=%JFR%,requests=" + boundary, args);
         List<Requests.Request> requests = new ArrayList<>(run.cleanRequests(scenarios.length).values());

@@ -2,6 +2,7 @@ package io.hopscope.agent.testing;
 
 import io.hopscope.agent.bootstrap.BridgeState;
 import io.hopscope.agent.bootstrap.HookErrors;
+import io.hopscope.testapps.ChaosApp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -41,6 +42,8 @@ import java.util.jar.Manifest;
  * the runtime works and its hooks return, except those given something a hook returned: they throw
  * once the runtime has done their work. The Bridge reports to the runtime's errors (not wrapped),
  * to count and report. Records which hooks threw, so that a test can check that it reached them all.
+ * With {@code chaos} nothing throws: each hook runs as it is, with delays before and after it
+ * ({@link Chaos}), and the hooks delayed are recorded instead.
  *
  * <p>On a separate JVM it is a second java agent ({@link #jar}), after hopscope's: its premain runs
  * once hopscope's install, self-check included, is done, and wraps what hopscope installed.
@@ -89,8 +92,8 @@ public final class FaultAgent implements InvocationHandler {
      * it; returns the handler that records them. A part not installed stays so.
      */
     public static FaultAgent install(String mode) {
-        if (!Set.of("all", "after", "exits").contains(mode)) {
-            throw new IllegalArgumentException("fault mode is all, after or exits, not " + mode);
+        if (!Set.of("all", "after", "exits", "chaos").contains(mode)) {
+            throw new IllegalArgumentException("fault mode is all, after, exits or chaos, not " + mode);
         }
         try {
             Map<Class<?>, Object> installed = new LinkedHashMap<>();
@@ -100,6 +103,9 @@ public final class FaultAgent implements InvocationHandler {
                 }
             }
             FaultAgent faults = new FaultAgent(installed, mode);
+            if (mode.equals("chaos") && !installed.isEmpty()) {
+                Chaos.install(installed.values().iterator().next().getClass().getClassLoader());
+            }
             for (Field f : partFields()) {
                 if (installed.containsKey(f.getType())) {
                     f.set(null, Proxy.newProxyInstance(f.getType().getClassLoader(), new Class<?>[] {f.getType()}, faults));
@@ -111,8 +117,13 @@ public final class FaultAgent implements InvocationHandler {
         }
     }
 
-    /** The hooks made to throw so far. */
+    /** The hooks made to throw so far; in mode chaos, each hook and point delayed, with its count ("parkEnter before 12"). */
     public Set<String> called() {
+        if (mode.equals("chaos")) {
+            Set<String> lines = new TreeSet<>();
+            Chaos.delayed().forEach((point, count) -> lines.add(point + " " + count));
+            return lines;
+        }
         return new TreeSet<>(called);
     }
 
@@ -127,6 +138,21 @@ public final class FaultAgent implements InvocationHandler {
                 return System.identityHashCode(proxy);
             }
             return "FaultAgent(" + parts.get(method.getDeclaringClass()) + ")";
+        }
+        if (mode.equals("chaos")) {
+            // Only where a request is involved (Chaos): before, the thread is in one, the hook is
+            // given what the runtime made for one, or some request has work pending (a thread outside
+            // it may be about to join it: a task's start, a mount); after, also when it made one.
+            String hook = method.getName();
+            boolean involved = Chaos.inRequest() || Chaos.anyRuntimes(args) || Chaos.requestWorkPending();
+            if (involved) {
+                Chaos.before(hook);
+            }
+            Object result = callRuntime(method, args);
+            if (involved || Chaos.inRequest() || Chaos.isRuntimes(result)) {
+                Chaos.after(hook);
+            }
+            return result;
         }
         if (mode.equals("exits")) {
             Object result = callRuntime(method, args);
@@ -164,15 +190,24 @@ public final class FaultAgent implements InvocationHandler {
     }
 
     /**
-     * Java agent entry: {@code mode,hitsFile}. Puts the faulty hooks in place of hopscope's parts (none
-     * installed: nothing to do) and writes the hooks called, one a line, to hitsFile at exit.
+     * Java agent entry: {@code mode,hitsFile}, where mode may be {@code chaos:SEED}. Puts the faulty
+     * hooks in place of hopscope's parts (none installed: nothing to do) and writes the hooks called
+     * (or delayed), one a line, to hitsFile at exit.
      */
     public static void premain(String arguments, Instrumentation instrumentation) {
         String[] parts = arguments.split(",", 2);
         if (BridgeState.errors == null) {
             return;
         }
-        FaultAgent faults = install(parts[0]);
+        String[] mode = parts[0].split(":", 2);
+        FaultAgent faults = install(mode[0]);
+        if (mode[0].equals("chaos")) {
+            if (mode.length > 1) {
+                Chaos.seed(Long.parseLong(mode[1]));
+            }
+            // The seed in the JVM's own output, which a failing test prints.
+            System.err.println("hopscope.test.chaos: seed " + Chaos.seed());
+        }
         Path hits = Path.of(parts[1]);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -183,7 +218,10 @@ public final class FaultAgent implements InvocationHandler {
         }));
     }
 
-    /** Writes this class as a java agent jar: {@code -javaagent:jar=mode,hitsFile}, after hopscope's. */
+    /**
+     * Writes this class as a java agent jar: {@code -javaagent:jar=mode,hitsFile}, after hopscope's;
+     * with its chaos, and ChaosApp, the main class of a JVM that runs programs under it (ChaosRuns).
+     */
     public static Path jar(Path jar) throws IOException {
         return jar(jar, null);
     }
@@ -193,13 +231,21 @@ public final class FaultAgent implements InvocationHandler {
         Manifest manifest = new Manifest();
         manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
         manifest.getMainAttributes().put(new Attributes.Name("Premain-Class"), FaultAgent.class.getName());
-        String entry = FaultAgent.class.getName().replace('.', '/') + ".class";
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest);
-                InputStream in = classes == null ? FaultAgent.class.getClassLoader().getResourceAsStream(entry)
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out, manifest)) {
+            List<Class<?>> agentClasses = new ArrayList<>();
+            for (Class<?> c : List.of(FaultAgent.class, Chaos.class, ChaosApp.class)) {
+                agentClasses.add(c);
+                agentClasses.addAll(List.of(c.getDeclaredClasses()));
+            }
+            for (Class<?> c : agentClasses) {
+                String entry = c.getName().replace('.', '/') + ".class";
+                try (InputStream in = classes == null ? FaultAgent.class.getClassLoader().getResourceAsStream(entry)
                         : Files.newInputStream(classes.resolve(entry))) {
-            j.putNextEntry(new JarEntry(entry));
-            in.transferTo(j);
-            j.closeEntry();
+                    j.putNextEntry(new JarEntry(entry));
+                    in.transferTo(j);
+                    j.closeEntry();
+                }
+            }
         }
         return jar;
     }

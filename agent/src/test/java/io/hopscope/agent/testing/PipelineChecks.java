@@ -91,53 +91,70 @@ public final class PipelineChecks {
     /** The same with the pipeline's {@code policies}, in order. */
     public static void nettySyncOverAsync(Collection<Requests.Request> requests, String nettyPackage, String loopThread,
             List<String> policies) {
-        String netty = nettyPackage + ".";
         assertThat(requests).isNotEmpty();
         int woken = 0;
         int viaExecutor = 0;
         for (Requests.Request r : requests) {
-            r.assertOk("com.azure.core.http.HttpPipeline#send");
-            String caller = Requests.startThreadName(r.request);
-            // The request ends when the caller's block() returns, so it includes the wake back; the
-            // agent then leaves startThread null (the event's own thread), so check where it began.
-            assertThat(r.request.getThread().getJavaName()).isEqualTo(caller);
-            assertThat(r.segments).as("segments of request %d", r.id)
-                    .anyMatch(s -> "start".equals(s.getString("kind")) && caller.equals(s.getThread().getJavaName()));
-            // Onto the loop through its executor, or, when the caller's connection acquire was
-            // pending, through the pool's Borrower on the loop that released a connection (the
-            // request then runs on inline there, with no execute()).
-            assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
-                    .anyMatch(h -> Requests.threadName(h, "toThread").startsWith(loopThread)
-                            && (h.getString("via").startsWith(netty)
-                                    || h.getString("via").endsWith(".pool.AbstractPool$Borrower")));
-            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith(netty))) {
+            nettySyncOverAsync(r, nettyPackage, loopThread, policies);
+            if (r.hops("handoff").stream().anyMatch(h -> h.getString("via").startsWith(nettyPackage + "."))) {
                 viaExecutor++;
             }
-            // The way back is a hop whatever the timing: a wake when the caller parked in block(),
-            // a return when the response was there before it got to park (no Wait then).
-            List<RecordedEvent> back = r.hops.stream()
-                    .filter(h -> h.getString("kind").equals("wake") || h.getString("kind").equals("return")).toList();
-            assertThat(back).as("the way back of request %d", r.id).singleElement().satisfies(h -> {
-                assertThat(Requests.threadName(h, "toThread")).isEqualTo(caller);
-                assertThat(Requests.threadName(h, "fromThread")).startsWith(loopThread);
-                assertThat(h.getString("kind")).isEqualTo(r.waits.isEmpty() ? "return" : "wake");
-            });
-            assertThat(r.hops.size()).as("hops of request %d", r.id).isGreaterThanOrEqualTo(2);
             if (!r.waits.isEmpty()) {
                 woken++;
-                assertThat(r.waits).singleElement().satisfies(w -> {
-                    assertThat(w.getString("kind")).isEqualTo("Mono.block");
-                    assertThat(w.getLong("wakeLatencyNanos")).isPositive();
-                    assertThat(Requests.threadName(w, "wakerThread")).isEqualTo(
-                            Requests.threadName(back.get(0), "fromThread"));
-                });
             }
-            assertPoliciesInPipelineOrder(r, policies);
-            assertAllocation(r);
         }
         assertThat(viaExecutor).as("requests handed to a loop through its executor").isPositive();
         // Most callers park before the response is back; the rest are return hops, checked above.
         assertThat(woken).as("requests woken back to their caller").isPositive();
+    }
+
+    /** One request of the samples' Netty pipeline (see below), on a copy of Netty in {@code nettyPackage}. */
+    public static void nettySyncOverAsync(Requests.Request r, String nettyPackage, String loopThread) {
+        nettySyncOverAsync(r, nettyPackage, loopThread, POLICIES);
+    }
+
+    /**
+     * One Netty send().block() request, what holds whatever the timing (how many of a run's requests
+     * took which way is the timing's): on to an event loop and back to its caller, woken in
+     * Mono.block or finding the response there, every policy a span.
+     */
+    public static void nettySyncOverAsync(Requests.Request r, String nettyPackage, String loopThread,
+            List<String> policies) {
+        String netty = nettyPackage + ".";
+        r.assertOk("com.azure.core.http.HttpPipeline#send");
+        String caller = Requests.startThreadName(r.request);
+        // The request ends when the caller's block() returns, so it includes the wake back; the
+        // agent then leaves startThread null (the event's own thread), so check where it began.
+        assertThat(r.request.getThread().getJavaName()).isEqualTo(caller);
+        assertThat(r.segments).as("segments of request %d", r.id)
+                .anyMatch(s -> "start".equals(s.getString("kind")) && caller.equals(s.getThread().getJavaName()));
+        // Onto the loop through its executor, or, when the caller's connection acquire was
+        // pending, through the pool's Borrower on the loop that released a connection (the
+        // request then runs on inline there, with no execute()).
+        assertThat(r.hops("handoff")).as("handoffs of request %d", r.id)
+                .anyMatch(h -> Requests.threadName(h, "toThread").startsWith(loopThread)
+                        && (h.getString("via").startsWith(netty)
+                                || h.getString("via").endsWith(".pool.AbstractPool$Borrower")));
+        // The way back is a hop whatever the timing: a wake when the caller parked in block(),
+        // a return when the response was there before it got to park (no Wait then).
+        List<RecordedEvent> back = r.hops.stream()
+                .filter(h -> h.getString("kind").equals("wake") || h.getString("kind").equals("return")).toList();
+        assertThat(back).as("the way back of request %d", r.id).singleElement().satisfies(h -> {
+            assertThat(Requests.threadName(h, "toThread")).isEqualTo(caller);
+            assertThat(Requests.threadName(h, "fromThread")).startsWith(loopThread);
+            assertThat(h.getString("kind")).isEqualTo(r.waits.isEmpty() ? "return" : "wake");
+        });
+        assertThat(r.hops.size()).as("hops of request %d", r.id).isGreaterThanOrEqualTo(2);
+        if (!r.waits.isEmpty()) {
+            assertThat(r.waits).singleElement().satisfies(w -> {
+                assertThat(w.getString("kind")).isEqualTo("Mono.block");
+                assertThat(w.getLong("wakeLatencyNanos")).isPositive();
+                assertThat(Requests.threadName(w, "wakerThread")).isEqualTo(
+                        Requests.threadName(back.get(0), "fromThread"));
+            });
+        }
+        assertPoliciesInPipelineOrder(r, policies);
+        assertAllocation(r);
     }
 
     /**

@@ -41,10 +41,11 @@ public final class ServerChecks {
         int okStatus = 200;
         boolean laterQueueHops;
         String options = "";
-        List<String> jvmArgs = new ArrayList<>();
+        final List<String> jvmArgs = new ArrayList<>();
         boolean callersSpan = true;
         List<String> args = List.of();
         boolean threadPerRequest;
+        int orders = ServerStudy.CLIENTS * ServerStudy.REQUESTS_PER_CLIENT;
 
         /** {@code app}: the class in io.hopscope.testapps.servers; {@code boundary}: its requests' boundary. */
         public Expected(String app, String boundary) {
@@ -100,9 +101,9 @@ public final class ServerChecks {
             return this;
         }
 
-        /** JVM arguments before the class path (another agent, system properties). */
+        /** More JVM arguments before the class path (another agent, system properties). */
         public Expected jvmArgs(List<String> args) {
-            this.jvmArgs = new ArrayList<>(args);
+            this.jvmArgs.addAll(args);
             return this;
         }
 
@@ -127,6 +128,17 @@ public final class ServerChecks {
         /** The app's arguments (a configuration of its server). */
         public Expected args(String... args) {
             this.args = List.of(args);
+            return this;
+        }
+
+        /**
+         * The study's load: {@code clients} clients of {@code requestsPerClient} orders each, in place
+         * of ServerStudy's (system properties of the app's JVM).
+         */
+        public Expected load(int clients, int requestsPerClient) {
+            this.orders = clients * requestsPerClient;
+            jvmArgs.add("-D" + ServerStudy.CLIENTS_PROPERTY + "=" + clients);
+            jvmArgs.add("-D" + ServerStudy.REQUESTS_PROPERTY + "=" + requestsPerClient);
             return this;
         }
 
@@ -170,24 +182,57 @@ public final class ServerChecks {
 
     /** Runs the study on {@code java} and checks it. */
     public static Checked check(String java, Expected e) throws Exception {
-        String classPath = System.getProperty("hopscope.test.classes")
-                + (e.classPath.isEmpty() ? "" : File.pathSeparator + e.classPath);
-        List<String> command = new ArrayList<>(e.jvmArgs);
-        command.addAll(List.of("-cp", classPath, "io.hopscope.testapps.servers." + e.app));
-        command.addAll(e.args);
-        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + e.options, command);
+        AgentRun run = AgentRun.run(java, "jfr=%JFR%,spanthreshold=0" + e.options, command(e));
         String what = e.app + (e.args.isEmpty() ? "" : " " + e.args) + " on " + java;
         assertThat(run.exitCode).as("%s exit; stdout %s; stderr %s", what, run.stdout, run.stderr).isZero();
+        Map<String, Requests.Request> byTrace = check(e, run.stdout, run.cleanRequests(e.orders), what);
+        return new Checked(run, byTrace);
+    }
+
+    /** The study's JVM arguments after the agent's: {@code e}'s, its class path, its app and the app's arguments. */
+    private static List<String> command(Expected e) {
+        List<String> command = new ArrayList<>(e.jvmArgs);
+        command.addAll(List.of("-cp", classPath(e), "io.hopscope.testapps.servers." + e.app));
+        command.addAll(e.args);
+        return command;
+    }
+
+    /** The test applications and the server's libraries. */
+    private static String classPath(Expected e) {
+        return System.getProperty("hopscope.test.classes")
+                + (e.classPath.isEmpty() ? "" : File.pathSeparator + e.classPath);
+    }
+
+    /**
+     * The study as a program of io.hopscope.testapps.ChaosApp ({@link ChaosRuns}): its libraries, app
+     * and arguments. Only for a study that needs no JVM arguments or agent options of its own.
+     */
+    public static List<String> chaosProgram(Expected e) {
+        if (!e.jvmArgs.isEmpty() || !e.options.isEmpty()) {
+            throw new IllegalArgumentException(e.app + " needs JVM arguments or agent options of its own");
+        }
+        List<String> program = new ArrayList<>(List.of("io.hopscope.testapps.servers." + e.app));
+        program.addAll(e.args);
+        return ChaosRuns.program(e.classPath, program);
+    }
+
+    /**
+     * Checks one run of the study: what its client printed ({@code stdout}) against the requests
+     * recorded meanwhile ({@code all}, by id); {@code what} names the run in messages. The server's
+     * requests by trace id.
+     */
+    public static Map<String, Requests.Request> check(Expected e, String stdout, Map<Long, Requests.Request> all,
+            String what) {
         List<Sent> sent = new ArrayList<>();
-        for (String line : run.stdout.split("\n")) {
+        for (String line : stdout.split("\n")) {
             Matcher m = LINE.matcher(line.trim());
             if (m.matches()) {
                 sent.add(new Sent(m));
             }
         }
-        int orders = ServerStudy.CLIENTS * ServerStudy.REQUESTS_PER_CLIENT;
+        int orders = e.orders;
         assertThat(sent).as("%s: the client's lines", what).hasSize(orders + 2);
-        Map<Long, Requests.Request> all = run.cleanRequests(orders);
+        assertThat(all.size()).as("%s: requests", what).isGreaterThanOrEqualTo(orders);
         List<Requests.Request> served = new ArrayList<>();
         for (Requests.Request r : all.values()) {
             assertThat(r.request).as("%s: request %d ended (its Request event)", what, r.id).isNotNull();
@@ -236,7 +281,7 @@ public final class ServerChecks {
             assertThat(r.request.getString("outcome")).isEqualTo("error");
             assertThat(r.request.getInt("statusCode")).isEqualTo(e.failedStatus);
         });
-        return new Checked(run, byTrace);
+        return byTrace;
     }
 
     /** Checks one answered order; returns its server queue delay, all its server-queue hops' (0 without a hand-over). */

@@ -3,7 +3,6 @@ package io.hopscope.agent.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.File;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,15 +16,14 @@ import java.util.stream.Collectors;
  */
 public final class WaitTimings {
 
-    private static final String BOUNDARY = "io.hopscope.testapps.ReturnHopApp#request";
+    public static final String BOUNDARY = "io.hopscope.testapps.ReturnHopApp#request";
 
     private WaitTimings() {
     }
 
     /** On this JVM, with the Reactor the agent compiles against (the app names Reactor's classes). */
     public static void assertTheWayBackIsAlwaysAHop(String... kinds) throws Exception {
-        assertTheWayBackIsAlwaysAHopOn(AgentRun.javaHere(), String.join(File.pathSeparator,
-                jarOf(reactor.core.publisher.Mono.class), jarOf(org.reactivestreams.Publisher.class)), kinds);
+        assertTheWayBackIsAlwaysAHopOn(AgentRun.javaHere(), reactor(), kinds);
     }
 
     /** On the JVM {@code java}, with Reactor from the class path {@code libraries}. */
@@ -36,6 +34,11 @@ public final class WaitTimings {
         AgentRun run = AgentRun.run(java, "jfr=%JFR%,requests=" + BOUNDARY, args);
         List<Requests.Request> requests = new ArrayList<>(run.cleanRequests(2 * kinds.length).values());
         requests.sort(Comparator.comparing(r -> r.request.getStartTime()));
+        check(requests, kinds);
+    }
+
+    /** The requests of a run of ReturnHopApp for {@code kinds}, in order: each kind before, then parked. */
+    public static void check(List<Requests.Request> requests, String... kinds) {
         assertThat(requests).hasSize(2 * kinds.length);
         for (int i = 0; i < requests.size(); i++) {
             Requests.Request r = requests.get(i);
@@ -59,7 +62,8 @@ public final class WaitTimings {
         }
     }
 
-    private static String jarOf(Class<?> type) throws Exception {
-        return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    /** Reactor's jars, as a class path: the Reactor the agent compiles against. */
+    public static String reactor() throws Exception {
+        return AppRuns.classPathOf(List.of(reactor.core.publisher.Mono.class, org.reactivestreams.Publisher.class));
     }
 }

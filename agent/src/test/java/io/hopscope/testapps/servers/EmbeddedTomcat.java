@@ -32,6 +32,10 @@ public final class EmbeddedTomcat {
         File base = Files.createTempDirectory("tomcat").toFile();
         base.deleteOnExit();
         tomcat.setBaseDir(base.getAbsolutePath());
+        // The application's servlets are found by name through the loader that has this class (the
+        // system one, or a program's own where io.hopscope.testapps.ChaosApp runs it): Tomcat's default
+        // is the system loader, where a program of ChaosApp's has no class.
+        tomcat.getServer().setParentClassLoader(EmbeddedTomcat.class.getClassLoader());
         tomcat.setPort(0);
         Connector connector = tomcat.getConnector();
         connector.setProperty("address", "127.0.0.1");

@@ -95,11 +95,17 @@ public final class GrpcServerApp {
                 .setRequestMarshaller(UTF8).setResponseMarshaller(UTF8).build();
     }
 
-    private static final ScheduledExecutorService TICKER = Executors.newSingleThreadScheduledExecutor(
-            r -> new Thread(r, "study-ticker"));
-    private static final CountDownLatch FOLLOW_CANCELLED = new CountDownLatch(1);
+    /** The app's for its whole life, a daemon never shut down: its main may run more than once in a JVM. */
+    private static final ScheduledExecutorService TICKER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "study-ticker");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Counted down when the server saw the Follow call cancelled: one for each run of main. */
+    private static volatile CountDownLatch followCancelled;
 
     public static void main(String[] args) throws Exception {
+        followCancelled = new CountDownLatch(1);
         ThreadPoolExecutor executor = new ThreadPoolExecutor(ServerStudy.SERVER_THREADS, ServerStudy.SERVER_THREADS,
                 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> new Thread(r, "rpc-worker"));
         boolean ok;
@@ -122,7 +128,6 @@ public final class GrpcServerApp {
             }
         }
         executor.shutdown();
-        TICKER.shutdownNow();
         if (!ok) {
             System.out.println("study: a call failed");
             System.exit(1);
@@ -165,7 +170,7 @@ public final class GrpcServerApp {
                             TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
                     call.setOnCancelHandler(() -> {
                         ticks.cancel(false);
-                        FOLLOW_CANCELLED.countDown();
+                        followCancelled.countDown();
                     });
                 }))
                 .build();
@@ -231,7 +236,7 @@ public final class GrpcServerApp {
     /** The client cancels the Follow stream; the server's handler sees the cancel. */
     private static boolean cancel(ClientCall<String, String> follow, String traceparent) throws InterruptedException {
         follow.cancel("the client has what it wanted", null);
-        boolean seen = FOLLOW_CANCELLED.await(30, TimeUnit.SECONDS);
+        boolean seen = followCancelled.await(30, TimeUnit.SECONDS);
         System.out.println("call Follow " + traceId(traceparent) + " cancelled " + seen);
         return seen;
     }

@@ -46,6 +46,12 @@ public final class ServerStudy implements AutoCloseable {
     /** Concurrent clients; a server under study has fewer request threads ({@link #SERVER_THREADS}). */
     public static final int CLIENTS = 4;
     public static final int REQUESTS_PER_CLIENT = 3;
+    /**
+     * System properties that give the study more clients and requests than {@link #CLIENTS} and
+     * {@link #REQUESTS_PER_CLIENT} (the load IT's: many more callers than the machine has cores).
+     */
+    public static final String CLIENTS_PROPERTY = "hopscope.study.clients";
+    public static final String REQUESTS_PROPERTY = "hopscope.study.requests";
     public static final int SERVER_THREADS = 2;
     /** How long the first handlers (one on each request thread) hold their threads once a request is queued. */
     public static final long HOLD_MILLIS = 40;
@@ -128,20 +134,23 @@ public final class ServerStudy implements AutoCloseable {
     }
 
     /**
-     * The load: {@link #CLIENTS} threads, each sending {@link #REQUESTS_PER_CLIENT} GETs of
+     * The load: {@link #CLIENTS} threads (or {@link #CLIENTS_PROPERTY}'s), each sending
+     * {@link #REQUESTS_PER_CLIENT} (or {@link #REQUESTS_PROPERTY}'s) GETs of
      * {@code base + ORDERS + n} over one keep-alive connection, then one request with a malformed
      * traceparent and one to {@link #FAIL}; prints each request's line. Exits non-zero when an
      * order was not answered 200 with the handler's body.
      */
     public void run(String base) throws Exception {
-        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS, r -> new Thread(r, "study-client"));
+        int clientCount = Integer.getInteger(CLIENTS_PROPERTY, CLIENTS);
+        int perClient = Integer.getInteger(REQUESTS_PROPERTY, REQUESTS_PER_CLIENT);
+        ExecutorService clients = Executors.newFixedThreadPool(clientCount, r -> new Thread(r, "study-client"));
         List<Future<List<String>>> results = new ArrayList<>();
-        for (int c = 0; c < CLIENTS; c++) {
+        for (int c = 0; c < clientCount; c++) {
             int client = c;
             results.add(clients.submit(() -> {
                 List<String> lines = new ArrayList<>();
-                for (int i = 0; i < REQUESTS_PER_CLIENT; i++) {
-                    int n = client * REQUESTS_PER_CLIENT + i + 1;
+                for (int i = 0; i < perClient; i++) {
+                    int n = client * perClient + i + 1;
                     lines.add(send(base, ORDERS + n, traceparent(n)));
                 }
                 return lines;

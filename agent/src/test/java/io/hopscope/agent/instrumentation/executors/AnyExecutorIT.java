@@ -27,18 +27,26 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its park: a return, queueing to pickup, with no Wait; a response of three pieces, queued before
  * the drain: one return; each queued once the caller parked again: one wake, and three Waits.
  */
-class AnyExecutorIT {
+public class AnyExecutorIT {
 
     private static final String APP = "io.hopscope.testapps.AnyExecutorApp";
+
+    /** AnyExecutorApp's scenarios, in order. */
+    public static final String[] SCENARIOS = {"listening:before", "listening:parked", "direct:before",
+        "sequential:before", "sequential:parked", "delegating:before", "delegating:parked", "callerRuns:before",
+        "callerRuns:parked", "callerRuns:unparked", "callerRunsPieces:before", "callerRunsPieces:parked"};
+    /** Guava, besides the test applications. */
+    public static final List<Class<?>> LIBRARIES = List.of(MoreExecutors.class, InternalFutureFailureAccess.class);
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void anyExecutorIsOneHopWhateverTheChain(String java) throws Exception {
-        String[] scenarios = {"listening:before", "listening:parked", "direct:before", "sequential:before",
-            "sequential:parked", "delegating:before", "delegating:parked", "callerRuns:before", "callerRuns:parked",
-            "callerRuns:unparked", "callerRunsPieces:before", "callerRunsPieces:parked"};
-        List<Requests.Request> requests = AppRuns.run(java, APP,
-                List.of(MoreExecutors.class, InternalFutureFailureAccess.class), scenarios);
+        check(java, AppRuns.run(java, APP, LIBRARIES, SCENARIOS));
+    }
+
+    /** The requests of {@link #SCENARIOS} on {@code java}, in order. */
+    public static void check(String java, List<Requests.Request> requests) {
+        String[] scenarios = SCENARIOS;
         String jdk = Handovers.jdk(java) + " ";
 
         // A future of Guava's own: the way back is seen when the caller parked in it (a wake), not

@@ -20,17 +20,24 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (the first due at once, the next one period later), and the way back from each whatever the
  * timing. A periodic task's runs after its request ended are not in it.
  */
-class ScheduledHandoverIT {
+public class ScheduledHandoverIT {
 
     private static final long DELAY = TimeUnit.MILLISECONDS.toNanos(HandoverApp.DELAY_MILLIS);
     private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(HandoverApp.PERIOD_MILLIS);
 
+    /** HandoverApp's scenarios, in order. */
+    public static final String[] SCENARIOS = {"schedule:before", "schedule:parked", "fixedRate:before",
+        "fixedRate:parked", "fixedDelay:before", "fixedDelay:parked", "periodicOutlives:before"};
+
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void scheduledRunsAreHopsWithTheirDelayApart(String java) throws Exception {
-        String[] scenarios = {"schedule:before", "schedule:parked", "fixedRate:before", "fixedRate:parked",
-            "fixedDelay:before", "fixedDelay:parked", "periodicOutlives:before"};
-        List<Requests.Request> requests = Handovers.run(java, scenarios);
+        check(java, Handovers.run(java, SCENARIOS));
+    }
+
+    /** The requests of {@link #SCENARIOS} on {@code java}, in order. */
+    public static void check(String java, List<Requests.Request> requests) {
+        String[] scenarios = SCENARIOS;
         for (int i = 0; i < 2; i++) {
             Requests.Request r = requests.get(i);
             boolean parked = i == 1;

@@ -19,17 +19,26 @@ import org.junit.jupiter.params.provider.MethodSource;
  * its result picked up after it completed (a return hop) or while the caller is parked (a wake hop);
  * a subtask its own worker runs inline is no hop. On this JVM and on the second JDK (21+).
  */
-class ForkJoinHandoverIT {
+public class ForkJoinHandoverIT {
+
+    /** HandoverApp's scenarios, in order. */
+    public static final String[] SCENARIOS = {"fork:before", "fork:parked", "submit:before", "submit:parked",
+        "submitRunnable:before", "submitRunnable:parked", "submitCallable:before", "submitCallable:parked",
+        "execute:before", "execute:parked", "invoke:parked", "forkInline:parked"};
+    /** The second JDK's scenario of a virtual thread's carrier. */
+    public static final String VIRTUAL = "virtual:parked";
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void everyHandOverAndItsWayBackIsAHop(String java) throws Exception {
-        String[] scenarios = {"fork:before", "fork:parked", "submit:before", "submit:parked", "submitRunnable:before",
-            "submitRunnable:parked", "submitCallable:before", "submitCallable:parked", "execute:before",
-            "execute:parked", "invoke:parked", "forkInline:parked"};
+        check(java, Handovers.run(java, SCENARIOS));
+    }
+
+    /** The requests of {@link #SCENARIOS} on {@code java}, in order. */
+    public static void check(String java, List<Requests.Request> requests) {
+        String[] scenarios = SCENARIOS;
         String[] waits = {"ForkJoinTask.join", "ForkJoinTask.get", "ForkJoinTask.get", "ForkJoinTask.get",
             "ForkJoinTask.quietlyJoin", "ForkJoinPool.invoke"};
-        List<Requests.Request> requests = Handovers.run(java, scenarios);
         for (int i = 0; i < scenarios.length; i++) {
             Requests.Request r = requests.get(i);
             String what = Handovers.jdk(java) + " " + scenarios[i] + ", request " + r.id;
@@ -59,7 +68,11 @@ class ForkJoinHandoverIT {
     void aVirtualThreadsCarrierIsNoHop() throws Exception {
         String java = Handovers.secondJvm();
         CiSkip.unless(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
-        Requests.Request r = Handovers.run(java, "virtual:parked").get(0);
+        checkVirtual(Handovers.run(java, VIRTUAL).get(0));
+    }
+
+    /** The request of {@link #VIRTUAL}. */
+    public static void checkVirtual(Requests.Request r) {
         assertThat(hops(r)).as("hops").noneMatch(h -> h.contains("ForkJoinPool-"));
         assertThat(r.hops).extracting(h -> h.getLong("scheduledNanos")).containsOnly(0L);
         assertThat(r.segments).extracting(s -> s.getThread().getJavaName()).noneMatch(n -> n.startsWith("ForkJoinPool-"));

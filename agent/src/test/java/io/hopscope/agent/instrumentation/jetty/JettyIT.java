@@ -2,6 +2,7 @@ package io.hopscope.agent.instrumentation.jetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.testing.AgentRun;
 import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.Handovers;
@@ -27,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * second JDK: each request begins at {@code Server#handle}, from where the selector handed it to a
  * thread, and ends when Jetty completes its stream.
  */
-class JettyIT {
+public class JettyIT {
 
     static Stream<Arguments> ends() {
         return LibraryVersions.ends("jetty", new JettyInstrumentation().versions());
@@ -47,9 +48,29 @@ class JettyIT {
     @ParameterizedTest(name = "{0} Jetty {1}")
     @MethodSource("ends")
     void aRequestStartsWhereTheSelectorHandedItToThePool(String java, String version, String classPath) throws Exception {
-        ServerChecks.check(java, new ServerChecks.Expected("JettyApp", JettyInstrumentation.BOUNDARY)
+        ServerChecks.check(java, expected(classPath));
+    }
+
+    /** The study on the newest Jetty tested. */
+    public static ServerChecks.Expected newest() {
+        return expected(newestClassPath());
+    }
+
+    /** The study on the newest Jetty tested, a virtual thread per request. */
+    public static ServerChecks.Expected newestVirtual() {
+        return expectedVirtual(newestClassPath());
+    }
+
+    private static String newestClassPath() {
+        return LibraryVersions.classPath(SupportedVersions.module("jetty",
+                new JettyInstrumentation().versions().newest()));
+    }
+
+    /** The study on Jetty's libraries at {@code classPath}. */
+    public static ServerChecks.Expected expected(String classPath) {
+        return new ServerChecks.Expected("JettyApp", JettyInstrumentation.BOUNDARY)
                 .classPath(classPath)
-                .queue(JettyApp.POOL, JettyApp.POOL));
+                .queue(JettyApp.POOL, JettyApp.POOL);
     }
 
     /** The study with a virtual thread per request: the selector's hand-over to it is the first hop. */
@@ -58,11 +79,16 @@ class JettyIT {
     void aRequestOnAVirtualThreadStartsWhereTheSelectorStartedIt(String java, String version, String classPath)
             throws Exception {
         CiSkip.unless(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
-        ServerChecks.check(java, new ServerChecks.Expected("JettyApp", JettyInstrumentation.BOUNDARY)
+        ServerChecks.check(java, expectedVirtual(classPath));
+    }
+
+    /** The study on Jetty's libraries at {@code classPath}, a virtual thread per request. */
+    public static ServerChecks.Expected expectedVirtual(String classPath) {
+        return new ServerChecks.Expected("JettyApp", JettyInstrumentation.BOUNDARY)
                 .classPath(classPath)
                 .args("virtual")
                 .queue(JettyApp.POOL, JettyApp.VIRTUAL)
-                .threadPerRequest());
+                .threadPerRequest();
     }
 
     /**

@@ -18,16 +18,24 @@ import org.junit.jupiter.params.provider.MethodSource;
  * wake hop from the worker, with a Wait of the synchronizer's kind, its waker and wake latency;
  * released before it looked, no wait and no hop back (a join: a return hop from the thread that ended).
  */
-class ParkWaitsIT {
+public class ParkWaitsIT {
 
     private static final String APP = "io.hopscope.testapps.ParkWaitsApp";
+
+    /** ParkWaitsApp's scenarios, in order. */
+    public static final String[] SCENARIOS = {"CountDownLatch.await:before", "CountDownLatch.await:parked",
+        "Semaphore.acquire:before", "Semaphore.acquire:parked", "SynchronousQueue.take:parked", "Thread.join:before",
+        "Thread.join:parked"};
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void aParkReleasedByTheRequestIsAWake(String java) throws Exception {
-        String[] scenarios = {"CountDownLatch.await:before", "CountDownLatch.await:parked", "Semaphore.acquire:before",
-            "Semaphore.acquire:parked", "SynchronousQueue.take:parked", "Thread.join:before", "Thread.join:parked"};
-        List<Requests.Request> requests = AppRuns.run(java, APP, List.of(), scenarios);
+        check(java, AppRuns.run(java, APP, List.of(), SCENARIOS));
+    }
+
+    /** The requests of {@link #SCENARIOS} on {@code java}, in order. */
+    public static void check(String java, List<Requests.Request> requests) {
+        String[] scenarios = SCENARIOS;
         String jdk = Handovers.jdk(java) + " ";
         String[] kinds = {"CountDownLatch.await", "Semaphore.acquire"};
         for (int i = 0; i < 4; i++) {

@@ -2,6 +2,7 @@ package io.hopscope.agent.instrumentation.reactornetty;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.ServerChecks;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * with its last chunk, a client that disconnects mid-response, and two pipelined requests, each
  * its own request.
  */
-class ReactorNettyServerIT {
+public class ReactorNettyServerIT {
 
     static Stream<Arguments> ends() {
         return LibraryVersions.ends("reactor-netty-server", new ReactorNettyServerInstrumentation().versions());
@@ -31,10 +32,23 @@ class ReactorNettyServerIT {
     @ParameterizedTest(name = "reactor-netty {1} on {0}")
     @MethodSource("ends")
     void anExchangeIsARequestFromItsHeadToItsLastWrite(String java, String version, String classPath) throws Exception {
-        Map<String, Requests.Request> byTrace = ServerChecks.check(java,
-                new ServerChecks.Expected("ReactorNettyServerApp", ReactorNettyServerInstrumentation.BOUNDARY)
-                        .classPath(classPath).queue(null, "study-loop")).byTrace;
-        String what = "reactor-netty " + version + " on " + java;
+        checkCases(ServerChecks.check(java, expected(classPath)).byTrace, "reactor-netty " + version + " on " + java);
+    }
+
+    /** The study on the newest reactor-netty tested. */
+    public static ServerChecks.Expected newest() {
+        return expected(LibraryVersions.classPath(SupportedVersions.module("reactor-netty-server",
+                new ReactorNettyServerInstrumentation().versions().newest())));
+    }
+
+    /** The study on reactor-netty's libraries at {@code classPath}. */
+    public static ServerChecks.Expected expected(String classPath) {
+        return new ServerChecks.Expected("ReactorNettyServerApp", ReactorNettyServerInstrumentation.BOUNDARY)
+                .classPath(classPath).queue(null, "study-loop");
+    }
+
+    /** The app's cases besides the study, and where its orders began: its requests by trace id. */
+    public static void checkCases(Map<String, Requests.Request> byTrace, String what) {
         for (Requests.Request order : byTrace.values()) {
             if (order.request.getString("name").startsWith("GET /orders/")) {
                 assertThat(firstSegmentThread(order)).as(what + ": begun on the loop that read it").startsWith("study-loop");

@@ -19,12 +19,22 @@ import org.junit.jupiter.params.provider.MethodSource;
  * threads of a thread-per-task executor, from a platform caller and from a virtual one. The thread's
  * whole run is a task segment of the request.
  */
-class ThreadStartIT {
+public class ThreadStartIT {
+
+    /** HandoverApp's scenarios of a platform thread, in order. */
+    public static final String[] SCENARIOS = {"newThread:before", "newThread:parked"};
+    /** Those of virtual threads, on the second JDK. */
+    public static final String[] VIRTUAL_SCENARIOS = {"virtualPerTask:before", "virtualPerTask:parked",
+        "onVirtual-virtualPerTask:before", "onVirtual-virtualPerTask:parked"};
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void aStartedThreadIsAHop(String java) throws Exception {
-        List<Requests.Request> requests = Handovers.run(java, "newThread:before", "newThread:parked");
+        check(java, Handovers.run(java, SCENARIOS));
+    }
+
+    /** The requests of {@link #SCENARIOS} on {@code java}, in order. */
+    public static void check(String java, List<Requests.Request> requests) {
         for (int i = 0; i < 2; i++) {
             Requests.Request r = requests.get(i);
             boolean parked = i == 1;
@@ -42,9 +52,12 @@ class ThreadStartIT {
     void virtualThreadsAreHopsFromPlatformAndVirtualCallers() throws Exception {
         String java = Handovers.secondJvm();
         CiSkip.unless(java != null, "no second JDK (21+) in HOPSCOPE_JDK2");
-        String[] scenarios = {"virtualPerTask:before", "virtualPerTask:parked", "onVirtual-virtualPerTask:before",
-            "onVirtual-virtualPerTask:parked"};
-        List<Requests.Request> requests = Handovers.run(java, scenarios);
+        checkVirtual(Handovers.run(java, VIRTUAL_SCENARIOS));
+    }
+
+    /** The requests of {@link #VIRTUAL_SCENARIOS}, in order. */
+    public static void checkVirtual(List<Requests.Request> requests) {
+        String[] scenarios = VIRTUAL_SCENARIOS;
         for (int i = 0; i < scenarios.length; i++) {
             Requests.Request r = requests.get(i);
             boolean parked = i % 2 == 1;

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * supported (9.0.1, with a javax servlet) and the newest tested (11, jakarta). The failing servlet's
  * exception is the container's 500, and the request's outcome.
  */
-class TomcatIT {
+public class TomcatIT {
 
     /** The poller's thread (one "-Poller" since 9.0.?, "-ClientPoller-N" before) and the executor's. */
     static final String POLLER = "http-nio-.*-(Client)?Poller";
@@ -28,9 +28,20 @@ class TomcatIT {
     @ParameterizedTest(name = "{0} Tomcat {1}")
     @MethodSource("ends")
     void aRequestIsARequestFromThePollersHandOver(String java, String version, String classPath) throws Exception {
-        ServerChecks.check(java, new ServerChecks.Expected(version.startsWith("9.") ? "TomcatJavaxApp" : "TomcatApp",
+        ServerChecks.check(java, expected(version, classPath));
+    }
+
+    /** The study on the newest Tomcat tested. */
+    public static ServerChecks.Expected newest() {
+        String newest = new TomcatInstrumentation().versions().newest();
+        return expected(newest, LibraryVersions.classPath(SupportedVersions.module("tomcat", newest)));
+    }
+
+    /** The study on Tomcat {@code version}, its libraries at {@code classPath}. */
+    public static ServerChecks.Expected expected(String version, String classPath) {
+        return new ServerChecks.Expected(version.startsWith("9.") ? "TomcatJavaxApp" : "TomcatApp",
                 TomcatInstrumentation.BOUNDARY)
                 .classPath(classPath)
-                .queue(POLLER, WORKERS));
+                .queue(POLLER, WORKERS);
     }
 }

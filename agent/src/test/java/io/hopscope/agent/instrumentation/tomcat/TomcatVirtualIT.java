@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * virtual thread per request, and that hand-over is the request's first hop, its delay the start
  * and the wait for a carrier (ServerChecks, with no queue held certain: no request waits for another's thread).
  */
-class TomcatVirtualIT {
+public class TomcatVirtualIT {
 
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Handovers#jvms")
@@ -22,11 +22,16 @@ class TomcatVirtualIT {
         Assumptions.assumeFalse(java.equals(Path.of(System.getProperty("java.home"), "bin", "java").toString())
                 && Runtime.version().feature() < 21, "virtual threads need JDK 21+: this JDK is "
                 + Runtime.version().feature() + " (the second JDK, HOPSCOPE_JDK2, runs this test)");
+        ServerChecks.check(java, expected());
+    }
+
+    /** The study on the newest Tomcat tested, a virtual thread per request. */
+    public static ServerChecks.Expected expected() {
         SupportedVersions versions = new TomcatInstrumentation().versions();
-        ServerChecks.check(java, new ServerChecks.Expected("TomcatApp", TomcatInstrumentation.BOUNDARY)
+        return new ServerChecks.Expected("TomcatApp", TomcatInstrumentation.BOUNDARY)
                 .classPath(LibraryVersions.classPath(SupportedVersions.module("tomcat", versions.newest())))
                 .args("virtual")
                 .threadPerRequest()
-                .queue(TomcatIT.POLLER, "http-nio-.*-virt-"));
+                .queue(TomcatIT.POLLER, "http-nio-.*-virt-");
     }
 }

@@ -2,6 +2,7 @@ package io.hopscope.agent.instrumentation.undertow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.instrumentation.SupportedVersions;
 import io.hopscope.agent.testing.LibraryVersions;
 import io.hopscope.agent.testing.Requests;
 import io.hopscope.agent.testing.ServerChecks;
@@ -22,7 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * thread (one thread, no hop), and a client that resets the connection while its response is being
  * written (the request ends, cancelled; the app waited for every exchange's completion).
  */
-class UndertowIT {
+public class UndertowIT {
 
     static Stream<Arguments> ends() {
         return LibraryVersions.ends("undertow", new UndertowInstrumentation().versions());
@@ -32,12 +33,29 @@ class UndertowIT {
     @MethodSource("ends")
     void anExchangeIsARequestFromTheIoThreadsDispatchToItsEnd(String java, String version, String classPath)
             throws Exception {
-        Map<String, Requests.Request> byTrace = ServerChecks.check(java,
-                new ServerChecks.Expected("UndertowApp", UndertowInstrumentation.BOUNDARY)
-                        .classPath(classPath)
-                        .queue("XNIO-1 I/O-", "XNIO-1 task-")).byTrace;
-        String what = "Undertow " + version + " on " + java;
+        checkCases(ServerChecks.check(java, expected(classPath)).byTrace, "Undertow " + version + " on " + java);
+    }
 
+    /** The study on the newest Undertow tested. */
+    public static ServerChecks.Expected newest() {
+        return expected(LibraryVersions.classPath(SupportedVersions.module("undertow",
+                new UndertowInstrumentation().versions().newest())));
+    }
+
+    /**
+     * The study on Undertow's libraries at {@code classPath}. Its worker's threads are numbered by
+     * the worker (XNIO-1 for the first one the JVM made): each run of the study makes one.
+     */
+    public static ServerChecks.Expected expected(String classPath) {
+        return new ServerChecks.Expected("UndertowApp", UndertowInstrumentation.BOUNDARY)
+                .classPath(classPath)
+                .queue(IO_THREADS, "XNIO-\\d+ task-");
+    }
+
+    private static final String IO_THREADS = "XNIO-\\d+ I/O-";
+
+    /** The app's cases besides the study: its requests by trace id ({@code what} names the run). */
+    public static void checkCases(Map<String, Requests.Request> byTrace, String what) {
         // The dispatch named no executor: the worker's own hook wrapped the task, naming the worker.
         Requests.Request order = byTrace.get(traceId(1));
         assertThat(order.hops.get(0).getString("via")).as(what + ": the hand-over's executor").startsWith("org.xnio.");
@@ -51,7 +69,7 @@ class UndertowIT {
         assertThat(nonBlocking.hops).as(what + ": no hop, no queue").isEmpty();
         assertThat(nonBlocking.segments).as(what + ": one thread, the I/O thread's").isNotEmpty()
                 .allSatisfy(s -> assertThat(s.getThread().getJavaName()).isEqualTo(Requests.startThreadName(request)))
-                .allSatisfy(s -> assertThat(s.getThread().getJavaName()).startsWith("XNIO-1 I/O-"));
+                .allSatisfy(s -> assertThat(s.getThread().getJavaName()).containsPattern("^" + IO_THREADS));
 
         Requests.Request gone = byTrace.get(traceId(UndertowApp.DISCONNECT_TRACE));
         assertThat(gone).as(what + ": the request whose client went away mid-response").isNotNull();
