@@ -3,7 +3,6 @@ package io.hopscope.analyzer.command;
 import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
-import io.hopscope.analyzer.analysis.SegmentJoin;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.export.Endpoint;
@@ -11,11 +10,11 @@ import io.hopscope.analyzer.export.Headers;
 import io.hopscope.analyzer.export.OtlpProfiles;
 import io.hopscope.analyzer.export.PprofProfile;
 import io.hopscope.analyzer.export.ProfileSamples;
+import io.hopscope.analyzer.export.RequestProfiles;
 import io.hopscope.analyzer.export.SampleType;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
-import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.BpfInput;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceResponse;
@@ -42,8 +41,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Per-request profiles for the backends fleets run: an OpenTelemetry Collector (OTLP profiles),"
                 + " Pyroscope or go tool pprof (pprof).",
-                "Sample types: cpu, wall (samples), alloc_space (bytes), lock and park (ns), off_cpu (ns, with --bpf),"
-                        + " queue_delay, server_queue, wake_latency and return_delay (ns, one per hop).",
+                "Sample types: requests (one per request), cpu, wall (samples), alloc_space (bytes), lock and park (ns),"
+                        + " off_cpu (ns, with --bpf), queue_delay, server_queue, wake_latency and return_delay (ns, one per"
+                        + " hop).",
                 "Attributes: request name and kind, thread pool, hop kind and via; never a request id (backends make series"
                         + " of them).",
                 "Headers for the endpoint (Authorization, a tenant) come from OTEL_EXPORTER_OTLP_HEADERS"
@@ -125,7 +125,7 @@ public final class ExportCommand implements Callable<Integer> {
         ProfileSamples samples = new ProfileSamples();
         Report report = read(samples, err);
         if (samples.isEmpty()) {
-            err.println("warning: " + recording.file + ": nothing to export in the selected requests (no samples, no hops)");
+            err.println("warning: " + recording.file + ": no request to export (none of the names selected finished in it)");
         }
         long start = report.recording().startEpochNanos();
         long end = report.recording().endEpochNanos();
@@ -145,7 +145,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (target.file != null) {
             write(target.file, bytes);
         }
-        err.println("exported " + summary(samples) + " of " + count(report) + " requests to "
+        err.println("exported " + summary(samples) + " of " + samples.requests() + " requests to "
                 + (target.file != null ? target.file : endpoint));
         err.flush();
         return 0;
@@ -155,41 +155,19 @@ public final class ExportCommand implements Callable<Integer> {
         NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory.bytes()));
-        for (SampleType type : SampleType.values()) {
-            for (String event : type.events()) {
-                analyzer.join(event, new SegmentJoin() {
-                    @Override
-                    public void accept(StackSample sample, long id, String requestName) {
-                        accept(sample, id, requestName, null, null, null);
-                    }
-
-                    @Override
-                    public void accept(StackSample sample, long id, String requestName, String requestKind,
-                                       String traceId, String spanId) {
-                        if (id != 0 && (names == null || names.matches(requestName))) {
-                            samples.addJoined(type, requestName, requestKind, traceId, spanId, sample);
-                        }
-                    }
-                });
-            }
-        }
+        RequestProfiles profiles = new RequestProfiles(analyzer, names, samples);
         OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
-        int withoutDetail = 0;
         for (Request r : report.requests()) {
-            if (r.detailKept()) {
-                samples.addHops(r);
-            } else if (r.hopCount() > 0 || r.serverQueue().queued()) {
-                withoutDetail++;
-            }
+            profiles.add(r);
         }
-        if (withoutDetail > 0) {
-            err.println("warning: " + recording.file + ": the hops of " + withoutDetail + " requests were over the detail"
-                    + " budget and are not exported; raise --detail-memory");
+        if (profiles.withoutLists() > 0) {
+            err.println("warning: " + recording.file + ": the hops of " + profiles.withoutLists() + " requests were over"
+                    + " the detail budget and are not exported; raise --detail-memory");
         }
         if (bpf.isSet()) {
             // The off-CPU join names requests by id only: their kind and trace context come from the
@@ -274,10 +252,6 @@ public final class ExportCommand implements Callable<Integer> {
         samples.types().forEach(t -> sizes.put(t, samples.of(t).size()));
         return sizes.entrySet().stream().map(e -> e.getKey().type() + " " + e.getValue())
                 .collect(Collectors.joining(", ", "samples (", ")"));
-    }
-
-    private static long count(Report report) {
-        return report.summary().stream().mapToLong(s -> s.count()).sum();
     }
 
     private static String versionOf() {
