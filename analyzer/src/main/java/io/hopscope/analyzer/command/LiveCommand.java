@@ -28,6 +28,8 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -196,7 +198,7 @@ public final class LiveCommand implements Callable<Integer> {
             return t;
         });
         try {
-            enable(stream, intervalNanos);
+            stream.setSettings(settings(intervalNanos));
             feed(stream, figures, metrics);
             PrintWriter out = spec.commandLine().getOut();
             // After each flush every event committed before it has been read: print the intervals it passed.
@@ -262,21 +264,42 @@ public final class LiveCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The events live reads, in the target's stream: the agent's clock as a tick a quarter interval. */
-    private static void enable(RemoteRecordingStream stream, long intervalNanos) {
+    /**
+     * The events live reads, in the target's stream: the agent's clock as a tick a quarter interval, and
+     * hopscope.jfc's settings for the JDK events it reads. All are given at once, as {@code event#setting} keys: JDK 17's
+     * {@code RemoteRecordingStream.enable(event).with(setting, value)} sends the setting without its
+     * event's name, so the target never applies it (a threshold or period set that way is not set).
+     */
+    static Map<String, String> settings(long intervalNanos) {
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
         // The agent's clock event as a tick: the stream's position moves on in a quiet application too,
         // so its quiet intervals print on time (a quarter of the interval late at most, after the flush).
-        stream.enable(HopscopeContract.CLOCK_SYNC).withPeriod(Duration.ofNanos(Math.min(250_000_000L, intervalNanos / 4)));
-        stream.enable(HopscopeContract.REQUEST_START);
-        stream.enable(HopscopeContract.REQUEST);
-        stream.enable(HopscopeContract.HOP);
-        stream.enable(HopscopeContract.SEGMENT);
-        stream.enable(HopscopeContract.MOUNTS);
+        settings.put(HopscopeContract.CLOCK_SYNC + "#enabled", "true");
+        settings.put(HopscopeContract.CLOCK_SYNC + "#period", Math.min(250, intervalNanos / 4_000_000L) + " ms");
+        for (String event : List.of(HopscopeContract.REQUEST_START, HopscopeContract.REQUEST, HopscopeContract.HOP,
+                HopscopeContract.SEGMENT, HopscopeContract.MOUNTS, HopscopeContract.GARBAGE_COLLECTION)) {
+            settings.put(event + "#enabled", "true");
+        }
         // hopscope.jfc's threshold (shorter monitor enters are a pool's normal rhythm), without the
         // stacks that cost at every contended enter (docs/agent.md, lockstacks=).
-        stream.enable(HopscopeContract.MONITOR_ENTER).with("threshold", HopscopeJfc.of(HopscopeContract.MONITOR_ENTER,
-                "threshold")).withoutStackTrace();
-        stream.enable(HopscopeContract.GARBAGE_COLLECTION);
+        jfcSettings(HopscopeContract.MONITOR_ENTER).forEach((setting, value) ->
+                settings.put(HopscopeContract.MONITOR_ENTER + "#" + setting, value));
+        return settings;
+    }
+
+    /** Every setting hopscope.jfc gives {@code event} (threshold, stackTrace, period...), none when it has none. */
+    static Map<String, String> jfcSettings(String event) {
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        try {
+            jdk.jfr.Configuration.create(new java.io.StringReader(HopscopeJfc.text())).getSettings().forEach((key, value) -> {
+                if (key.startsWith(event + "#")) {
+                    settings.put(key.substring(event.length() + 1), value);
+                }
+            });
+        } catch (IOException | java.text.ParseException e) {
+            throw new IllegalStateException(HopscopeJfc.RESOURCE + " cannot be read: " + e.getMessage(), e);
+        }
+        return settings;
     }
 
     /**
