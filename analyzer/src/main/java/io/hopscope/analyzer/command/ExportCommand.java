@@ -193,28 +193,52 @@ public final class ExportCommand implements Callable<Integer> {
     // OTLP/HTTP with protobuf: a 2xx can still carry a partial success that rejected profiles.
     private static void sendOtlp(URI endpoint, byte[] bytes, Headers headers, ExportProfilesServiceRequest request)
             throws CliProblem {
-        URI uri = withPath(endpoint, "/v1development/profiles", "");
-        byte[] answer = post(uri, bytes, "application/x-protobuf", headers);
+        URI uri = otlpUri(endpoint);
+        String rejected = rejected(post(uri, bytes, "application/x-protobuf", headers), profiles(request), uri, headers);
+        if (rejected != null) {
+            throw new CliProblem(rejected);
+        }
+    }
+
+    /** Where OTLP profiles go: the URL as given when it has a path, else its /v1development/profiles. */
+    static URI otlpUri(URI endpoint) {
+        return withPath(endpoint, "/v1development/profiles", "");
+    }
+
+    /** The profiles an export request holds. */
+    static int profiles(ExportProfilesServiceRequest request) {
+        return request.getResourceProfiles(0).getScopeProfiles(0).getProfilesCount();
+    }
+
+    /** What a Collector's 2xx answer says it rejected of the {@code sent} profiles, in a line; null when none. */
+    static String rejected(byte[] answer, int sent, URI uri, Headers headers) {
         try {
             ExportProfilesServiceResponse response = ExportProfilesServiceResponse.parseFrom(answer);
             long rejected = response.getPartialSuccess().getRejectedProfiles();
             if (rejected > 0) {
-                int sent = request.getResourceProfiles(0).getScopeProfiles(0).getProfilesCount();
-                throw new CliProblem(uri + ": rejected " + rejected + " of " + sent + " profiles: "
-                        + headers.scrub(response.getPartialSuccess().getErrorMessage()));
+                return uri + ": rejected " + rejected + " of " + sent + " profiles: "
+                        + headers.scrub(response.getPartialSuccess().getErrorMessage());
             }
         } catch (com.google.protobuf.InvalidProtocolBufferException e) {
             // Not an OTLP answer, but a 2xx: the collector took it.
         }
+        return null;
     }
 
-    // Pyroscope's ingest API: the application name and the profile's time span in seconds are in the query.
     private void push(URI endpoint, byte[] bytes, Headers headers, long startEpochNanos, long endEpochNanos)
             throws CliProblem {
-        String query = "format=pprof&name=" + URLEncoder.encode(sent.service, StandardCharsets.UTF_8)
+        post(pushUri(endpoint, sent.service, startEpochNanos, endEpochNanos), bytes, "application/octet-stream", headers);
+    }
+
+    /**
+     * Pyroscope's ingest API for a profile of {@code service} spanning these epoch times: the application
+     * name and the span in seconds are in the query.
+     */
+    static URI pushUri(URI endpoint, String service, long startEpochNanos, long endEpochNanos) {
+        String query = "format=pprof&name=" + URLEncoder.encode(service, StandardCharsets.UTF_8)
                 + "&from=" + startEpochNanos / 1_000_000_000L + "&until=" + Math.max(startEpochNanos / 1_000_000_000L + 1,
                 (endEpochNanos + 999_999_999L) / 1_000_000_000L);
-        post(withPath(endpoint, "/ingest", query), bytes, "application/octet-stream", headers);
+        return withPath(endpoint, "/ingest", query);
     }
 
     private static byte[] post(URI uri, byte[] bytes, String contentType, Headers headers) throws CliProblem {
@@ -254,7 +278,8 @@ public final class ExportCommand implements Callable<Integer> {
                 .collect(Collectors.joining(", ", "samples (", ")"));
     }
 
-    private static String versionOf() {
+    /** The analyzer's version, as the profiles' instrumentation scope gives it. */
+    static String versionOf() {
         String v = ExportCommand.class.getPackage().getImplementationVersion();
         return v == null ? "0.1.0" : v;
     }

@@ -51,15 +51,15 @@ public final class Outbox implements AutoCloseable {
     }
 
     /**
-     * One POST: its body to {@code uri}; {@code answerProblem} reads a 2xx answer's body and says in a line
-     * what it rejected of the batch, or null (OTLP's partial success).
+     * One POST: its body to {@code uri} with {@code headers} (each signal may have its own); {@code
+     * answerProblem} reads a 2xx answer's body and says in a line what it rejected of the batch, or null
+     * (OTLP's partial success).
      */
-    public record Batch(Signal signal, URI uri, byte[] body, String contentType, String contentEncoding,
+    public record Batch(Signal signal, URI uri, byte[] body, String contentType, Headers headers,
                         Function<byte[], String> answerProblem) {
     }
 
     private final String endpoint;
-    private final Headers headers;
     private final Map<Signal, Integer> capacity;
     private final Random jitter;
     private final PrintWriter err;
@@ -80,13 +80,12 @@ public final class Outbox implements AutoCloseable {
     private long drainDeadlineNanos;
 
     /**
-     * An outbox for {@code endpoint} (its scheme and authority, as the lines name it) keeping at most
+     * An outbox for {@code endpoint} (its scheme and authority, as its lines name it) keeping at most
      * {@code capacity} batches of each signal it carries (its keys), started at once.
      */
-    public Outbox(String endpoint, Headers headers, Map<Signal, Integer> capacity, Random jitter, PrintWriter err,
+    public Outbox(String endpoint, Map<Signal, Integer> capacity, Random jitter, PrintWriter err,
                   Consumer<String> onRefused) {
         this.endpoint = endpoint;
-        this.headers = headers;
         this.capacity = new EnumMap<>(capacity);
         this.jitter = jitter;
         this.err = err;
@@ -195,7 +194,7 @@ public final class Outbox implements AutoCloseable {
             byte[] answer = null;
             Endpoint.EndpointProblem problem = null;
             try {
-                answer = Endpoint.post(batch.uri(), batch.body(), batch.contentType(), batch.contentEncoding(), headers);
+                answer = Endpoint.post(batch.uri(), batch.body(), batch.contentType(), null, batch.headers());
             } catch (Endpoint.EndpointProblem e) {
                 problem = e;
             }
@@ -213,7 +212,7 @@ public final class Outbox implements AutoCloseable {
                     }
                     String rejected = batch.answerProblem() == null ? null : batch.answerProblem().apply(answer);
                     if (rejected != null) {
-                        lines.add(headers.scrub(rejected));
+                        lines.add(batch.headers().scrub(rejected));
                     }
                 } else if (!problem.retryable()) {
                     refused = true;

@@ -116,8 +116,15 @@ class LiveCommandIT {
         final Path errFile;
 
         Live(Path cli, Path errFile, String... args) throws IOException {
+            this(cli, errFile, List.of(), args);
+        }
+
+        /** The same, with options for live's own JVM ({@code -Dhopscope.retry.seed=...}). */
+        Live(Path cli, Path errFile, List<String> jvmOptions, String... args) throws IOException {
             assumeInterruptible();
-            List<String> cmd = new ArrayList<>(List.of(java(), "-jar", cli.toString(), "live"));
+            List<String> cmd = new ArrayList<>(List.of(java()));
+            cmd.addAll(jvmOptions);
+            cmd.addAll(List.of("-jar", cli.toString(), "live"));
             cmd.addAll(List.of(args));
             this.errFile = errFile;
             this.process = new ProcessBuilder(cmd).redirectError(errFile.toFile()).start();

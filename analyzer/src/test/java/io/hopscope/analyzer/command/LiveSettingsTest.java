@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 class LiveSettingsTest {
 
     @Test
-    void everySettingIsKeyedByItsEvent() {
-        Map<String, String> figures = LiveCommand.settings(1_000_000_000L);
+    void everySettingIsKeyedByItsEventAndTheProfilesAddTheirJoinedEvents() {
+        Map<String, String> figures = LiveCommand.settings(1_000_000_000L, false);
         assertThat(figures).containsEntry("hopscope.ClockSync#period", "250 ms")
                 .containsEntry("hopscope.Request#enabled", "true")
                 .containsEntry("hopscope.RequestStart#enabled", "true")
@@ -22,7 +22,14 @@ class LiveSettingsTest {
                 .containsEntry("jdk.JavaMonitorEnter#stackTrace", "false")
                 .doesNotContainKey("jdk.ExecutionSample#enabled");
         assertThat(figures.keySet()).allSatisfy(k -> assertThat(k).matches("[\\w.]+#\\w+"));
-        assertThat(LiveCommand.settings(200_000_000L)).containsEntry("hopscope.ClockSync#period", "50 ms");
+        assertThat(LiveCommand.settings(200_000_000L, false)).containsEntry("hopscope.ClockSync#period", "50 ms");
 
+        Map<String, String> profiles = LiveCommand.settings(1_000_000_000L, true);
+        assertThat(profiles).containsEntry("jdk.ExecutionSample#enabled", "true")
+                .containsEntry("jdk.ExecutionSample#period", "20 ms")
+                .containsEntry("jdk.ObjectAllocationSample#throttle", "150/s")
+                .containsEntry("jdk.ObjectAllocationSample#stackTrace", "true")
+                .containsEntry("jdk.ThreadPark#threshold", "10 ms")
+                .doesNotContainKey("jdk.NativeMethodSample#enabled");
     }
 }

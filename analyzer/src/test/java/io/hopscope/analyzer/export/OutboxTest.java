@@ -82,15 +82,22 @@ class OutboxTest {
         }
     }
 
-    private Outbox outbox(int port, int profiles, int metrics) throws Exception {
-        Headers headers = Headers.parse("Authorization=" + TOKEN.replace(" ", "%20"), "test");
-        return new Outbox("http://127.0.0.1:" + port, headers, Map.of(Signal.profiles, profiles, Signal.metrics, metrics),
+    private Outbox outbox(int port, int profiles, int metrics) {
+        return new Outbox("http://127.0.0.1:" + port, Map.of(Signal.profiles, profiles, Signal.metrics, metrics),
                 new Random(43), err, refusal::set);
+    }
+
+    private static Headers headers() {
+        try {
+            return Headers.parse("Authorization=" + TOKEN.replace(" ", "%20"), "test");
+        } catch (Headers.HeaderProblem e) {
+            throw new AssertionError(e);
+        }
     }
 
     private static Batch batch(int port, Signal signal, String body) {
         return new Batch(signal, URI.create("http://127.0.0.1:" + port + "/v1/" + signal), body.getBytes(StandardCharsets.UTF_8),
-                "text/plain", null, null);
+                "text/plain", headers(), null);
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
@@ -188,7 +195,7 @@ class OutboxTest {
         serve(port, 0, 200, null);
         outbox = outbox(port, 3, 3);
         outbox.offer(new Batch(Signal.profiles, URI.create("http://127.0.0.1:" + port + "/v1/profiles"),
-                "window 1".getBytes(StandardCharsets.UTF_8), "text/plain", null, answer -> "rejected 1 of 2 profiles"));
+                "window 1".getBytes(StandardCharsets.UTF_8), "text/plain", headers(), answer -> "rejected 1 of 2 profiles"));
         await(() -> lines().size() == 1, "the rejection's line");
         assertThat(lines()).containsExactly("live: rejected 1 of 2 profiles");
         assertThat(received).containsExactly("window 1");
