@@ -121,13 +121,22 @@ class LiveCommandIT {
 
         /** The same, with options for live's own JVM ({@code -Dhopscope.retry.seed=...}). */
         Live(Path cli, Path errFile, List<String> jvmOptions, String... args) throws IOException {
+            this(cli, errFile, java.util.Map.of(), jvmOptions, args);
+        }
+
+        /** The same, with these environment variables besides this JVM's (OTEL_EXPORTER_OTLP_HEADERS: none unless given). */
+        Live(Path cli, Path errFile, java.util.Map<String, String> env, List<String> jvmOptions, String... args)
+                throws IOException {
             assumeInterruptible();
             List<String> cmd = new ArrayList<>(List.of(java()));
             cmd.addAll(jvmOptions);
             cmd.addAll(List.of("-jar", cli.toString(), "live"));
             cmd.addAll(List.of(args));
             this.errFile = errFile;
-            this.process = new ProcessBuilder(cmd).redirectError(errFile.toFile()).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(errFile.toFile());
+            pb.environment().keySet().removeIf(k -> k.startsWith("OTEL_"));
+            pb.environment().putAll(env);
+            this.process = pb.start();
             this.out = new Lines(process);
         }
 

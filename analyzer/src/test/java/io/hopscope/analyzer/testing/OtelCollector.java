@@ -43,18 +43,32 @@ public final class OtelCollector implements AutoCloseable {
 
     /** Builds the collector if needed (minutes the first time) and starts it with its files in {@code dir}. */
     public static OtelCollector start(Path dir) throws Exception {
+        return start(dir, null);
+    }
+
+    /**
+     * The same, its receiver taking only requests with {@code Authorization: Bearer TOKEN} (the bearer token
+     * authenticator; 401 otherwise), as a fleet's Collector does; {@code token} null takes every request.
+     */
+    public static OtelCollector start(Path dir, String token) throws Exception {
         Path binary = build(dir);
         int port = freePort();
         int prometheusPort = freePort();
         Path config = dir.resolve("otelcol.yaml");
+        String auth = token == null ? "" : "        auth:\n          authenticator: bearertokenauth\n";
+        String extensions = token == null ? "" : """
+                extensions:
+                  bearertokenauth:
+                    token: "%s"
+                """.formatted(token);
         // append: a collector restarted on the same files (LiveOutageIT) keeps what the first one wrote.
-        Files.writeString(config, """
+        Files.writeString(config, extensions + """
                 receivers:
                   otlp:
                     protocols:
                       http:
                         endpoint: 127.0.0.1:%d
-                exporters:
+                %sexporters:
                   debug:
                     verbosity: basic
                   file/profiles:
@@ -69,7 +83,7 @@ public final class OtelCollector implements AutoCloseable {
                   prometheus:
                     endpoint: 127.0.0.1:%d
                 service:
-                  telemetry:
+                  %stelemetry:
                     metrics:
                       level: none
                   pipelines:
@@ -82,8 +96,8 @@ public final class OtelCollector implements AutoCloseable {
                     traces:
                       receivers: [otlp]
                       exporters: [file/traces]
-                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
-                dir.resolve("traces.jsonl"), prometheusPort));
+                """.formatted(port, auth, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
+                dir.resolve("traces.jsonl"), prometheusPort, token == null ? "" : "extensions: [bearertokenauth]\n  "));
         OtelCollector collector = new OtelCollector(binary, config, dir, port, prometheusPort);
         collector.launch();
         return collector;
