@@ -37,6 +37,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -72,9 +73,11 @@ import picocli.CommandLine.Spec;
  * events over the JVM's local JMX agent (JDK's RemoteRecordingStream) and prints per request name,
  * once an interval, what started, finished and is in flight, with the process's threads and GC pauses;
  * with {@code --otlp} also sends them as metrics, and with {@code --otlp} or {@code --push} each
- * window's per-request profiles, kept through an endpoint's outages ({@link Outbox}).
+ * window's per-request profiles, kept through an endpoint's outages ({@link Outbox}). With
+ * {@code --wait PATTERN} it watches the JVM that matches, then the next one, for as long as it runs.
  */
 @Command(name = "live", mixinStandardHelpOptions = true, sortOptions = false,
+        customSynopsis = "hopscope live (PID | --wait PATTERN) [AGENT_OPTIONS] [OPTIONS]",
         description = {"Watches a running JVM per request name, once an interval by the events' own timestamps (each"
                 + " interval printed once the stream has passed it, about a second late): requests started, finished"
                 + " (those begun before live watched apart) and in"
@@ -84,16 +87,19 @@ import picocli.CommandLine.Spec;
                 + " pause time.",
                 "Loads the agent (agent/target/hopscope-agent.jar, or --agent) with AGENT_OPTIONS if the JVM does"
                 + " not run it yet; without jfr= the agent starts no recording of its own. Ctrl-C ends it; so does"
-                + " the JVM's exit. The JVM must be of this user, JDK 17+, and allow attach.",
+                + " the JVM's exit, unless --wait. The JVM must be of this user, JDK 17+, and allow attach.",
                 "--otlp also sends the figures as OTLP metrics each interval and, with --otlp or --push, each"
                 + " --profile-interval window's per-request profiles (the sample types export gives). When an endpoint"
                 + " is away, what live would send is kept (--buffer windows) and sent oldest first when it is back;"
                 + " the oldest is dropped when full, counted in hopscope.export.dropped. A refusal that would repeat"
                 + " (bad credentials, a wrong path) is one line and exit 2.",
+                "--wait PATTERN: watches the JVM whose main class or jar (as jcmd -l shows it, or the jar's file"
+                + " name; * and ? match any characters, one) matches, and when it exits waits for the next: a"
+                + " sidecar's shape (docs/cli.md, In production).",
                 "",
                 "Example: hopscope live 4242 requests=com.example.Api#call",
                 "         hopscope live 4242 --json --interval 5 > live.jsonl",
-                "         hopscope live 4242 --otlp http://collector:4318 --service-name app"})
+                "         hopscope live --wait app.jar --otlp http://collector:4318"})
 public final class LiveCommand implements Callable<Integer> {
 
     /** The system property that seeds the jitter of the retries' backoff (tests fix it; else one per process). */
@@ -101,17 +107,25 @@ public final class LiveCommand implements Callable<Integer> {
     private static final long DEFAULT_PROFILE_INTERVAL_SECONDS = 60;
     // At live's end, what is queued for an endpoint gets this long to be taken.
     private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(10);
+    // How often --wait looks for a matching JVM.
+    private static final long WAIT_POLL_MILLIS = 500;
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "PID", description = "The process id of the JVM to watch (jps lists them).")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PID",
+            description = "The process id of the JVM to watch (jps lists them); none with --wait.")
     String pid;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "AGENT_OPTIONS", defaultValue = "",
             description = "The agent's key=value,... options when it is loaded now (as after -javaagent:...=),"
                     + " e.g. requests=com.example.Api#call; ignored when the agent already runs.")
     String agentOptions;
+
+    @Option(names = "--wait", paramLabel = "PATTERN",
+            description = "Instead of a PID: watch the JVM whose main class or jar matches PATTERN (as jcmd -l shows"
+                    + " it, or the jar's file name; * and ? wildcards), and when it exits the next one, until Ctrl-C.")
+    String waitPattern;
 
     @Option(names = "--json", description = "One JSON object per interval and line on stdout (keys: docs/cli.md).")
     boolean json;
@@ -153,7 +167,7 @@ public final class LiveCommand implements Callable<Integer> {
     private final AtomicReference<String> why = new AtomicReference<>();
     /** An endpoint's refusal that would repeat: live ends with it, exit 2. */
     private final AtomicReference<String> refusal = new AtomicReference<>();
-    /** The watch of the JVM (counted down when it ends), or null. */
+    /** The watch of the JVM watched now (counted down when it ends), or null. */
     private volatile CountDownLatch watching;
     private volatile String watchEnd;
 
@@ -171,7 +185,24 @@ public final class LiveCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--interval must be between 0.1 and 3600 seconds, got "
                     + intervalSeconds);
         }
-        long target = AttachTarget.parse(pid, "live");
+        JvmPattern wait = null;
+        long target = -1;
+        if (waitPattern != null) {
+            if (pid != null && !agentOptions.isEmpty() || pid != null && pid.matches("\\d+")) {
+                throw new ParameterException(spec.commandLine(), "give a PID or --wait PATTERN, not both");
+            }
+            if (waitPattern.isBlank()) {
+                throw new ParameterException(spec.commandLine(), "--wait needs a main class or jar to match, e.g. app.jar");
+            }
+            if (pid != null) {
+                agentOptions = pid; // the one word after live is the agent's options when there is no PID
+            }
+            wait = new JvmPattern(waitPattern);
+        } else if (pid == null) {
+            throw new ParameterException(spec.commandLine(), "give the PID of the JVM to watch, or --wait PATTERN");
+        } else {
+            target = AttachTarget.parse(pid, "live");
+        }
         AgentJar.checkOptions(agentOptions, "live");
         checkEndpoint(otlp, "--otlp");
         checkEndpoint(push, "--push");
@@ -194,7 +225,9 @@ public final class LiveCommand implements Callable<Integer> {
         }
         Headers metricHeaders = otlp != null ? sent.headers("OTEL_EXPORTER_OTLP_METRICS_HEADERS") : Headers.NONE;
         profileHeaders = sends ? sent.headers("OTEL_EXPORTER_OTLP_PROFILES_HEADERS") : Headers.NONE;
-        AttachTarget.check(target, "live");
+        if (target > 0) {
+            AttachTarget.check(target, "live");
+        }
         PrintWriter err = spec.commandLine().getErr();
         // From here on Ctrl-C stops cleanly; loading the agent cannot be cut short (it retransforms
         // the target's classes: seconds with hundreds of threads), so a second Ctrl-C ends us at once.
@@ -219,13 +252,38 @@ public final class LiveCommand implements Callable<Integer> {
                     }
                 }, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
             }
-            int done = watch(target, profileSeconds, err);
-            if (done < 0) {
-                err.println("live: stopped, " + why.get() + ", before watching");
+            Set<Long> refusedPids = new HashSet<>();
+            while (stopped.getCount() != 0) {
+                long pidNow = target > 0 ? target : awaitMatch(wait, refusedPids, err);
+                if (pidNow < 0) {
+                    break;
+                }
+                int done;
+                try {
+                    done = watch(pidNow, profileSeconds, err);
+                } catch (CliProblem e) {
+                    if (wait == null) {
+                        throw e;
+                    }
+                    // One JVM that cannot be watched (another JDK, gone meanwhile): said, and not tried again.
+                    err.println(e.getMessage() + "; waiting for another JVM matching '" + wait + "'");
+                    err.flush();
+                    refusedPids.add(pidNow);
+                    continue;
+                }
+                if (done < 0) {
+                    err.println("live: stopped, " + why.get() + ", before watching");
+                    err.flush();
+                    break;
+                }
+                intervals += done;
+                watched++;
+                if (wait == null || stopped.getCount() == 0) {
+                    break;
+                }
+                err.println("live: " + watchEnd + " after " + done + " intervals; waiting for the next JVM matching '"
+                        + wait + "'");
                 err.flush();
-            } else {
-                intervals = done;
-                watched = 1;
             }
         } finally {
             if (collector != null) {
@@ -238,8 +296,11 @@ public final class LiveCommand implements Callable<Integer> {
                 err.println("hopscope: " + refusal.get());
                 err.flush();
             } else if (watched > 0) {
-                String reason = why.get() == null ? watchEnd : why.get();
+                String reason = wait == null && why.get() == null ? watchEnd : why.get();
                 err.println("live: stopped, " + reason + ", after " + intervals + " intervals" + sentLine);
+                err.flush();
+            } else if (wait != null && why.get() != null) {
+                err.println("live: stopped, " + why.get() + ", no JVM matching '" + wait + "' watched" + sentLine);
                 err.flush();
             }
         }
@@ -261,7 +322,7 @@ public final class LiveCommand implements Callable<Integer> {
         }
     }
 
-    // The endpoints' outboxes and the metrics, for as long as live runs.
+    // The endpoints' outboxes and the metrics, for as long as live runs (through every JVM it watches).
     private void startSending(long profileSeconds, Headers metricHeaders, PrintWriter err) {
         long seed = Long.getLong(RETRY_SEED_PROPERTY, ProcessHandle.current().pid() * 1_000_003L ^ System.nanoTime());
         Random jitter = new Random(seed);
@@ -340,6 +401,35 @@ public final class LiveCommand implements Callable<Integer> {
                     w.startNanos(), w.endNanos()), PprofProfile.gzipped(PprofProfile.of(w.samples(), w.startNanos(),
                     w.endNanos())), "application/octet-stream", profileHeaders, null));
         }
+    }
+
+    /** Waits for a JVM that matches (none of {@code refused}); -1 when live is stopped first. */
+    private long awaitMatch(JvmPattern wait, Set<Long> refused, PrintWriter err) throws InterruptedException {
+        boolean said = false;
+        while (stopped.getCount() != 0) {
+            refused.removeIf(p -> ProcessHandle.of(p).map(h -> !h.isAlive()).orElse(true));
+            List<JvmPattern.Match> matches = new ArrayList<>(wait.find());
+            matches.removeIf(m -> refused.contains(m.pid()));
+            if (!matches.isEmpty()) {
+                JvmPattern.Match first = matches.get(0);
+                if (matches.size() > 1) {
+                    Set<Long> others = new LinkedHashSet<>();
+                    matches.subList(1, matches.size()).forEach(m -> others.add(m.pid()));
+                    err.println("live: " + matches.size() + " JVMs match '" + wait + "'; watching " + first.pid()
+                            + " (" + first.main() + "), the oldest, not " + others);
+                }
+                err.println("live: process " + first.pid() + " (" + first.main() + ") matches '" + wait + "'");
+                err.flush();
+                return first.pid();
+            }
+            if (!said) {
+                err.println("live: waiting for a JVM matching '" + wait + "'; Ctrl-C to end");
+                err.flush();
+                said = true;
+            }
+            stopped.await(WAIT_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        return -1;
     }
 
     /**

@@ -92,6 +92,20 @@ class LiveCliTest {
     }
 
     @Test
+    void aPidOrWaitIsNeededAndNotBoth() {
+        Cli none = Cli.run("live");
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).startsWith("give the PID of the JVM to watch, or --wait PATTERN")
+                .contains("Usage: hopscope live (PID | --wait PATTERN) [AGENT_OPTIONS] [OPTIONS]");
+        Cli both = Cli.run("live", "42", "--wait", "app.jar");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).startsWith("give a PID or --wait PATTERN, not both");
+        Cli blank = Cli.run("live", "--wait", " ");
+        assertThat(blank.exitCode()).isEqualTo(2);
+        assertThat(blank.err()).startsWith("--wait needs a main class or jar to match");
+    }
+
+    @Test
     void profileOptionsNeedAnEndpointAndSaneValues() {
         Cli noEndpoint = Cli.run("live", "1", "--profile-interval", "10");
         assertThat(noEndpoint.exitCode()).isEqualTo(2);
@@ -115,6 +129,7 @@ class LiveCliTest {
     void helpShowsAnExample() {
         Cli r = Cli.run("live", "--help");
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Example: hopscope live 4242 requests=com.example.Api#call");
+        assertThat(r.out()).contains("Example: hopscope live 4242 requests=com.example.Api#call")
+                .contains("hopscope live --wait app.jar --otlp http://collector:4318");
     }
 }
