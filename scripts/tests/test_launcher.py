@@ -83,7 +83,7 @@ def test_a_java_home_older_than_17_is_passed_over_for_the_path_s_java(tmp_path):
     old = fake_jdk(jdks, "jdk-11", "11.0.22")
     new = fake_jdk(jdks, "jdk-17", "17.0.15")
     home = release_dir(str(tmp_path))
-    r = launch(os.path.join(home, "bin", "hopscope"), "live", "42",
+    r = launch(os.path.join(home, "bin", "hopscope"), "report", "x.jfr",
                env=clean_env(tools_path(tmp_path, java_home=new), JAVA_HOME=old))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("jdk-17 [-jar] ")
@@ -101,6 +101,19 @@ def test_a_jre_without_the_attach_api_is_passed_over_for_the_newest_jdk(tmp_path
                env=clean_env(tools_path(tmp_path), JAVA_HOME=jre, HOPSCOPE_JDK_DIRS=str(tmp_path / "jvm")))
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("jdk-25 [-jar] ")
+
+
+def test_live_gets_a_bounded_heap_and_the_serial_collector_unless_the_user_says_otherwise(tmp_path):
+    jdk = fake_jdk(str(tmp_path / "jdks"), "jdk-17", "17.0.15")
+    home = release_dir(str(tmp_path))
+    launcher = os.path.join(home, "bin", "hopscope")
+    jar = os.path.join(home, "lib", "hopscope.jar")
+    live = launch(launcher, "live", "--wait", "app.jar", env=clean_env(tools_path(tmp_path), JAVA_HOME=jdk))
+    assert live.stdout.strip() == "jdk-17 [-XX:+UseSerialGC] [-Xmx256m] [-jar] [%s] [live] [--wait] [app.jar]" % jar
+    report = launch(launcher, "report", "x.jfr", env=clean_env(tools_path(tmp_path), JAVA_HOME=jdk))
+    assert report.stdout.strip() == "jdk-17 [-jar] [%s] [report] [x.jfr]" % jar
+    own = launch(launcher, "live", "42", env=clean_env(tools_path(tmp_path), JAVA_HOME=jdk, HOPSCOPE_JAVA_OPTS="-Xmx1g"))
+    assert own.stdout.strip() == "jdk-17 [-Xmx1g] [-jar] [%s] [live] [42]" % jar
 
 
 def test_a_home_without_a_release_file_is_asked_its_version(tmp_path):

@@ -57,6 +57,8 @@ public final class LiveMetrics implements AutoCloseable {
     private final LongCounter requests;
     private final LongCounter hopsByKind;
     private final Map<Long, Open> open = new ConcurrentHashMap<>();
+    private final Map<String, Attributes> byName = new ConcurrentHashMap<>();
+    private final Map<String, Attributes> byKind = new ConcurrentHashMap<>();
     private final AtomicLong inFlight = new AtomicLong();
 
     /** What a request in flight has gathered so far. */
@@ -185,7 +187,7 @@ public final class LiveMetrics implements AutoCloseable {
             }
             return;
         }
-        hopsByKind.add(1, Attributes.of(HOP_KIND, kind));
+        hopsByKind.add(1, byKind.computeIfAbsent(kind == null ? "?" : kind, k -> Attributes.of(HOP_KIND, k)));
         if (o != null) {
             synchronized (o) {
                 o.hops++;
@@ -203,7 +205,7 @@ public final class LiveMetrics implements AutoCloseable {
      * server queue, only when its start was seen (else they would be partial).
      */
     public void finished(long requestId, String name, String kind, long durationNanos) {
-        Attributes a = Attributes.of(REQUEST_NAME, name == null ? "?" : name);
+        Attributes a = attributes(name == null ? "?" : name);
         requests.add(1, a);
         duration.record(durationNanos / 1e9, a);
         Open o = open.remove(requestId);
@@ -218,6 +220,18 @@ public final class LiveMetrics implements AutoCloseable {
                 }
             }
         }
+    }
+
+    // A request name's attributes, made once: thousands of requests a second end under a few names.
+    private Attributes attributes(String name) {
+        Attributes a = byName.get(name);
+        if (a == null) {
+            a = Attributes.of(REQUEST_NAME, name);
+            if (byName.size() < MAX_OPEN) {
+                byName.put(name, a);
+            }
+        }
+        return a;
     }
 
     /** Collects what was gathered into one export, a batch for the outbox. */
