@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds an OpenTelemetry Collector for the ITs from its Go modules, with the Collector's own builder
 # (go.opentelemetry.io/collector/cmd/builder): the OTLP receiver, the file, debug and Prometheus
-# exporters, nothing else. Cached under ~/.cache/hopscope/otelcol-VERSION-HASH, HASH the components'
+# exporters, and the bearer token authenticator (the credentials tests' receiver refuses a wrong
+# token as a fleet's Collector does), nothing else. Cached under ~/.cache/hopscope/otelcol-VERSION-HASH, HASH the components'
 # list: a second run prints the binary's path at once, a changed list builds a new collector.
 # 0.161.0: the contrib file exporter's newest release whose test modules the Go module proxy serves
 # (0.165.0's needs a module version the proxy refuses, and the builder resolves test imports too).
@@ -20,7 +21,9 @@ COMPONENTS="receivers:
 exporters:
   - gomod: go.opentelemetry.io/collector/exporter/debugexporter v$VERSION
   - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/exporter/fileexporter v$VERSION
-  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter v$VERSION"
+  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/exporter/prometheusexporter v$VERSION
+extensions:
+  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/extension/bearertokenauthextension v$VERSION"
 HASH=$(printf '%s' "$COMPONENTS" | sha256sum | cut -c1-12)
 CACHE="${HOPSCOPE_CACHE:-$HOME/.cache/hopscope}/otelcol-$VERSION-$HASH"
 BIN="$CACHE/otelcol-hopscope"

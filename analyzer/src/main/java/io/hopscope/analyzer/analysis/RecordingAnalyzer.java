@@ -24,6 +24,7 @@ import io.hopscope.analyzer.read.HopscopeEvents.SpanEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.WaitEvent;
 import io.hopscope.analyzer.read.JfrEvents;
 import io.hopscope.analyzer.read.RecordingProblem;
+import io.hopscope.analyzer.model.Request;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +32,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
+import java.util.function.LongConsumer;
+import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordedEvent;
 
 /**
@@ -46,6 +49,9 @@ import jdk.jfr.consumer.RecordedEvent;
  * been read too): GC pauses that overlap it are added, and it goes to the summary and the selection,
  * then out of memory. A straggler later than that is added to its request where the selection holds
  * it and to its name's summary ({@link FinishedRequests}), counted and warned about.
+ *
+ * <p>The same pass runs on a live stream ({@link #watching}, {@link #watch}): there is no report, each
+ * request goes out as it finishes, and what the pass keeps stays bounded however long it runs.
  */
 public final class RecordingAnalyzer {
 
@@ -63,6 +69,11 @@ public final class RecordingAnalyzer {
 
     private final Path file;
     private final AnalysisOptions options;
+    // A watch (a live stream): each finished request goes here, with its lists; null for a file's report.
+    private final Consumer<Request> handOver;
+    // A watch: the newest event time read by each of the last FINISH_LAG + 1 flush points, oldest first.
+    private final long[] maxEndAtFlush = new long[FINISH_LAG + 1];
+    private LongConsumer finishedThrough;
     private final JfrEvents jfr = new JfrEvents();
     private final SegmentWindow<RequestInProgress> window = new SegmentWindow<>(r -> r.finished);
     private final RecordingFacts facts;
@@ -86,13 +97,67 @@ public final class RecordingAnalyzer {
     private long finishedEarly;
 
     public RecordingAnalyzer(Path file, AnalysisOptions options) {
+        this(file, file.toString(), options, null);
+    }
+
+    private RecordingAnalyzer(Path file, String source, AnalysisOptions options, Consumer<Request> handOver) {
         this.file = file;
         this.options = options;
-        this.facts = new RecordingFacts(file);
+        this.handOver = handOver;
+        this.facts = new RecordingFacts(source);
         this.gc = new GcPauses(facts);
         this.jdk = new JdkEventAttribution(facts, jfr, window);
         this.budget = new DetailBudget(options.detailBytes());
-        this.selection = new Selection(options, budget);
+        this.selection = handOver == null ? new Selection(options, budget) : Selection.handingOver(options, budget, handOver);
+        java.util.Arrays.fill(maxEndAtFlush, Long.MIN_VALUE);
+    }
+
+    /**
+     * An analyzer of a live stream ({@link #watch}) instead of a file: each request that finishes (of the
+     * names and window {@code options} select) goes to {@code finished} with its event lists (within the
+     * options' budget), on the stream's thread, and then its joined events to the joins ({@link #join}),
+     * so that a consumer of both knows which request the joined events that follow belong to. Nothing is
+     * kept for a report. {@code source} names the stream in what the analyzer says of it.
+     */
+    public static RecordingAnalyzer watching(String source, AnalysisOptions options, Consumer<Request> finished) {
+        return new RecordingAnalyzer(null, source, options, finished);
+    }
+
+    /**
+     * Reads {@code stream} (a live one: a JVM's, over JMX) in the single pass of this analyzer, made by
+     * {@link #watching}; call before the stream starts, after the joins are added. After each flush
+     * point, once the requests due have been handed over, {@code through} is told an event time before
+     * which every request that ended has been: a request's hopscope.Request event is read by the flush
+     * point after its commit, and handed over {@value #FINISH_LAG} flush points later, so that time is
+     * the newest one read by the flush point {@value #FINISH_LAG} before. {@link #endWatch} when the
+     * stream has ended.
+     */
+    public void watch(EventStream stream, LongConsumer through) {
+        if (handOver == null) {
+            throw new IllegalStateException("an analyzer of a file is read by analyze()");
+        }
+        finishedThrough = through;
+        requests = new RequestEvents(facts, jfr, window, selection, budget);
+        handlers().forEach(stream::onEvent);
+        stream.onFlush(this::onFlush);
+    }
+
+    /**
+     * The stream has ended (call after it has, on any thread): the ended requests that waited for their
+     * lag, and the joined events they have, are handed over; those still in flight are dropped. Returns
+     * the newest event time read: every request that ended before it has been handed over.
+     */
+    public long endWatch() {
+        jdk.joinRemaining();
+        if (joins != null) {
+            joins.placeRemaining();
+        }
+        finishEnded(Long.MAX_VALUE);
+        if (joins != null) {
+            joins.dropUnfinished();
+        }
+        requests.dropUnfinished();
+        return facts.maxEnd;
     }
 
     /**
@@ -121,6 +186,9 @@ public final class RecordingAnalyzer {
 
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
+        if (file == null) {
+            throw new IllegalStateException("an analyzer of a stream is read by watch()");
+        }
         long t0 = System.nanoTime();
         if (progress != null) {
             ChunkScan.Result span = ChunkScan.scan(file);
@@ -167,6 +235,9 @@ public final class RecordingAnalyzer {
 
     private Map<String, Consumer<RecordedEvent>> handlers() {
         Map<String, Consumer<RecordedEvent>> h = new LinkedHashMap<>();
+        // A watch has no eBPF input to align: its clock events (four a second, for days) are a tick only.
+        Consumer<ClockSyncEvent> clockSync = handOver == null ? facts::onClockSync
+                : e -> facts.hopscopeEvent(e.startNanos(), e.endNanos());
         h.put(HopscopeContract.SEGMENT, each(new SegmentEvent(), requests::onSegment));
         h.put(HopscopeContract.HOP, each(new HopEvent(), requests::onHop));
         h.put(HopscopeContract.SPAN, each(new SpanEvent(), requests::onSpan));
@@ -174,7 +245,7 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.MOUNTS, each(new MountsEvent(), requests::onMounts));
         h.put(HopscopeContract.AGENT_WORK, each(new AgentWorkEvent(), requests::onAgentWork));
         h.put(HopscopeContract.REQUEST, each(new RequestEvent(), this::onRequest));
-        h.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), facts::onClockSync));
+        h.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), clockSync));
         h.put(HopscopeContract.AGENT_INFO, each(new AgentInfoEvent(), facts::onAgentInfo));
         h.put(HopscopeContract.AGENT_ERROR, each(new AgentErrorEvent(), facts::onAgentError));
         // Carried by hopscope.Wait's nonBlockingThread too; this one only adds a stack.
@@ -229,6 +300,13 @@ public final class RecordingAnalyzer {
         finishEnded(flushes - FINISH_LAG);
         window.prune();
         gc.prune(requests.earliestInFlight(), facts.maxEnd);
+        if (finishedThrough != null) {
+            System.arraycopy(maxEndAtFlush, 1, maxEndAtFlush, 0, FINISH_LAG);
+            maxEndAtFlush[FINISH_LAG] = facts.maxEnd;
+            if (maxEndAtFlush[0] != Long.MIN_VALUE) {
+                finishedThrough.accept(maxEndAtFlush[0]);
+            }
+        }
     }
 
     private void finishEnded(long upToFlush) {
@@ -237,14 +315,22 @@ public final class RecordingAnalyzer {
         }
     }
 
-    /** The request is complete: GC pauses, then into the summary and the selection, then out of memory. */
+    /**
+     * The request is complete: GC pauses, then into the summary and the selection, then out of memory. A
+     * watch hands it over before its joined events (see {@link #watching}).
+     */
     private void finish(RequestInProgress r) {
         requests.finished(r);
         gc.join(r);
+        if (handOver != null) {
+            selection.add(r);
+        }
         if (joins != null) {
             joins.finished(r, !selection.outsideWindow(r));
         }
-        selection.add(r);
+        if (handOver == null) {
+            selection.add(r);
+        }
     }
 
     private Report build() {

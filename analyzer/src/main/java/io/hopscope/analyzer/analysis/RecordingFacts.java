@@ -8,7 +8,6 @@ import io.hopscope.analyzer.read.HopscopeEvents.AgentInfoEvent;
 import io.hopscope.analyzer.read.HopscopeEvents.ClockSyncEvent;
 import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +21,7 @@ import jdk.jfr.consumer.RecordedEvent;
  */
 final class RecordingFacts {
 
-    private final Path file;
+    private final String source;
     final ClockAlignment clock = new ClockAlignment();
     private final Map<String, Long> agentErrors = new TreeMap<>();
     private final List<String> warnings = new ArrayList<>();
@@ -36,8 +35,9 @@ final class RecordingFacts {
     int scanMajor;
     int scanMinor;
 
-    RecordingFacts(Path file) {
-        this.file = file;
+    /** {@code source} names the recording in warnings: its file, or the stream's process. */
+    RecordingFacts(String source) {
+        this.source = source;
     }
 
     private void seen(long start, long end) {
@@ -95,7 +95,7 @@ final class RecordingFacts {
     }
 
     void warn(String warning) {
-        warnings.add(file + ": " + warning);
+        warnings.add(source + ": " + warning);
     }
 
     /** Warnings that depend only on what was read, then the agent's errors; after the request warnings. */
@@ -114,7 +114,7 @@ final class RecordingFacts {
     RecordingInfo build(GcPauses gc, long allocInRequests, JdkEventAttribution jdk, long incomplete,
                         LateEvents late) {
         agentErrors.forEach((what, count) -> warn("agent error (" + count + "x) " + what));
-        return new RecordingInfo(file.toString(),
+        return new RecordingInfo(source,
                 minStart == Long.MAX_VALUE ? 0 : minStart, maxEnd == Long.MIN_VALUE ? 0 : maxEnd,
                 hopscopeEvents > 0, hopscopeEvents, jdkEvents, agentVersion, agentOptions,
                 clock.offsetNanos(), clock.count(), gc.count(), gc.pauseNanos(), peakThreads, allocInRequests,

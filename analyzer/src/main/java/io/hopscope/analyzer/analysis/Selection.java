@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * Where finished requests go: the summary per name (an HdrHistogram each) and the requests the report
@@ -22,7 +23,8 @@ import java.util.TreeMap;
  * every request for {@code top < 0} (spilled to a
  * temporary file past {@link #SPILL_AFTER_REQUESTS}, or as soon as the lists' budget is spent), all
  * filtered by the name glob, the trace id and the window of request starts. A request that leaves the selection
- * gives its lists' bytes back.
+ * gives its lists' bytes back. A watch's selection ({@link #handingOver}) keeps nothing: each request
+ * goes out as it finishes.
  */
 final class Selection {
 
@@ -52,8 +54,24 @@ final class Selection {
     private long selected;
     // --top all: shown requests that had no event lists kept (counted as they come, the list may be spilled).
     private long allWithoutDetail;
+    // A watch: where every selected request goes, with its lists; null otherwise.
+    private final Consumer<Request> handOver;
 
     Selection(AnalysisOptions options, DetailBudget budget) {
+        this(options, budget, null);
+    }
+
+    /**
+     * The selection of a watch: every request the options select goes to {@code handOver} as it finishes,
+     * with its event lists, and is forgotten (no summary, no top-N: they would grow for as long as the
+     * watch runs).
+     */
+    static Selection handingOver(AnalysisOptions options, DetailBudget budget, Consumer<Request> handOver) {
+        return new Selection(options, budget, handOver);
+    }
+
+    private Selection(AnalysisOptions options, DetailBudget budget, Consumer<Request> handOver) {
+        this.handOver = handOver;
         this.options = options;
         this.glob = options.nameGlob() == null ? null : new NameGlob(options.nameGlob());
         this.window = options.window();
@@ -73,7 +91,7 @@ final class Selection {
 
     /** Whether any request is shown at all ({@code --top 0} shows none: no event lists are needed). */
     boolean showsAny() {
-        return worst != null || all != null;
+        return worst != null || all != null || handOver != null;
     }
 
     /** Adds a finished request to its name's summary and, if it may be shown, to the selection. */
@@ -94,6 +112,11 @@ final class Selection {
         }
         if (r.warmup() && options.warmup() == Warmup.exclude) {
             excludedWarmup++;
+            r.dropDetail();
+            return;
+        }
+        if (handOver != null) {
+            handOver.accept(r.toRequest(options.topSites()));
             r.dropDetail();
             return;
         }
@@ -178,7 +201,7 @@ final class Selection {
             return true;
         }
         if (worst == null) {
-            return all == null; // --top 0: none is shown
+            return all == null && handOver == null; // --top 0: none is shown
         }
         PriorityQueue<RequestInProgress> queue = worstWarmup != null && r.warmup() ? worstWarmup : worst;
         int size = queue == worst ? options.top() : options.warmupShown();

@@ -17,13 +17,23 @@ final class AgentJar {
     private AgentJar() {
     }
 
-    /** {@code given} if not null, else agent/target/hopscope-agent.jar of this jar's repository or the working dir. */
+    /** The agent's file name beside the CLI's in the release archive's lib/ (scripts/dist.sh). */
+    static final String RELEASE_AGENT_JAR = "hopscope-agent.jar";
+
+    /**
+     * {@code given} if not null, else hopscope-agent.jar beside this jar (the release archive's lib/),
+     * else agent/target/hopscope-agent.jar of this jar's repository or the working dir.
+     */
     static Path find(Path given, String command) throws CliProblem {
         if (given != null) {
             if (!Files.isRegularFile(given)) {
                 throw new CliProblem(command + ": " + given + ": no such agent jar (--agent)");
             }
             return given.toAbsolutePath().normalize();
+        }
+        Path self = selfJar();
+        if (self != null && self.getParent() != null && Files.isRegularFile(self.getParent().resolve(RELEASE_AGENT_JAR))) {
+            return self.getParent().resolve(RELEASE_AGENT_JAR).toAbsolutePath().normalize();
         }
         List<String> looked = new ArrayList<>();
         for (Path c : repositoryRoots()) {
@@ -43,19 +53,34 @@ final class AgentJar {
      */
     static Set<Path> repositoryRoots() {
         Set<Path> candidates = new LinkedHashSet<>();
-        try {
-            Path self = Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-            // analyzer/target/hopscope.jar or analyzer/target/classes -> the repository root
-            Path up = self.getParent() != null && self.getParent().getParent() != null
-                    ? self.getParent().getParent().getParent() : null;
-            if (up != null) {
-                candidates.add(up.toAbsolutePath().normalize());
-            }
-        } catch (URISyntaxException | SecurityException | NullPointerException e) {
-            // No code source (unusual class loader): the working directory only.
+        Path self = selfJar();
+        // analyzer/target/hopscope.jar or analyzer/target/classes -> the repository root
+        Path up = self != null && self.getParent() != null && self.getParent().getParent() != null
+                ? self.getParent().getParent().getParent() : null;
+        if (up != null) {
+            candidates.add(up.toAbsolutePath().normalize());
         }
         candidates.add(Path.of("").toAbsolutePath().normalize());
         return candidates;
+    }
+
+    /** This CLI's jar (or classes folder), or null without a code source (an unusual class loader). */
+    private static Path selfJar() {
+        try {
+            return Path.of(Hopscope.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The folder that holds bpf/ beside an agent jar: the release archive's (the jar in its lib/) or the
+     * repository's (agent/target/).
+     */
+    static Path rootOf(Path agentJar) {
+        Path dir = agentJar.toAbsolutePath().getParent();
+        return dir.getFileName() != null && dir.getFileName().toString().equals("lib") ? dir.getParent()
+                : dir.getParent().getParent();
     }
 
     /**

@@ -3,7 +3,6 @@ package io.hopscope.analyzer.command;
 import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.NameGlob;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
-import io.hopscope.analyzer.analysis.SegmentJoin;
 import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.export.Endpoint;
@@ -11,11 +10,11 @@ import io.hopscope.analyzer.export.Headers;
 import io.hopscope.analyzer.export.OtlpProfiles;
 import io.hopscope.analyzer.export.PprofProfile;
 import io.hopscope.analyzer.export.ProfileSamples;
+import io.hopscope.analyzer.export.RequestProfiles;
 import io.hopscope.analyzer.export.SampleType;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.model.Request;
-import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.read.BpfInput;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceRequest;
 import io.opentelemetry.proto.collector.profiles.v1development.ExportProfilesServiceResponse;
@@ -42,8 +41,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Per-request profiles for the backends fleets run: an OpenTelemetry Collector (OTLP profiles),"
                 + " Pyroscope or go tool pprof (pprof).",
-                "Sample types: cpu, wall (samples), alloc_space (bytes), lock and park (ns), off_cpu (ns, with --bpf),"
-                        + " queue_delay, server_queue, wake_latency and return_delay (ns, one per hop).",
+                "Sample types: requests (one per request), cpu, wall (samples), alloc_space (bytes), lock and park (ns),"
+                        + " off_cpu (ns, with --bpf), queue_delay, server_queue, wake_latency and return_delay (ns, one per"
+                        + " hop).",
                 "Attributes: request name and kind, thread pool, hop kind and via; never a request id (backends make series"
                         + " of them).",
                 "Headers for the endpoint (Authorization, a tenant) come from OTEL_EXPORTER_OTLP_HEADERS"
@@ -125,7 +125,7 @@ public final class ExportCommand implements Callable<Integer> {
         ProfileSamples samples = new ProfileSamples();
         Report report = read(samples, err);
         if (samples.isEmpty()) {
-            err.println("warning: " + recording.file + ": nothing to export in the selected requests (no samples, no hops)");
+            err.println("warning: " + recording.file + ": no request to export (none of the names selected finished in it)");
         }
         long start = report.recording().startEpochNanos();
         long end = report.recording().endEpochNanos();
@@ -145,7 +145,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (target.file != null) {
             write(target.file, bytes);
         }
-        err.println("exported " + summary(samples) + " of " + count(report) + " requests to "
+        err.println("exported " + summary(samples) + " of " + samples.requests() + " requests to "
                 + (target.file != null ? target.file : endpoint));
         err.flush();
         return 0;
@@ -155,41 +155,19 @@ public final class ExportCommand implements Callable<Integer> {
         NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory.bytes()));
-        for (SampleType type : SampleType.values()) {
-            for (String event : type.events()) {
-                analyzer.join(event, new SegmentJoin() {
-                    @Override
-                    public void accept(StackSample sample, long id, String requestName) {
-                        accept(sample, id, requestName, null, null, null);
-                    }
-
-                    @Override
-                    public void accept(StackSample sample, long id, String requestName, String requestKind,
-                                       String traceId, String spanId) {
-                        if (id != 0 && (names == null || names.matches(requestName))) {
-                            samples.addJoined(type, requestName, requestKind, traceId, spanId, sample);
-                        }
-                    }
-                });
-            }
-        }
+        RequestProfiles profiles = new RequestProfiles(analyzer, names, samples);
         OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
-        int withoutDetail = 0;
         for (Request r : report.requests()) {
-            if (r.detailKept()) {
-                samples.addHops(r);
-            } else if (r.hopCount() > 0 || r.serverQueue().queued()) {
-                withoutDetail++;
-            }
+            profiles.add(r);
         }
-        if (withoutDetail > 0) {
-            err.println("warning: " + recording.file + ": the hops of " + withoutDetail + " requests were over the detail"
-                    + " budget and are not exported; raise --detail-memory");
+        if (profiles.withoutLists() > 0) {
+            err.println("warning: " + recording.file + ": the hops of " + profiles.withoutLists() + " requests were over"
+                    + " the detail budget and are not exported; raise --detail-memory");
         }
         if (bpf.isSet()) {
             // The off-CPU join names requests by id only: their kind and trace context come from the
@@ -215,28 +193,52 @@ public final class ExportCommand implements Callable<Integer> {
     // OTLP/HTTP with protobuf: a 2xx can still carry a partial success that rejected profiles.
     private static void sendOtlp(URI endpoint, byte[] bytes, Headers headers, ExportProfilesServiceRequest request)
             throws CliProblem {
-        URI uri = withPath(endpoint, "/v1development/profiles", "");
-        byte[] answer = post(uri, bytes, "application/x-protobuf", headers);
+        URI uri = otlpUri(endpoint);
+        String rejected = rejected(post(uri, bytes, "application/x-protobuf", headers), profiles(request), uri, headers);
+        if (rejected != null) {
+            throw new CliProblem(rejected);
+        }
+    }
+
+    /** Where OTLP profiles go: the URL as given when it has a path, else its /v1development/profiles. */
+    static URI otlpUri(URI endpoint) {
+        return withPath(endpoint, "/v1development/profiles", "");
+    }
+
+    /** The profiles an export request holds. */
+    static int profiles(ExportProfilesServiceRequest request) {
+        return request.getResourceProfiles(0).getScopeProfiles(0).getProfilesCount();
+    }
+
+    /** What a Collector's 2xx answer says it rejected of the {@code sent} profiles, in a line; null when none. */
+    static String rejected(byte[] answer, int sent, URI uri, Headers headers) {
         try {
             ExportProfilesServiceResponse response = ExportProfilesServiceResponse.parseFrom(answer);
             long rejected = response.getPartialSuccess().getRejectedProfiles();
             if (rejected > 0) {
-                int sent = request.getResourceProfiles(0).getScopeProfiles(0).getProfilesCount();
-                throw new CliProblem(uri + ": rejected " + rejected + " of " + sent + " profiles: "
-                        + headers.scrub(response.getPartialSuccess().getErrorMessage()));
+                return uri + ": rejected " + rejected + " of " + sent + " profiles: "
+                        + headers.scrub(response.getPartialSuccess().getErrorMessage());
             }
         } catch (com.google.protobuf.InvalidProtocolBufferException e) {
             // Not an OTLP answer, but a 2xx: the collector took it.
         }
+        return null;
     }
 
-    // Pyroscope's ingest API: the application name and the profile's time span in seconds are in the query.
     private void push(URI endpoint, byte[] bytes, Headers headers, long startEpochNanos, long endEpochNanos)
             throws CliProblem {
-        String query = "format=pprof&name=" + URLEncoder.encode(sent.service, StandardCharsets.UTF_8)
+        post(pushUri(endpoint, sent.service, startEpochNanos, endEpochNanos), bytes, "application/octet-stream", headers);
+    }
+
+    /**
+     * Pyroscope's ingest API for a profile of {@code service} spanning these epoch times: the application
+     * name and the span in seconds are in the query.
+     */
+    static URI pushUri(URI endpoint, String service, long startEpochNanos, long endEpochNanos) {
+        String query = "format=pprof&name=" + URLEncoder.encode(service, StandardCharsets.UTF_8)
                 + "&from=" + startEpochNanos / 1_000_000_000L + "&until=" + Math.max(startEpochNanos / 1_000_000_000L + 1,
                 (endEpochNanos + 999_999_999L) / 1_000_000_000L);
-        post(withPath(endpoint, "/ingest", query), bytes, "application/octet-stream", headers);
+        return withPath(endpoint, "/ingest", query);
     }
 
     private static byte[] post(URI uri, byte[] bytes, String contentType, Headers headers) throws CliProblem {
@@ -276,11 +278,8 @@ public final class ExportCommand implements Callable<Integer> {
                 .collect(Collectors.joining(", ", "samples (", ")"));
     }
 
-    private static long count(Report report) {
-        return report.summary().stream().mapToLong(s -> s.count()).sum();
-    }
-
-    private static String versionOf() {
+    /** The analyzer's version, as the profiles' instrumentation scope gives it. */
+    static String versionOf() {
         String v = ExportCommand.class.getPackage().getImplementationVersion();
         return v == null ? "0.1.0" : v;
     }

@@ -154,8 +154,8 @@ public final class RecordCommand implements Callable<Integer> {
 
     /** offwake.py's path when --bpf can run here; otherwise null, after one line saying why. */
     private static Path tracerOrWhyNot(Path agentJar, PrintWriter err) throws InterruptedException {
-        // agent/target/hopscope-agent.jar -> the repository root, where bpf/ is
-        Path root = agentJar.getParent().getParent().getParent();
+        // agent/target/hopscope-agent.jar, or the release archive's lib/hopscope-agent.jar -> where bpf/ is
+        Path root = AgentJar.rootOf(agentJar);
         Path offwake = root.resolve(OFFWAKE);
         String why = null;
         if (!"root".equals(System.getProperty("user.name"))) {

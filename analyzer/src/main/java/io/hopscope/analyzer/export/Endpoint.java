@@ -24,6 +24,10 @@ public final class Endpoint {
     // What of a refusal's body a message quotes: enough for a collector's reason, not a page.
     private static final int QUOTED_CHARS = 200;
 
+    // One client for every POST of this JVM: live posts once a second for days, and each client has a
+    // selector thread of its own until it is collected.
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+
     private Endpoint() {
     }
 
@@ -43,43 +47,85 @@ public final class Endpoint {
             // The JDK refuses some names (Host, Content-Length...); its message quotes only the name.
             throw new EndpointProblem(uri + ": a header cannot be sent: " + headers.scrub(String.valueOf(e.getMessage())));
         }
-        HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
         HttpResponse<byte[]> response;
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
         } catch (HttpConnectTimeoutException e) {
-            throw new EndpointProblem(uri + ": no connection within " + CONNECT_TIMEOUT.toSeconds() + " s; nothing was sent");
+            throw EndpointProblem.retryable(uri + ": no connection within " + CONNECT_TIMEOUT.toSeconds()
+                    + " s; nothing was sent", -1);
         } catch (HttpTimeoutException e) {
-            throw new EndpointProblem(uri + ": no answer within " + REQUEST_TIMEOUT.toSeconds()
-                    + " s; the export may or may not have been received");
+            throw EndpointProblem.retryable(uri + ": no answer within " + REQUEST_TIMEOUT.toSeconds()
+                    + " s; the export may or may not have been received", -1);
         } catch (ConnectException e) {
-            throw new EndpointProblem(uri + ": cannot connect (connection refused?); nothing was sent");
+            throw EndpointProblem.retryable(uri + ": cannot connect (connection refused?); nothing was sent", -1);
         } catch (IOException e) {
             Throwable cause = e.getCause() instanceof UnresolvedAddressException ? e.getCause() : e;
-            throw new EndpointProblem(uri + ": " + (cause instanceof UnresolvedAddressException ? "unknown host"
+            // An unknown host too: a Collector's service name resolves again once it is back.
+            throw EndpointProblem.retryable(uri + ": " + (cause instanceof UnresolvedAddressException ? "unknown host"
                     : headers.scrub(cause.getClass().getSimpleName() + " " + cause.getMessage()))
-                    + "; the export may not have been received");
+                    + "; the export may not have been received", -1);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new EndpointProblem(uri + ": interrupted while sending; the export may not have been received");
+            throw EndpointProblem.retryable(uri + ": interrupted while sending; the export may not have been received", -1);
         }
-        if (response.statusCode() / 100 != 2) {
+        int status = response.statusCode();
+        if (status / 100 != 2) {
             // A collector answers a protobuf Status: its message is the readable part of the bytes.
             String why = new String(response.body(), StandardCharsets.ISO_8859_1)
                     .replaceAll("[^\\x20-\\x7e]+", " ").replaceAll("\\s+", " ").strip();
             if (why.length() > QUOTED_CHARS) {
                 why = why.substring(0, QUOTED_CHARS) + "...";
             }
-            throw new EndpointProblem(uri + ": refused with HTTP " + response.statusCode()
-                    + (why.isEmpty() ? "" : ": " + headers.scrub(why)));
+            String message = uri + ": refused with HTTP " + status + (why.isEmpty() ? "" : ": " + headers.scrub(why));
+            // OTLP's retryable answers (429, 502-504), and any 5xx or a 408: the endpoint is there but not
+            // taking data now. Any other 4xx will be refused again: credentials, a wrong path, a bad request.
+            if (status == 408 || status == 429 || status / 100 == 5) {
+                throw EndpointProblem.retryable(message, retryAfterSeconds(response));
+            }
+            throw new EndpointProblem(message);
         }
         return response.body();
     }
 
-    /** The endpoint did not take the export; the message is one line without any header value. */
+    // Retry-After in seconds (the HTTP-date form is not worth parsing for a Collector); -1 when absent.
+    private static long retryAfterSeconds(HttpResponse<?> response) {
+        try {
+            return response.headers().firstValue("Retry-After").map(v -> Long.parseLong(v.strip())).orElse(-1L);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * The endpoint did not take the export; the message is one line without any header value. A retryable
+     * problem is the endpoint not there or not taking data now (no connection, no answer, a 5xx, 429 or
+     * 408); any other is a refusal that will be repeated (a 4xx: credentials, a wrong path).
+     */
     public static final class EndpointProblem extends Exception {
+        private final boolean retryable;
+        private final long retryAfterSeconds;
+
         public EndpointProblem(String message) {
+            this(message, false, -1);
+        }
+
+        private EndpointProblem(String message, boolean retryable, long retryAfterSeconds) {
             super(message);
+            this.retryable = retryable;
+            this.retryAfterSeconds = retryAfterSeconds;
+        }
+
+        static EndpointProblem retryable(String message, long retryAfterSeconds) {
+            return new EndpointProblem(message, true, retryAfterSeconds);
+        }
+
+        public boolean retryable() {
+            return retryable;
+        }
+
+        /** What the endpoint asked for with Retry-After, or -1. */
+        public long retryAfterSeconds() {
+            return retryAfterSeconds;
         }
     }
 }

@@ -7,43 +7,48 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
-import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
+import io.opentelemetry.exporter.internal.otlp.metrics.MetricsRequestMarshaler;
 import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.metrics.InstrumentType;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.metrics.export.MetricExporter;
 import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import java.util.function.ToLongFunction;
 
 /**
- * {@code live --otlp}: the figures {@code live} prints, as OTLP metrics sent with the OpenTelemetry Java
- * SDK's own exporter (OTLP/HTTP protobuf, the JDK's HTTP client). Per request name, histograms of each
+ * {@code live --otlp}: the figures {@code live} prints, as OTLP metrics (OTLP/HTTP protobuf), gathered by
+ * the OpenTelemetry Java SDK. Per request name, histograms of each
  * finished request's duration (s), hops, queue delay and wake latency (s), and each server request's
  * time in its server's queue (s; a server's hand-overs are in no hop figure); counters of finished
- * requests and of hops by kind; gauges of requests in flight and of the process's live threads. The
- * caller feeds it the agent's events and calls {@link #flush} once an interval: a failed export is
- * its one-line message, never the SDK's log.
+ * requests and of hops by kind; gauges of requests in flight and of the process's live threads; and
+ * {@code hopscope.export.dropped}, the batches live dropped by signal while its endpoints were away. The
+ * caller feeds it the agent's events and calls {@link #collect} once an interval: the export, serialized
+ * by the SDK's own OTLP marshaler, goes to an {@link Outbox} (which keeps it through an outage), not
+ * over the SDK's exporter (which can only fail it).
  */
 public final class LiveMetrics implements AutoCloseable {
 
     static final AttributeKey<String> REQUEST_NAME = AttributeKey.stringKey(Attribute.request_name.otlpKey);
     static final AttributeKey<String> HOP_KIND = AttributeKey.stringKey(Attribute.hop_kind.otlpKey);
+    static final AttributeKey<String> SIGNAL = AttributeKey.stringKey("signal");
     // Requests whose end never comes (begun before the watch, lost events) must not grow the table for ever.
     private static final int MAX_OPEN = 100_000;
-    // The SDK logs a failed export with its stack trace through java.util.logging; flush says it in one
-    // line instead. Held here: a logger's level lasts only as long as someone references it.
-    private static final Logger SDK_LOG = Logger.getLogger("io.opentelemetry");
-
     private final SdkMeterProvider provider;
-    private final Headers headers;
-    private final URI uri;
     private final DoubleHistogram duration;
     private final LongHistogram hops;
     private final DoubleHistogram queueDelay;
@@ -52,6 +57,8 @@ public final class LiveMetrics implements AutoCloseable {
     private final LongCounter requests;
     private final LongCounter hopsByKind;
     private final Map<Long, Open> open = new ConcurrentHashMap<>();
+    private final Map<String, Attributes> byName = new ConcurrentHashMap<>();
+    private final Map<String, Attributes> byKind = new ConcurrentHashMap<>();
     private final AtomicLong inFlight = new AtomicLong();
 
     /** What a request in flight has gathered so far. */
@@ -63,21 +70,14 @@ public final class LiveMetrics implements AutoCloseable {
         long serverQueueNanos;
     }
 
-    private LiveMetrics(URI uri, Headers headers, String service, LongSupplier liveThreads) {
-        SDK_LOG.setLevel(Level.OFF);
-        this.uri = uri;
-        this.headers = headers;
-        OtlpHttpMetricExporter exporter = OtlpHttpMetricExporter.builder()
-                .setEndpoint(uri.toString())
-                .setHeaders(headers::values)
-                .setTimeout(Duration.ofSeconds(10))
-                .setRetryPolicy(null)
-                .build();
-        // The reader's own period is long: flush() exports, once an interval, and learns the outcome.
+    private LiveMetrics(URI uri, Headers headers, String service, LongSupplier liveThreads,
+                        ToLongFunction<Outbox.Signal> dropped, Consumer<Outbox.Batch> out) {
+        // The reader's own period is long: collect() exports, once an interval.
         provider = SdkMeterProvider.builder()
                 .setResource(Resource.getDefault().merge(Resource.create(
                         Attributes.of(AttributeKey.stringKey("service.name"), service))))
-                .registerMetricReader(PeriodicMetricReader.builder(exporter).setInterval(Duration.ofDays(1)).build())
+                .registerMetricReader(PeriodicMetricReader.builder(new ToOutbox(uri, headers, out)).setInterval(Duration.ofDays(1))
+                        .build())
                 .build();
         Meter meter = provider.get("hopscope");
         duration = meter.histogramBuilder("hopscope.request.duration").setUnit("s")
@@ -100,14 +100,73 @@ public final class LiveMetrics implements AutoCloseable {
                 .setDescription("Requests started and not finished").buildWithCallback(m -> m.record(inFlight.get()));
         meter.gaugeBuilder("hopscope.process.threads").ofLongs().setUnit("{thread}")
                 .setDescription("Live threads of the watched JVM").buildWithCallback(m -> m.record(liveThreads.getAsLong()));
+        // Prometheus: hopscope_export_dropped_total{signal="profiles"}.
+        meter.counterBuilder("hopscope.export.dropped").setUnit("{batch}")
+                .setDescription("Exports live dropped while their endpoint was away (profile windows, metrics exports),"
+                        + " the oldest first")
+                .buildWithCallback(m -> {
+                    for (Outbox.Signal signal : Outbox.Signal.values()) {
+                        m.record(dropped.applyAsLong(signal), Attributes.of(SIGNAL, signal.name()));
+                    }
+                });
     }
 
-    /** Metrics for {@code endpoint} (an OTLP/HTTP base URL: /v1/metrics is added when it has no path). */
-    public static LiveMetrics start(URI endpoint, Headers headers, String service, LongSupplier liveThreads) {
+    /** The SDK's collections, serialized with its own OTLP marshaler, each a batch for the outbox. */
+    private record ToOutbox(URI uri, Headers headers, Consumer<Outbox.Batch> out) implements MetricExporter {
+
+        @Override
+        public CompletableResultCode export(Collection<MetricData> metrics) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try {
+                MetricsRequestMarshaler.create(metrics).writeBinaryTo(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // in memory: cannot happen
+            }
+            out.accept(new Outbox.Batch(Outbox.Signal.metrics, uri, bytes.toByteArray(), "application/x-protobuf", headers,
+                    null));
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public AggregationTemporality getAggregationTemporality(InstrumentType instrumentType) {
+            return AggregationTemporality.CUMULATIVE;
+        }
+
+        @Override
+        public CompletableResultCode flush() {
+            return CompletableResultCode.ofSuccess();
+        }
+
+        @Override
+        public CompletableResultCode shutdown() {
+            return CompletableResultCode.ofSuccess();
+        }
+    }
+
+    /**
+     * Metrics for {@code endpoint} (an OTLP/HTTP base URL: /v1/metrics is added when it has no path), each
+     * export a batch with {@code headers} for {@code out}; {@code dropped} says how many batches of a signal
+     * were dropped so far.
+     */
+    public static LiveMetrics start(URI endpoint, Headers headers, String service, LongSupplier liveThreads,
+                                    ToLongFunction<Outbox.Signal> dropped, Consumer<Outbox.Batch> out) {
+        return new LiveMetrics(uri(endpoint), headers, service, liveThreads, dropped, out);
+    }
+
+    /** Where the metrics go: {@code endpoint}'s path, or /v1/metrics when it has none. */
+    public static URI uri(URI endpoint) {
         String path = endpoint.getRawPath() == null || endpoint.getRawPath().isEmpty() || "/".equals(endpoint.getRawPath())
                 ? "/v1/metrics" : endpoint.getRawPath();
-        URI uri = URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + path);
-        return new LiveMetrics(uri, headers, service, liveThreads);
+        return URI.create(endpoint.getScheme() + "://" + endpoint.getRawAuthority() + path);
+    }
+
+    /**
+     * Another JVM is watched now (live --wait): the requests in flight in the last one will not end, and
+     * the new one numbers its requests from 1 again. The counters and histograms go on.
+     */
+    public void newTarget() {
+        open.clear();
+        inFlight.set(0);
     }
 
     public void started(long requestId) {
@@ -128,7 +187,7 @@ public final class LiveMetrics implements AutoCloseable {
             }
             return;
         }
-        hopsByKind.add(1, Attributes.of(HOP_KIND, kind));
+        hopsByKind.add(1, byKind.computeIfAbsent(kind == null ? "?" : kind, k -> Attributes.of(HOP_KIND, k)));
         if (o != null) {
             synchronized (o) {
                 o.hops++;
@@ -146,7 +205,7 @@ public final class LiveMetrics implements AutoCloseable {
      * server queue, only when its start was seen (else they would be partial).
      */
     public void finished(long requestId, String name, String kind, long durationNanos) {
-        Attributes a = Attributes.of(REQUEST_NAME, name == null ? "?" : name);
+        Attributes a = attributes(name == null ? "?" : name);
         requests.add(1, a);
         duration.record(durationNanos / 1e9, a);
         Open o = open.remove(requestId);
@@ -163,19 +222,21 @@ public final class LiveMetrics implements AutoCloseable {
         }
     }
 
-    /**
-     * Exports what was gathered; null when the endpoint took it, else one line saying why not. Null
-     * too when the calling thread is interrupted (live is stopping): then the outcome is not known.
-     */
-    public String flush() {
-        CompletableResultCode result = provider.forceFlush().join(30, TimeUnit.SECONDS);
-        if (result.isSuccess() || !result.isDone() && Thread.currentThread().isInterrupted()) {
-            return null;
+    // A request name's attributes, made once: thousands of requests a second end under a few names.
+    private Attributes attributes(String name) {
+        Attributes a = byName.get(name);
+        if (a == null) {
+            a = Attributes.of(REQUEST_NAME, name);
+            if (byName.size() < MAX_OPEN) {
+                byName.put(name, a);
+            }
         }
-        Throwable t = result.getFailureThrowable();
-        String why = t == null ? (result.isDone() ? "refused" : "no answer within 30 s")
-                : t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-        return uri + ": metrics not sent: " + headers.scrub(why.replaceAll("\\s+", " ").strip());
+        return a;
+    }
+
+    /** Collects what was gathered into one export, a batch for the outbox. */
+    public void collect() {
+        provider.forceFlush().join(30, TimeUnit.SECONDS);
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * The per-request values export sends, added up by sample type, stack and attributes: what both the
  * OTLP and the pprof writers read. A stack is root first; a hop's stack is made of two synthetic
  * frames ({@code queue delay via VIA}, {@code to POOL}) since a hop has no Java stack of its own.
- * Every sample carries its request's name and, where the recording has it, its kind.
+ * Every sample carries its request's name and, where the recording has it, its kind; each request is
+ * also one {@code requests} sample of its own.
  * A sample of a request made in a W3C trace keeps its trace and span id (the OTLP sample's link,
  * pprof's {@code span_id}): such samples add up per trace, the others per stack and attributes only.
  */
@@ -40,6 +41,7 @@ public final class ProfileSamples {
 
     // Insertion order: the same recording gives the same file, byte for byte.
     private final Map<SampleType, Map<Key, long[]>> values = new EnumMap<>(SampleType.class);
+    private long requests;
 
     /**
      * A JDK event joined to a request of {@code requestKind} (null: not recorded): its frames, then its
@@ -58,6 +60,27 @@ public final class ProfileSamples {
         }
         add(type, frames, attributes(requestName, requestKind, pool(sample.threadName(), false), null, null), traceId,
                 spanId, sample.weight());
+    }
+
+    /**
+     * A finished request: counted ({@link SampleType#requests}, its stack its name alone), and its hops
+     * when it kept its lists. Returns false when it had hops (or a server's hand-over) but not its lists,
+     * which the analyzer's budget dropped: those hops are not in the profile.
+     */
+    public boolean addRequest(Request r) {
+        String name = r.name() == null ? "?" : r.name();
+        add(SampleType.requests, List.of(name), attributes(name, r.kind(), null, null, null), r.traceId(), r.spanId(), 1);
+        requests++;
+        if (r.detailKept()) {
+            addHops(r);
+            return true;
+        }
+        return r.hopCount() == 0 && !r.serverQueue().queued();
+    }
+
+    /** The requests added ({@link #addRequest}). */
+    public long requests() {
+        return requests;
     }
 
     /**

@@ -7,9 +7,14 @@ import java.util.List;
 /**
  * What one exported value measures: its type and unit as the OTLP profile's {@code sample_type} and
  * pprof's {@code sample_type} name them, and the JDK events joined to requests that feed it (none for
- * the values taken from the agent's hops and from the eBPF join).
+ * the values taken from the requests themselves, their hops and the eBPF join).
  */
 public enum SampleType {
+    /**
+     * Each finished request, one a request, its stack its name alone: how many requests of each name
+     * (and kind, and trace) a profile's span holds, so that any span's count is the sum of its windows'.
+     */
+    requests("requests", "count", List.of()),
     /** JFR's execution samples (and async-profiler's CPU samples): threads running Java code. */
     cpu("cpu", "count", List.of(HopscopeContract.EXECUTION_SAMPLE)),
     /** Samples of threads in every state: Java and native-method samples, async-profiler's wall clock. */
@@ -65,7 +70,7 @@ public enum SampleType {
         return unit;
     }
 
-    /** The JDK events joined to requests that feed this type (none for hops and off-CPU time). */
+    /** The JDK events joined to requests that feed this type (none for requests, hops and off-CPU time). */
     public List<String> events() {
         return events;
     }

@@ -202,6 +202,11 @@ public final class JfrEvents {
             // A new thread, or a renamed one: keep the latest name. JDK 21+ recordings say whether
             // a thread is virtual (RecordedThread#isVirtual is not in JDK 17's API: read the field).
             ref = new ThreadRef(javaId, t.getOSThreadId(), name, t.hasField("virtual") && t.getBoolean("virtual"));
+            if (threads.size() > 100_000) {
+                // A thread per task (virtual threads) for days of a live stream: forget them all at once, as
+                // byObject below; a thread seen again is a new but equal ThreadRef.
+                threads.clear();
+            }
             threads.put(javaId, ref);
         }
         if (byObject.size() > 100_000) {

@@ -123,6 +123,15 @@ class ExportCliTest {
                 "thread.pool=known-path-A", "thread.pool=known-path-B");
         assertThat(attributes(d, byType.get("wake_latency/nanoseconds").getSamples(0))).contains("hopscope.hop.kind=wake");
 
+        // Each request counted once, its stack its name: the three known-path requests.
+        var requests = byType.get("requests/count");
+        assertThat(requests.getSamplesList().stream().mapToLong(s -> s.getValues(0)).sum()).isEqualTo(3);
+        assertThat(requests.getSamplesList()).allSatisfy(s -> {
+            assertThat(frames(d, s)).containsExactly(KnownPathRecording.NAME);
+            assertThat(attributes(d, s)).contains("hopscope.request.name=" + KnownPathRecording.NAME);
+        });
+        assertThat(r.err()).contains("of 3 requests");
+
         // The contended monitor's class is the lock samples' leaf, under a frame of the known path's code.
         var lock = byType.get("lock/nanoseconds");
         List<String> leafFirst = frames(d, lock.getSamples(0));
@@ -183,16 +192,26 @@ class ExportCliTest {
         try (InputStream in = new GZIPInputStream(Files.newInputStream(pprof))) {
             p = Profile.parseFrom(in);
         }
-        List<String> spanLabels = new java.util.ArrayList<>();
-        p.getSampleList().forEach(s -> s.getLabelList().forEach(l -> {
-            String key = p.getStringTable((int) l.getKey());
-            assertThat(key).isNotEqualTo("trace_id"); // a series per trace in Pyroscope
-            if (key.equals("span_id")) {
-                spanLabels.add(p.getStringTable((int) l.getStr()));
-            }
-        }));
-        assertThat(p.getSampleList()).hasSize(2);
-        assertThat(spanLabels).containsExactly(TracedRequests.SPAN_1);
+        // Per type: the queue delay of each request, and each request counted, one of the two linked.
+        List<String> types = p.getSampleTypeList().stream().map(t -> p.getStringTable((int) t.getType())).toList();
+        for (String type : List.of("queue_delay", "requests")) {
+            int column = types.indexOf(type);
+            List<String> spanLabels = new java.util.ArrayList<>();
+            List<io.hopscope.analyzer.export.pprof.Sample> ofType = new java.util.ArrayList<>();
+            p.getSampleList().stream().filter(s -> s.getValue(column) != 0).forEach(s -> {
+                ofType.add(s);
+                s.getLabelList().forEach(l -> {
+                    String key = p.getStringTable((int) l.getKey());
+                    assertThat(key).isNotEqualTo("trace_id"); // a series per trace in Pyroscope
+                    if (key.equals("span_id")) {
+                        spanLabels.add(p.getStringTable((int) l.getStr()));
+                    }
+                });
+            });
+            assertThat(ofType).as(type).hasSize(2);
+            assertThat(spanLabels).as(type).containsExactly(TracedRequests.SPAN_1);
+        }
+        assertThat(p.getSampleList()).hasSize(4);
     }
 
     /** A request with one handoff of 5 us from this thread to another, made in the trace given (null: none). */

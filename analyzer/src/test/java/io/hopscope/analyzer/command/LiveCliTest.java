@@ -92,9 +92,44 @@ class LiveCliTest {
     }
 
     @Test
+    void aPidOrWaitIsNeededAndNotBoth() {
+        Cli none = Cli.run("live");
+        assertThat(none.exitCode()).isEqualTo(2);
+        assertThat(none.err()).startsWith("give the PID of the JVM to watch, or --wait PATTERN")
+                .contains("Usage: hopscope live (PID | --wait PATTERN) [AGENT_OPTIONS] [OPTIONS]");
+        Cli both = Cli.run("live", "42", "--wait", "app.jar");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).startsWith("give a PID or --wait PATTERN, not both");
+        Cli blank = Cli.run("live", "--wait", " ");
+        assertThat(blank.exitCode()).isEqualTo(2);
+        assertThat(blank.err()).startsWith("--wait needs a main class or jar to match");
+    }
+
+    @Test
+    void profileOptionsNeedAnEndpointAndSaneValues() {
+        Cli noEndpoint = Cli.run("live", "1", "--profile-interval", "10");
+        assertThat(noEndpoint.exitCode()).isEqualTo(2);
+        assertThat(noEndpoint.err()).startsWith("--profile-interval is for --otlp or --push");
+        Cli tooLong = Cli.run("live", "1", "--otlp", "http://127.0.0.1:1", "--profile-interval", "3601");
+        assertThat(tooLong.exitCode()).isEqualTo(2);
+        assertThat(tooLong.err()).startsWith("--profile-interval must be 0 (no profiles) or between 1 and 3600 seconds,"
+                + " got 3601");
+        Cli pushNothing = Cli.run("live", "1", "--push", "http://127.0.0.1:1", "--profile-interval", "0");
+        assertThat(pushNothing.exitCode()).isEqualTo(2);
+        assertThat(pushNothing.err()).startsWith("--push sends profiles: --profile-interval 0 leaves it nothing");
+        Cli noBuffer = Cli.run("live", "1", "--otlp", "http://127.0.0.1:1", "--buffer", "0");
+        assertThat(noBuffer.exitCode()).isEqualTo(2);
+        assertThat(noBuffer.err()).startsWith("--buffer must be at least 1 window, got 0");
+        Cli pushFtp = Cli.run("live", "1", "--push", "ftp://127.0.0.1/x");
+        assertThat(pushFtp.exitCode()).isEqualTo(2);
+        assertThat(pushFtp.err()).startsWith("--push must be an http:// or https:// URL with a host");
+    }
+
+    @Test
     void helpShowsAnExample() {
         Cli r = Cli.run("live", "--help");
         assertThat(r.exitCode()).isZero();
-        assertThat(r.out()).contains("Example: hopscope live 4242 requests=com.example.Api#call");
+        assertThat(r.out()).contains("Example: hopscope live 4242 requests=com.example.Api#call")
+                .contains("hopscope live --wait app.jar --otlp http://collector:4318");
     }
 }

@@ -115,11 +115,27 @@ class LiveCommandIT {
         final Path errFile;
 
         Live(Path cli, Path errFile, String... args) throws Exception {
+            this(cli, errFile, List.of(), args);
+        }
+
+        /** The same, with options for live's own JVM ({@code -Dhopscope.retry.seed=...}). */
+        Live(Path cli, Path errFile, List<String> jvmOptions, String... args) throws Exception {
+            this(cli, errFile, java.util.Map.of(), jvmOptions, args);
+        }
+
+        /** The same, with these environment variables besides this JVM's (OTEL_EXPORTER_OTLP_HEADERS: none unless given). */
+        Live(Path cli, Path errFile, java.util.Map<String, String> env, List<String> jvmOptions, String... args)
+                throws Exception {
             List<String> cmd = new ArrayList<>(interruptible());
-            cmd.addAll(List.of(java(), "-jar", cli.toString(), "live"));
+            cmd.add(java());
+            cmd.addAll(jvmOptions);
+            cmd.addAll(List.of("-jar", cli.toString(), "live"));
             cmd.addAll(List.of(args));
             this.errFile = errFile;
-            this.process = new ProcessBuilder(cmd).redirectError(errFile.toFile()).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(errFile.toFile());
+            pb.environment().keySet().removeIf(k -> k.startsWith("OTEL_"));
+            pb.environment().putAll(env);
+            this.process = pb.start();
             this.out = new Lines(process);
         }
 

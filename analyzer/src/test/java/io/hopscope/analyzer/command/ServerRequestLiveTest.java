@@ -7,10 +7,10 @@ import static io.hopscope.analyzer.testing.ServerRequestRecording.SERVER_QUEUE_N
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import io.hopscope.analyzer.analysis.live.LiveFigures;
 import io.hopscope.analyzer.export.Headers;
 import io.hopscope.analyzer.export.LiveMetrics;
+import io.hopscope.analyzer.export.Outbox;
 import io.hopscope.analyzer.model.LiveInterval;
 import io.hopscope.analyzer.output.LiveJson;
 import io.hopscope.analyzer.output.LiveText;
@@ -20,10 +20,9 @@ import io.opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.metrics.v1.HistogramDataPoint;
 import io.opentelemetry.proto.metrics.v1.Metric;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,21 +107,19 @@ class ServerRequestLiveTest {
 
     @Test
     void otlpHasAServerQueueHistogramPerRequestNameAndNoHandOverAmongTheHops() throws Exception {
-        List<ExportMetricsServiceRequest> received = new CopyOnWriteArrayList<>();
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        server.createContext("/v1/metrics", exchange -> {
-            received.add(ExportMetricsServiceRequest.parseFrom(exchange.getRequestBody().readAllBytes()));
-            exchange.getResponseHeaders().add("Content-Type", "application/x-protobuf");
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        server.start();
-        try (LiveMetrics metrics = LiveMetrics.start(URI.create("http://127.0.0.1:" + server.getAddress().getPort()),
-                Headers.NONE, "orders", () -> 7)) {
+        List<Outbox.Batch> batches = new CopyOnWriteArrayList<>();
+        try (LiveMetrics metrics = LiveMetrics.start(URI.create("http://127.0.0.1:4318"), Headers.NONE, "orders", () -> 7,
+                signal -> signal == Outbox.Signal.profiles ? 2 : 0, batches::add)) {
             replay(metrics);
-            assertThat(metrics.flush()).isNull();
-        } finally {
-            server.stop(0);
+            metrics.collect();
+        }
+        assertThat(batches).isNotEmpty().allSatisfy(b -> {
+            assertThat(b.signal()).isEqualTo(Outbox.Signal.metrics);
+            assertThat(b.uri()).hasToString("http://127.0.0.1:4318/v1/metrics");
+        });
+        List<ExportMetricsServiceRequest> received = new ArrayList<>();
+        for (Outbox.Batch b : batches) {
+            received.add(ExportMetricsServiceRequest.parseFrom(b.body()));
         }
         Map<String, Metric> metrics = new HashMap<>();
         received.get(0).getResourceMetricsList().forEach(rm -> rm.getScopeMetricsList().forEach(sm ->
@@ -144,6 +141,12 @@ class ServerRequestLiveTest {
         metrics.get("hopscope.hops").getSum().getDataPointsList().forEach(p ->
                 hops.put(attributes(p.getAttributesList()).get("hopscope.hop.kind"), p.getAsInt()));
         assertThat(hops).containsExactlyInAnyOrderEntriesOf(Map.of("handoff", 1L, "wake", 1L));
+        // What the outboxes dropped, by signal, sent beside the figures (Prometheus: hopscope_export_dropped_total).
+        Map<String, Long> dropped = new HashMap<>();
+        metrics.get("hopscope.export.dropped").getSum().getDataPointsList().forEach(p ->
+                dropped.put(attributes(p.getAttributesList()).get("signal"), p.getAsInt()));
+        assertThat(dropped).containsExactlyInAnyOrderEntriesOf(Map.of("profiles", 2L, "metrics", 0L));
+        assertThat(metrics.get("hopscope.export.dropped").getSum().getIsMonotonic()).isTrue();
     }
 
     private static Map<String, String> attributes(List<KeyValue> list) {

@@ -25,13 +25,16 @@ import java.util.concurrent.TimeUnit;
  */
 public final class OtelCollector implements AutoCloseable {
 
-    private final Process process;
+    private Process process;
+    private final Path binary;
+    private final Path config;
     private final Path dir;
     private final int port;
     private final int prometheusPort;
 
-    private OtelCollector(Process process, Path dir, int port, int prometheusPort) {
-        this.process = process;
+    private OtelCollector(Path binary, Path config, Path dir, int port, int prometheusPort) {
+        this.binary = binary;
+        this.config = config;
         this.dir = dir;
         this.port = port;
         this.prometheusPort = prometheusPort;
@@ -39,29 +42,47 @@ public final class OtelCollector implements AutoCloseable {
 
     /** Builds the collector if needed (minutes the first time) and starts it with its files in {@code dir}. */
     public static OtelCollector start(Path dir) throws Exception {
+        return start(dir, null);
+    }
+
+    /**
+     * The same, its receiver taking only requests with {@code Authorization: Bearer TOKEN} (the bearer token
+     * authenticator; 401 otherwise), as a fleet's Collector does; {@code token} null takes every request.
+     */
+    public static OtelCollector start(Path dir, String token) throws Exception {
         Path binary = build(dir);
         int port = freePort();
         int prometheusPort = freePort();
         Path config = dir.resolve("otelcol.yaml");
-        Files.writeString(config, """
+        String auth = token == null ? "" : "        auth:\n          authenticator: bearertokenauth\n";
+        String extensions = token == null ? "" : """
+                extensions:
+                  bearertokenauth:
+                    token: "%s"
+                """.formatted(token);
+        // append: a collector restarted on the same files (LiveOutageIT) keeps what the first one wrote.
+        Files.writeString(config, extensions + """
                 receivers:
                   otlp:
                     protocols:
                       http:
                         endpoint: 127.0.0.1:%d
-                exporters:
+                %sexporters:
                   debug:
                     verbosity: basic
                   file/profiles:
                     path: %s
+                    append: true
                   file/metrics:
                     path: %s
+                    append: true
                   file/traces:
                     path: %s
+                    append: true
                   prometheus:
                     endpoint: 127.0.0.1:%d
                 service:
-                  telemetry:
+                  %stelemetry:
                     metrics:
                       level: none
                   pipelines:
@@ -74,26 +95,42 @@ public final class OtelCollector implements AutoCloseable {
                     traces:
                       receivers: [otlp]
                       exporters: [file/traces]
-                """.formatted(port, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
-                dir.resolve("traces.jsonl"), prometheusPort));
-        Process p = new ProcessBuilder(binary.toString(), "--config=" + config, "--feature-gates=+service.profilesSupport")
-                .redirectErrorStream(true).redirectOutput(dir.resolve("otelcol.log").toFile()).start();
-        OtelCollector collector = new OtelCollector(p, dir, port, prometheusPort);
-        // Up when its receiver's and its Prometheus endpoint's ports accept a connection; a collector
-        // that exits says why in its log.
+                """.formatted(port, auth, dir.resolve("profiles.jsonl"), dir.resolve("metrics.jsonl"),
+                dir.resolve("traces.jsonl"), prometheusPort, token == null ? "" : "extensions: [bearertokenauth]\n  "));
+        OtelCollector collector = new OtelCollector(binary, config, dir, port, prometheusPort);
+        collector.launch();
+        return collector;
+    }
+
+    // Starts the process and waits until its receiver's and its Prometheus endpoint's ports accept a
+    // connection; a collector that exits says why in its log.
+    private void launch() throws Exception {
+        process = new ProcessBuilder(binary.toString(), "--config=" + config, "--feature-gates=+service.profilesSupport")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("otelcol.log").toFile()))
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
                  Socket t = new Socket(InetAddress.getLoopbackAddress(), prometheusPort)) {
-                return collector;
+                return;
             } catch (IOException notYet) {
-                if (!p.isAlive() || System.nanoTime() > deadline) {
-                    collector.close();
-                    throw new AssertionError("the collector did not start: " + collector.log());
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    close();
+                    throw new AssertionError("the collector did not start: " + log());
                 }
                 Thread.sleep(100);
             }
         }
+    }
+
+    /** Stops the collector, as a rollout or an OOM kill would: its port refuses connections until {@link #restart}. */
+    public void stop() throws InterruptedException {
+        close();
+    }
+
+    /** Starts it again on the same ports, writing on to the same files. */
+    public void restart() throws Exception {
+        launch();
     }
 
     // A port the OS had free a moment ago, for the collector to bind.
@@ -159,6 +196,9 @@ public final class OtelCollector implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        if (process == null) {
+            return;
+        }
         process.destroy();
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
             process.destroyForcibly().waitFor();

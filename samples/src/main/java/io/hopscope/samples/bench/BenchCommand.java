@@ -53,7 +53,8 @@ import picocli.CommandLine.Spec;
                 + "sync-over-async, " + AllocationBench.REQUESTS + " calls each, then hopscope report): about a minute.",
                 "Example: java -jar samples/target/hopscope-samples.jar bench --quick",
                 "Example: java -jar samples/target/hopscope-samples.jar bench --tracer-only --tracer-rounds 3 --markdown docs/performance.md",
-                "Example: java -jar samples/target/hopscope-samples.jar bench --allocation-only --markdown docs/performance.md"})
+                "Example: java -jar samples/target/hopscope-samples.jar bench --allocation-only --markdown docs/performance.md",
+                "Example: java -jar samples/target/hopscope-samples.jar bench --soak 30 --markdown docs/performance.md"})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
@@ -61,7 +62,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--configs", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
             description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, hopscope-b, otel, "
-                    + "asprof-wall, jfr-profile (default all, hopscope-b only with --agent-b; --quick: none,hopscope). Ratios need none.")
+                    + "hopscope-unwatched, hopscope+live, asprof-wall, jfr-profile (default all but hopscope-unwatched and hopscope+live,"
+                    + " which issue #43's row runs, and hopscope-b only with --agent-b; --quick: none,hopscope). Ratios need none;"
+                    + " hopscope+live is also compared with hopscope-unwatched (what being watched costs the target).")
     List<String> configNames;
 
     @Option(names = "--workloads", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
@@ -109,6 +112,13 @@ public final class BenchCommand implements Callable<Integer> {
             + "them between <!-- bench-allocation:begin --> and <!-- bench-allocation:end -->, leaving the rest as it is.")
     boolean allocationOnly;
 
+    @Option(names = "--soak", paramLabel = "MINUTES", description = "Only the soak (issue #43): hopscope live --otlp on a steady "
+            + "pipeline sample (Netty sync-over-async, 2 callers, 2 ms server) for MINUTES, and each minute the resident set and the "
+            + "heap after a full GC of both processes, the target's JFR repository and live's copy of its stream on disk, and "
+            + "live's CPU per watched request; --markdown then writes them between <!-- bench-soak:begin --> and "
+            + "<!-- bench-soak:end -->, leaving the rest as it is.")
+    Integer soakMinutes;
+
     @Option(names = "--quick", description = "About a minute: see above.")
     boolean quick;
 
@@ -119,6 +129,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Also write the table, command, machine and targets between <!-- bench:begin --> and "
                     + "<!-- bench:end --> in FILE (the rest kept; created, or the section appended, when missing).")
     Path markdown;
+
+    @Option(names = "--markdown-section", paramLabel = "NAME", defaultValue = MarkdownSection.NAME,
+            description = "The markers --markdown writes between: <!-- NAME:begin --> and <!-- NAME:end --> (default"
+                    + " ${DEFAULT-VALUE}), e.g. bench-live for a run of hopscope-unwatched and hopscope+live beside the whole bench's section.")
+    String markdownSection;
 
     @Option(names = "--readme", paramLabel = "FILE",
             description = "Also write the short form (hopscope beside OTel, the targets missed) between <!-- bench-summary:begin --> "
@@ -180,8 +195,14 @@ public final class BenchCommand implements Callable<Integer> {
                 "--tracer-only takes no --readme, --json, --quick or --no-tools");
         Options.check(spec, !allocationOnly || readme == null && json == null && !quick && !noTools && !tracerOnly,
                 "--allocation-only takes no --readme, --json, --quick, --no-tools or --tracer-only");
-        checkMarkers(markdown, "--markdown", tracerOnly ? MarkdownSection.TRACER_NAME
-                : allocationOnly ? MarkdownSection.ALLOCATION_NAME : MarkdownSection.NAME);
+        Options.check(spec, soakMinutes == null || soakMinutes >= 1, "--soak must be at least 1 minute, got " + soakMinutes);
+        Options.check(spec, soakMinutes == null || !tracerOnly && !allocationOnly && readme == null && json == null && !quick,
+                "--soak takes no --tracer-only, --allocation-only, --readme, --json or --quick");
+        Options.check(spec, markdownSection.matches("[\\w-]+"), "--markdown-section must be a word (letters, digits, -), got '"
+                + markdownSection + "'");
+        checkMarkers(markdown, "--markdown", soakMinutes != null ? MarkdownSection.SOAK_NAME
+                : tracerOnly ? MarkdownSection.TRACER_NAME
+                : allocationOnly ? MarkdownSection.ALLOCATION_NAME : markdownSection);
         checkMarkers(readme, "--readme", MarkdownSection.SUMMARY_NAME);
 
         Path workDir = work != null ? Files.createDirectories(work) : Files.createTempDirectory("hopscope-bench-");
@@ -197,6 +218,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (allocationOnly) {
             return allocationOnly(tools, machine, start);
+        }
+        if (soakMinutes != null) {
+            return soak(tools, machine, start);
         }
         Map<String, Row> rows = BenchResult.newRows();
         for (Workload w : workloads) {
@@ -241,7 +265,7 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (markdown != null) {
             String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
-            Files.writeString(markdown, MarkdownSection.replace(existing, BenchText.markdown(result)));
+            Files.writeString(markdown, MarkdownSection.replace(existing, BenchText.markdown(result), markdownSection));
         }
         if (readme != null) {
             String existing = Files.isRegularFile(readme) ? Files.readString(readme) : null;
@@ -291,6 +315,22 @@ public final class BenchCommand implements Callable<Integer> {
         System.out.flush();
     }
 
+    /** {@code --soak}: live on a steady workload for minutes, its figures each minute, alone. */
+    private int soak(BenchTools tools, Machine machine, long start) throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("bench: soak of hopscope live for " + soakMinutes + " minutes; figures each minute");
+        err.flush();
+        SoakBench.Result soak = SoakBench.run(tools, soakMinutes, err);
+        System.out.print(SoakBench.text(soak));
+        System.out.flush();
+        if (markdown != null) {
+            String existing = Files.isRegularFile(markdown) ? Files.readString(markdown) : null;
+            Files.writeString(markdown, MarkdownSection.replace(existing, SoakBench.markdown(soak, command(), machine.after(),
+                    (System.nanoTime() - start) / 1e9), MarkdownSection.SOAK_NAME));
+        }
+        return soak.whyNot() == null ? 0 : 1;
+    }
+
     private List<Configuration> configs() {
         List<String> names = configNames != null ? configNames : quick ? List.of("none", "hopscope") : null;
         if (names == null) {
@@ -298,6 +338,10 @@ public final class BenchCommand implements Callable<Integer> {
             if (agentB == null) {
                 all.remove(Configuration.HOPSCOPE_B);
             }
+            // The watched pair is its own row (--configs none,hopscope-unwatched,hopscope+live): the whole bench is
+            // long enough, and the published section was measured without it.
+            all.remove(Configuration.HOPSCOPE_UNWATCHED);
+            all.remove(Configuration.HOPSCOPE_LIVE);
             return all;
         }
         List<Configuration> configs = new ArrayList<>();

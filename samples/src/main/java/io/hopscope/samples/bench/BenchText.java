@@ -17,6 +17,9 @@ final class BenchText {
         for (String line : serverLines(r)) {
             b.append(line).append('\n');
         }
+        for (String line : liveLines(r)) {
+            b.append(line).append('\n');
+        }
         for (String line : toolLines(r)) {
             b.append(line).append('\n');
         }
@@ -39,6 +42,9 @@ final class BenchText {
         b.append("```\n").append(r.command()).append("\n```\n\n");
         b.append(Table.markdown(Table.header(r), Table.rows(r))).append('\n');
         for (String line : serverLines(r)) {
+            b.append("- ").append(line).append('\n');
+        }
+        for (String line : liveLines(r)) {
             b.append("- ").append(line).append('\n');
         }
         for (String line : toolLines(r)) {
@@ -156,6 +162,18 @@ final class BenchText {
             lines.add(w.label + ": the service JVM's CPU per inbound request (us) by round, "
                     + String.join(" / ", rows.stream().map(row -> row.config.label).toList()) + ": "
                     + String.join(", ", rounds) + (added.isEmpty() ? "" : "; added (median): " + String.join(", ", added)));
+        }
+        return lines;
+    }
+
+    /** Each workload watched by hopscope live against the same agent unwatched ({@link LiveCost}), every round. */
+    static List<String> liveLines(BenchResult r) {
+        List<String> lines = new ArrayList<>();
+        for (Workload w : r.workloads()) {
+            LiveCost cost = LiveCost.of(r, w);
+            if (cost != null) {
+                lines.add(cost.line());
+            }
         }
         return lines;
     }

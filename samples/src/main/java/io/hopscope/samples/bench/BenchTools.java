@@ -32,6 +32,7 @@ final class BenchTools {
     final Path work;
     private Path asprofLibrary;
     private String offwakeWhyNot;
+    private LiveWatch.Sink sink;
 
     BenchTools(Path agentJar, Path agentJarB, Path java, Path work) {
         this.samplesTarget = samplesTarget();
@@ -73,6 +74,14 @@ final class BenchTools {
         return root.resolve("analyzer/target/test-classes");
     }
 
+    /** The endpoint the bench's lives export to, made at the first one that needs it. */
+    synchronized LiveWatch.Sink sink() throws java.io.IOException {
+        if (sink == null) {
+            sink = new LiveWatch.Sink();
+        }
+        return sink;
+    }
+
     /** The JVM options of a configuration for one run in {@code runDir}; throws with the reason it cannot run. */
     List<String> jvmOptions(Configuration config, Path runDir) throws Unavailable {
         Path jfr = runDir.resolve("recording.jfr");
@@ -94,6 +103,14 @@ final class BenchTools {
                 }
                 requireFile(agentJarB, "the --agent-b agent", "give the jar of another build");
                 options.add("-javaagent:" + agentJarB + "=jfr=" + jfr);
+                break;
+            case HOPSCOPE_UNWATCHED:
+            case HOPSCOPE_LIVE:
+                requireFile(agentJar, "the hopscope agent", "build it with 'make build'");
+                if (config == Configuration.HOPSCOPE_LIVE) {
+                    requireFile(analyzerJar(), "the hopscope CLI (live)", "build it with 'make build'");
+                }
+                options.add("-javaagent:" + agentJar);
                 break;
             case HOPSCOPE_ASPROF:
                 requireFile(agentJar, "the hopscope agent", "build it with 'make build'");

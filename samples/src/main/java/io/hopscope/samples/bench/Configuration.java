@@ -12,6 +12,10 @@ enum Configuration {
     /** Only with --agent-b: another build of the agent, run interleaved with the first to compare builds. */
     HOPSCOPE_B("hopscope-b", true, "the hopscope agent of --agent-b (another build), JFR output"),
     OTEL("otel", true, "OpenTelemetry java agent, all exporters none"),
+    /** Issue #43's baseline for live: the agent as production runs it without jfr=, no recording, nobody watching. */
+    HOPSCOPE_UNWATCHED("hopscope-unwatched", false, "hopscope agent without a recording, not watched"),
+    /** The same JVM watched by hopscope live --otlp from its start: what being watched (its JFR stream) costs it. */
+    HOPSCOPE_LIVE("hopscope+live", false, "hopscope agent without a recording, watched by hopscope live --otlp"),
     ASPROF_WALL("asprof-wall", false, "async-profiler alone, wall clock, JFR output"),
     JFR_PROFILE("jfr-profile", false, "JFR alone, the JDK's profile settings");
 

@@ -11,6 +11,7 @@ final class MarkdownSection {
     static final String SUMMARY_NAME = "bench-summary";
     static final String TRACER_NAME = "bench-tracer";
     static final String ALLOCATION_NAME = "bench-allocation";
+    static final String SOAK_NAME = "bench-soak";
     static final String BEGIN = begin(NAME);
     static final String END = end(NAME);
 

@@ -27,6 +27,12 @@ final class RunLauncher {
      */
     private static final long TRACER_DRAIN_SECONDS = 900;
 
+    /**
+     * live's first lines are its own start: attach, the stream's first flushes, the JIT's first work on its
+     * code. Its CPU per watched request is taken from this line (second) of its output on.
+     */
+    static final int LIVE_SKIP = 10;
+
     private final BenchTools tools;
     private final Windows windows;
 
@@ -50,12 +56,32 @@ final class RunLauncher {
             Path err = runDir.resolve("stderr.txt");
             Process child = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             Process tracer = config == Configuration.HOPSCOPE_OFFWAKE ? startTracer(child, runDir) : null;
+            LiveWatch live = null;
+            if (config == Configuration.HOPSCOPE_LIVE) {
+                try {
+                    live = LiveWatch.start(tools, child.pid(), tools.sink(), runDir.resolve("live.err"));
+                } catch (BenchTools.Unavailable | IOException e) {
+                    child.destroyForcibly();
+                    child.waitFor(10, TimeUnit.SECONDS);
+                    throw e;
+                }
+            }
             boolean exited = child.waitFor((long) windows.runSeconds() + GRACE_SECONDS, TimeUnit.SECONDS);
             if (!exited) {
                 child.destroyForcibly();
                 child.waitFor(10, TimeUnit.SECONDS);
             }
             String tracerError = tracer != null ? stopTracer(tracer, runDir) : null;
+            Map<String, Double> liveFigures = new LinkedHashMap<>();
+            if (live != null) {
+                // live ends with the JVM it watches; its CPU per watched request from its LIVE_SKIP-th line on.
+                live.awaitEnd(60);
+                Double cpu = live.cpuUsPerRequest(LIVE_SKIP);
+                if (cpu != null) {
+                    liveFigures.put("live_cpu_us_per_request", cpu);
+                }
+                liveFigures.put("live_requests", (double) live.finished());
+            }
             deleteRecordings(runDir);
             if (!exited) {
                 return RunResult.failed("did not end within " + ((long) windows.runSeconds() + GRACE_SECONDS)
@@ -65,6 +91,7 @@ final class RunLauncher {
                 return RunResult.failed("exit " + child.exitValue() + ": " + lastLine(err) + " (see " + runDir + ")");
             }
             Map<String, Double> figures = parseFigures(Files.readString(out));
+            figures.putAll(liveFigures);
             if (!figures.containsKey(workload.kind.requiredKey())) {
                 return RunResult.failed("no " + workload.kind.requiredKey() + " in its output; see " + out);
             }

@@ -28,6 +28,8 @@ final class Targets {
      */
     static final double EXACT_OVER_SAMPLED_LOW = 1 / 3.0;
     static final double EXACT_OVER_SAMPLED_HIGH = 1.5;
+    /** Issue #43: the target's throughput watched by hopscope live at most 3% below unwatched. */
+    static final double WATCHED_THROUGHPUT = 0.97;
     // Issue #34: offwake's cost above the empty-program floor of the same round (it was 1,000 ns in all).
     static final double TRACER_NS_ABOVE_FLOOR = 300;
 
@@ -76,6 +78,16 @@ final class Targets {
                             otelToMain, " ms", agentWhy)
                     : TargetCheck.atMost("agent JVM start to main <= OTel's", w.label, null, Double.NaN, " ms",
                             otel == null ? "otel not in --configs" : "otel: " + why(result, otel)));
+        }
+        for (Workload w : result.workloads()) {
+            LiveCost live = LiveCost.of(result, w);
+            if (live != null) {
+                Row watched = result.row(w, Configuration.HOPSCOPE_LIVE);
+                String why = watched.whyNoFigures() != null ? watched.whyNoFigures()
+                        : "no round with both hopscope+live and hopscope-unwatched";
+                checks.add(TargetCheck.atLeast("target's throughput watched by live over unwatched", w.label,
+                        live.throughputRatio(), WATCHED_THROUGHPUT, "", why));
+            }
         }
         for (Workload w : result.workloads()) {
             Row traced = result.row(w, Configuration.HOPSCOPE_OFFWAKE);

@@ -184,6 +184,32 @@ class TargetsTest {
                 .doesNotContainKey("agent first-window throughput ratio");
     }
 
+    @Test
+    void theWatchedTargetIsComparedWithTheSameAgentUnwatchedRoundByRound() {
+        Row none = FiguresTest.row(Configuration.NONE, run(1000, 1000, 40, 2000, 9000), run(1100, 1000, 40, 2000, 9000));
+        Row unwatched = FiguresTest.row(Configuration.HOPSCOPE_UNWATCHED, run(950, 900, 45, 2100, 9600),
+                run(900, 900, 48, 2100, 9600));
+        // Round 1: 0.98 of unwatched, +1 us; round 2: 0.95, +4 us. live's own 12 and 14 us a watched request.
+        Row live = FiguresTest.row(Configuration.HOPSCOPE_LIVE, withLive(run(931, 800, 46, 2300, 9700), 12),
+                withLive(run(855, 800, 52, 2300, 9700), 14));
+        BenchResult result = result(List.of(Workload.OKHTTP_SYNC_64K), List.of(none, unwatched, live), 2,
+                new AnalyzerBench.Result(60, 1, 0, null, null, null, Double.NaN, "skipped", false),
+                TracerBench.Result.notMeasured("skipped"));
+        assertThat(statusByTarget(result.targets()))
+                .containsEntry("target's throughput watched by live over unwatched", "not met by 0.005");
+        assertThat(BenchText.liveLines(result)).containsExactly("okhttp-sync-64k watched by hopscope live --otlp: the target's"
+                + " throughput watched / unwatched by round 0.980, 0.950 (median 0.965); the target's CPU added by being"
+                + " watched, us/request, +1.0, +4.0 (median +2.5); live's own CPU per watched request, us, 12.0, 14.0 (median"
+                + " 13.0, from its 10th second on)");
+        assertThat(BenchText.markdown(result)).contains("- okhttp-sync-64k watched by hopscope live --otlp:");
+    }
+
+    private static RunLauncher.RunResult withLive(RunLauncher.RunResult run, double liveCpuUs) {
+        Map<String, Double> figures = new java.util.HashMap<>(run.figures());
+        figures.put("live_cpu_us_per_request", liveCpuUs);
+        return RunLauncher.RunResult.of(figures);
+    }
+
     private static Row serveRow(Configuration config, RunLauncher.RunResult... rounds) {
         Row row = new Row(Workload.SERVE_POOL, config);
         row.rounds.addAll(List.of(rounds));
