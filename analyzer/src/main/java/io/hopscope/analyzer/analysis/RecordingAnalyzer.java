@@ -138,6 +138,7 @@ public final class RecordingAnalyzer {
         }
         finishedThrough = through;
         requests = new RequestEvents(facts, jfr, window, selection, budget);
+        requests.explainsBlindSpots = false;
         handlers().forEach(stream::onEvent);
         stream.onFlush(this::onFlush);
     }
@@ -246,6 +247,13 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.AGENT_WORK, each(new AgentWorkEvent(), requests::onAgentWork));
         h.put(HopscopeContract.REQUEST, each(new RequestEvent(), this::onRequest));
         h.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), clockSync));
+        if (handOver != null) {
+            // A watch hands its requests to profiles: the report's joins of JDK events into each request
+            // (locks, allocation sites, parks as blind spots, GC pauses) and the recording's facts would be
+            // work for nothing, for days. Its joins (join()) place the JDK events it takes.
+            addJoinsAndListeners(h);
+            return h;
+        }
         h.put(HopscopeContract.AGENT_INFO, each(new AgentInfoEvent(), facts::onAgentInfo));
         h.put(HopscopeContract.AGENT_ERROR, each(new AgentErrorEvent(), facts::onAgentError));
         // Carried by hopscope.Wait's nonBlockingThread too; this one only adds a stack.
@@ -261,11 +269,15 @@ public final class RecordingAnalyzer {
         h.put(HopscopeContract.CPU_LOAD, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_START, facts::onCountedOnly);
         h.put(HopscopeContract.THREAD_END, facts::onCountedOnly);
+        addJoinsAndListeners(h);
+        return h;
+    }
+
+    private void addJoinsAndListeners(Map<String, Consumer<RecordedEvent>> h) {
         if (joins != null) {
             joins.handlers().forEach((name, join) -> h.merge(name, join, Consumer::andThen));
         }
         listeners.forEach((name, listener) -> h.merge(name, listener, Consumer::andThen));
-        return h;
     }
 
     private void onRequest(RequestEvent e) {

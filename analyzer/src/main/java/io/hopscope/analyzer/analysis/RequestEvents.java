@@ -48,6 +48,9 @@ final class RequestEvents {
     private int inFlight;
     int peakInFlight;
     long allocInRequests;
+    // Whether waits and wake hops are kept to explain the requests' parks (BlindSpots): a report's, not a
+    // watch's, whose requests go to profiles, which do not show them.
+    boolean explainsBlindSpots = true;
 
     RequestEvents(RecordingFacts facts, JfrEvents jfr, SegmentWindow<RequestInProgress> window, Selection selection,
                   DetailBudget budget) {
@@ -138,7 +141,7 @@ final class RequestEvents {
         } else {
             r.addHop(new Hop(kind, ThreadRef.UNKNOWN, ThreadRef.UNKNOWN, eventStart, delay, null, scheduled, serverQueue));
         }
-        if (wake && to != null && !r.finished) {
+        if (wake && to != null && !r.finished && explainsBlindSpots) {
             // The woken thread was parked until here: that explains its park (BlindSpots).
             r.blind().addWake(to.javaId(), eventStart - Math.max(0, delay), eventStart);
         }
@@ -158,7 +161,7 @@ final class RequestEvents {
         } else {
             r.addWait(new Wait(null, null, null, eventStart, eventEnd, -1, nonBlocking, null));
         }
-        if (waiter != null && !r.finished) {
+        if (waiter != null && !r.finished && explainsBlindSpots) {
             r.blind().addWait(waiter.javaId(), eventStart, eventEnd); // explains a park inside it (BlindSpots)
         }
         settleIfLate(r);

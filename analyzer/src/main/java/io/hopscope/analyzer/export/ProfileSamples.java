@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -27,6 +28,15 @@ import java.util.regex.Pattern;
 public final class ProfileSamples {
 
     private static final Pattern POOL_SUFFIX = Pattern.compile("[-_#. ]?\\d+$");
+    // live makes a window's profiles from thousands of requests a second with a few threads and hop sites:
+    // each thread's pool and each hop's two frames are made once (bounded: cleared past CACHED entries).
+    private static final int CACHED = 10_000;
+    private static final Map<String, String> POOLS = new ConcurrentHashMap<>();
+    private static final Map<HopSite, List<String>> HOP_FRAMES = new ConcurrentHashMap<>();
+
+    /** Where a hop went: its figure (queue delay, wake latency...), what carried it, the pool it reached. */
+    private record HopSite(String figure, String via, String pool) {
+    }
 
     /**
      * A stack, root first, the attribute values (indexed by {@link Attribute#ordinal()}, null when absent)
@@ -94,7 +104,7 @@ public final class ProfileSamples {
             }
             String via = h.via() == null || h.via().isEmpty() ? "?" : h.via();
             String pool = pool(h.to().name(), h.to().virtual());
-            add(SampleType.ofHop(h), List.of(h.figureName() + " via " + via, "to " + pool),
+            add(SampleType.ofHop(h), hopFrames(h.figureName(), via, pool),
                     attributes(r.name(), r.kind(), pool, h.kind(), via), r.traceId(), r.spanId(), h.delayNanos());
         }
     }
@@ -146,6 +156,14 @@ public final class ProfileSamples {
         return Collections.unmodifiableList(Arrays.asList(a));
     }
 
+    // A hop's stack: {@code queue delay via VIA}, {@code to POOL}.
+    private static List<String> hopFrames(String figure, String via, String pool) {
+        if (HOP_FRAMES.size() > CACHED) {
+            HOP_FRAMES.clear();
+        }
+        return HOP_FRAMES.computeIfAbsent(new HopSite(figure, via, pool), k -> List.of(figure + " via " + via, "to " + pool));
+    }
+
     /**
      * A thread's pool: its name without the trailing number, as the hops flame graph names it; a
      * virtual thread's is {@code virtual PREFIX}. Null when the thread is not known.
@@ -154,6 +172,20 @@ public final class ProfileSamples {
         if (threadName == null) {
             return null;
         }
+        String key = virtual ? "\0" + threadName : threadName;
+        String known = POOLS.get(key);
+        if (known != null) {
+            return known;
+        }
+        if (POOLS.size() > CACHED) {
+            POOLS.clear(); // a thread a task: names that need not repeat
+        }
+        String pool = poolOf(threadName, virtual);
+        POOLS.put(key, pool);
+        return pool;
+    }
+
+    private static String poolOf(String threadName, boolean virtual) {
         String prefix = POOL_SUFFIX.matcher(threadName).replaceFirst("");
         if (virtual) {
             return "virtual " + (prefix.isEmpty() ? "(unnamed)" : prefix);
