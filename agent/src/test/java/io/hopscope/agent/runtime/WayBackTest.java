@@ -2,6 +2,8 @@ package io.hopscope.agent.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.hopscope.agent.bootstrap.Bridge;
+import io.hopscope.agent.bootstrap.HandoffHooks;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,9 +45,13 @@ class WayBackTest {
     private ExecutorService loop;
     private Recording recording;
     private RequestState request;
+    private HandoffHooks installed;
 
     @BeforeEach
     void start() throws Exception {
+        // A wrapped task starts and ends through the Bridge (HopTask#run), as in an agent's JVM.
+        installed = Bridge.handoffs;
+        Bridge.handoffs = handoffs;
         caller = Executors.newSingleThreadExecutor(r -> new Thread(r, "caller"));
         loop = Executors.newSingleThreadExecutor(r -> new Thread(r, "loop"));
         recording = new Recording();
@@ -58,6 +64,7 @@ class WayBackTest {
 
     @AfterEach
     void stop() {
+        Bridge.handoffs = installed;
         recording.close();
         caller.shutdownNow();
         loop.shutdownNow();
