@@ -176,10 +176,22 @@ class MemoryBoundIT {
             assertThat(AgentRun.agentLinesOf(Files.readString(err))).as("agent lines on stderr").isEmpty();
             // The bound means something only if the agent followed the requests: each is recorded,
             // and each started thread is a hop into its request.
-            Map<String, Long> counts = eventCounts(Path.of(java).getParent().resolve("jfr"), recording);
+            Path jfr = Path.of(java).getParent().resolve("jfr");
+            Map<String, Long> counts = eventCounts(jfr, recording);
             long requests = counts.getOrDefault("hopscope.Request", 0L);
             long hops = counts.getOrDefault("hopscope.Hop", 0L);
-            assertThat(requests).as("requests recorded for %s", workload).isEqualTo(count);
+            if (requests < count && counts.getOrDefault("jdk.DataLoss", 0L) > 0) {
+                // JFR itself dropped buffers (its disk writer fell behind ten million requests on a
+                // loaded machine) and said so: the requests missing must fit in the bytes it lost.
+                long lostBytes = lostBytes(jfr, recording);
+                long requestBytes = counts.get("hopscope.Request.bytes") / Math.max(1, requests);
+                System.out.printf("MemoryBoundIT %s: %d of %d requests recorded, JFR lost %d bytes (jdk.DataLoss)%n",
+                        workload, requests, count, lostBytes);
+                assertThat(requests + lostBytes / Math.max(1, requestBytes)).as("requests recorded for %s, with "
+                        + "the most JFR's lost %d bytes can hold", workload, lostBytes).isGreaterThanOrEqualTo(count);
+            } else {
+                assertThat(requests).as("requests recorded for %s", workload).isEqualTo(count);
+            }
             if (workload.endsWith("threads")) {
                 assertThat(hops).as("hops recorded for %s", workload).isGreaterThanOrEqualTo(count);
             }
@@ -204,12 +216,29 @@ class MemoryBoundIT {
         for (String line : text.split("\n")) {
             // " hopscope.Request                          10000000     330085811"
             String[] f = line.trim().split("\\s+");
-            if (f.length == 3 && f[1].matches("\\d+")) {
+            if (f.length == 3 && f[1].matches("\\d+") && f[2].matches("\\d+")) {
                 counts.put(f[0], Long.parseLong(f[1]));
+                counts.put(f[0] + ".bytes", Long.parseLong(f[2]));
             }
         }
         assertThat(counts).as("event counts in %s", text).containsKey("hopscope.Request");
         return counts;
+    }
+
+    /** The bytes JFR says it lost (the sum of jdk.DataLoss's amounts). */
+    private static long lostBytes(Path jfr, Path recording) throws Exception {
+        Process p = new ProcessBuilder(jfr.toString(), "print", "--json", "--events", "jdk.DataLoss", recording.toString())
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("jfr print exits").isTrue();
+        assertThat(p.exitValue()).as("exit of jfr print: %s", text).isZero();
+        long lost = 0;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"amount\"\\s*:\\s*(\\d+)").matcher(text);
+        while (m.find()) {
+            lost += Long.parseLong(m.group(1));
+        }
+        assertThat(lost).as("jdk.DataLoss amounts in %s", text.length() > 2000 ? text.substring(0, 2000) : text).isPositive();
+        return lost;
     }
 
     /** A class histogram's sums: the agent's classes, its shaded libraries, the whole live heap. */
