@@ -1,7 +1,6 @@
 package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.instrumentation.executors.AnyExecutorIT;
 import io.hopscope.agent.instrumentation.executors.ScheduledHandoverIT;
@@ -17,6 +16,7 @@ import io.hopscope.agent.instrumentation.tomcat.TomcatIT;
 import io.hopscope.agent.instrumentation.tomcat.TomcatVirtualIT;
 import io.hopscope.agent.instrumentation.undertow.UndertowIT;
 import io.hopscope.agent.testing.AgentRun;
+import io.hopscope.agent.testing.CiSkip;
 import io.hopscope.agent.testing.AppRuns;
 import io.hopscope.agent.testing.ChaosRuns;
 import io.hopscope.agent.testing.CpuHog;
@@ -37,7 +37,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -320,7 +319,7 @@ class ChaosIT {
     @ParameterizedTest
     @MethodSource("io.hopscope.agent.testing.Jdk11#jvms")
     void theHandOversHoldTheirExactPathsUnderEverySeed(String java) throws Exception {
-        Assumptions.assumeFalse(java.equals(Jdk11.MISSING), Jdk11.MISSING);
+        CiSkip.unless(!java.equals(Jdk11.MISSING), "JDK 11 run skipped: " + Jdk11.MISSING);
         ChaosRuns runs = check(HANDOVERS + java);
         assertDelayedAt(runs, "wrapRunnable", "wrappedTaskEnter", "attachedTaskEnter", "attachTask", "waitEnter",
                 "waitExit", "parkEnter", "parkExit", "onUnpark", "onComplete", "contextExit", "boundaryExit");
@@ -328,8 +327,7 @@ class ChaosIT {
 
     @Test
     void thePipelinesHoldTheirExactPathsUnderEverySeed() throws Exception {
-        assumeThat(SamplesJar.has("io/hopscope/samples/pipeline/PipelineCommand.class"))
-                .as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("io/hopscope/samples/pipeline/PipelineCommand.class");
         ChaosRuns runs = check(PIPELINES);
         assertDelayedAt(runs, "wrapRunnable", "wrappedTaskEnter", "captureIoContext", "ioContextEnter", "monoBlockEnter",
                 "waitEnter", "waitExit", "onUnpark", "onComplete", "spanEnter", "spanExit", "boundaryExit", "serverExit");
@@ -345,7 +343,7 @@ class ChaosIT {
 
     @Test
     void theServersOnVirtualThreadsHoldTheirExactPathsUnderEverySeed() throws Exception {
-        Assumptions.assumeTrue(Handovers.secondJvm() != null, "no second JDK (21+) in HOPSCOPE_JDK2");
+        CiSkip.unless(Handovers.secondJvm() != null, "no second JDK (21+) in HOPSCOPE_JDK2");
         ChaosRuns runs = check(VIRTUAL_SERVERS);
         assertDelayedAt(runs, "wrappedTaskEnter", "virtualThreadSubmitted", "mountEnter", "mountExit",
                 "virtualThreadEnded", "serverEnter", "serverExit", "serverEnd");

@@ -1,7 +1,6 @@
 package io.hopscope.agent;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.hopscope.agent.instrumentation.jdkhttpserver.JdkHttpServerIT;
 import io.hopscope.agent.testing.AgentRun;
@@ -62,7 +61,7 @@ class UnderLoadIT {
 
     @SuppressWarnings("unchecked")
     private static Map<Long, Requests.Request> pipelines() throws Exception {
-        assumeThat(samplesAreBuilt()).as("samples jar with the pipeline scenario at %s", SamplesJar.path()).isTrue();
+        SamplesJar.need("io/hopscope/samples/pipeline/PipelineCommand.class");
         return (Map<Long, Requests.Request>) RUNS.get("pipelines");
     }
 

@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hopscope.analyzer.testing.OtelCollector;
 import io.hopscope.analyzer.testing.Paths;
@@ -40,8 +39,7 @@ class LiveOutageIT {
         Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
         Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
-                "needs the samples, agent and analyzer jars (mvn package)");
+        Paths.needJars(samples, agent, cli);
         try (OtelCollector collector = OtelCollector.start(dir)) {
             Process target = new ProcessBuilder(LiveCommandIT.java(), "-javaagent:" + agent + "=" + LiveCommandIT.OPTIONS,
                     "-jar", samples.toString(), "open-loop", "--mode", "sync-over-async", "--rps", "20", "--delay-ms", "5",

@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hopscope.analyzer.analysis.AnalysisOptions;
 import io.hopscope.analyzer.analysis.RecordingAnalyzer;
@@ -43,8 +42,7 @@ class LiveProfilesIT {
         Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
         Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
-                "needs the samples, agent and analyzer jars (mvn package)");
+        Paths.needJars(samples, agent, cli);
         Path recording = dir.resolve("open-loop.jfr");
         try (OtelCollector collector = OtelCollector.start(dir)) {
             // Long enough for three whole windows after live's attach on a loaded machine; the test ends it sooner.

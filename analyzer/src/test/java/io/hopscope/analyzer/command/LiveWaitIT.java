@@ -1,7 +1,6 @@
 package io.hopscope.analyzer.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.hopscope.analyzer.testing.OtelCollector;
 import io.hopscope.analyzer.testing.Paths;
@@ -33,8 +32,7 @@ class LiveWaitIT {
         Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
         Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
         Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
-        assumeTrue(Files.isRegularFile(samples) && Files.isRegularFile(agent) && Files.isRegularFile(cli),
-                "needs the samples, agent and analyzer jars (mvn package)");
+        Paths.needJars(samples, agent, cli);
         String jarName = "app-" + UUID.randomUUID() + ".jar";
         Path app = Files.copy(samples, dir.resolve(jarName));
         try (OtelCollector collector = OtelCollector.start(dir)) {
