@@ -149,6 +149,16 @@ public final class RecordingAnalyzer {
      * the newest event time read: every request that ended before it has been handed over.
      */
     public long endWatch() {
+        finishPass();
+        requests.dropUnfinished();
+        return facts.maxEnd;
+    }
+
+    /**
+     * The pass has read its last event: the JDK events still waiting are joined, the ended requests
+     * handed over or kept, and the joined events of requests that never ended dropped.
+     */
+    private void finishPass() {
         jdk.joinRemaining();
         if (joins != null) {
             joins.placeRemaining();
@@ -157,8 +167,6 @@ public final class RecordingAnalyzer {
         if (joins != null) {
             joins.dropUnfinished();
         }
-        requests.dropUnfinished();
-        return facts.maxEnd;
     }
 
     /**
@@ -211,14 +219,7 @@ public final class RecordingAnalyzer {
             facts.warn(scan.duplicateChunks() + " chunk(s) repeat an earlier chunk of the file (same header): each was"
                     + " read once");
         }
-        jdk.joinRemaining();
-        if (joins != null) {
-            joins.placeRemaining();
-        }
-        finishEnded(Long.MAX_VALUE);
-        if (joins != null) {
-            joins.dropUnfinished();
-        }
+        finishPass();
         passNanos = System.nanoTime() - t0;
         return build();
     }

@@ -162,8 +162,8 @@ class AgentRecordingIT {
 
     /** Runs the samples jar under the agent (Paths.shortJvm); the recording. */
     Path record(String label, String agentOptions, String... sampleArgs) throws Exception {
-        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        Path samples = Paths.samplesJar();
+        Path agent = Paths.agentJar();
         Paths.needJars(samples, agent);
         Path jfr = dir.resolve(label + ".jfr");
         List<String> cmd = Paths.shortJvm(Paths.java());

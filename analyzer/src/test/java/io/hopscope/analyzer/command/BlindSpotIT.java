@@ -57,7 +57,7 @@ class BlindSpotIT {
     }
 
     void record(Path java) throws Exception {
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        Path agent = Paths.agentJar();
         Paths.needJars(agent);
         jfr = dir.resolve("blind.jfr");
         Path log = dir.resolve("blind.log");

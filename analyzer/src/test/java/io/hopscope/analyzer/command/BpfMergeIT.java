@@ -43,8 +43,8 @@ class BpfMergeIT {
 
     @BeforeAll
     static void needs() throws Exception {
-        samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
+        samples = Paths.samplesJar();
+        agent = Paths.agentJar();
         offwake = Paths.moduleDir().resolve("../bpf/offwake.py").normalize();
         Paths.needJars(samples, agent);
         CiSkip.unless("root".equals(System.getProperty("user.name")), "needs root to load BPF programs");

@@ -140,7 +140,7 @@ class ExportCollectorIT {
     }
 
     private static Run hopscope(Map<String, String> env, String... args) throws Exception {
-        Path jar = Paths.moduleDir().resolve("target/hopscope.jar");
+        Path jar = Paths.cliJar();
         List<String> command = new java.util.ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
         command.addAll(List.of(args));

@@ -39,9 +39,9 @@ class LiveCommandIT {
 
     @Test
     void inFlightAndLiveThreadsClimbWithinFiveSecondsAndLiveEndsOnCtrlCAndWhenTheTargetExits() throws Exception {
-        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        Path samples = Paths.samplesJar();
+        Path agent = Paths.agentJar();
+        Path cli = Paths.cliJar();
         Paths.needJars(samples, agent, cli);
         Process target = new ProcessBuilder(java(), "-jar", samples.toString(), "open-loop", "--mode", "sync-over-async",
                 "--rps", "50", "--delay-ms", "60000", "--duration", "100")

@@ -31,9 +31,9 @@ class LiveCredentialsIT {
 
     @Test
     void aRefusedTokenIsOneLineAndExitTwoAndNoTokenIsEverPrinted() throws Exception {
-        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        Path samples = Paths.samplesJar();
+        Path agent = Paths.agentJar();
+        Path cli = Paths.cliJar();
         Paths.needJars(samples, agent, cli);
         try (OtelCollector collector = OtelCollector.start(dir, TOKEN)) {
             Process target = new ProcessBuilder(LiveCommandIT.java(), "-javaagent:" + agent + "=" + LiveCommandIT.OPTIONS,

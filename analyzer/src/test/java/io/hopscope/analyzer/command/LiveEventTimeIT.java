@@ -32,9 +32,9 @@ class LiveEventTimeIT {
 
     @Test
     void everySecondOfASteadyLoadReadsRequestsStartedAndEachSecondPrintsOnceInOrder() throws Exception {
-        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        Path samples = Paths.samplesJar();
+        Path agent = Paths.agentJar();
+        Path cli = Paths.cliJar();
         Paths.needJars(samples, agent, cli);
         // Far longer than live needs (loading the agent takes seconds, a minute on a loaded machine): the load
         // runs through every second asserted on, and is ended here.

@@ -39,9 +39,9 @@ class LiveProfilesIT {
 
     @Test
     void threeWindowsOfTenSecondsHoldTheRequestsTheRecordingHasEndingInThem() throws Exception {
-        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        Path samples = Paths.samplesJar();
+        Path agent = Paths.agentJar();
+        Path cli = Paths.cliJar();
         Paths.needJars(samples, agent, cli);
         Path recording = dir.resolve("open-loop.jfr");
         try (OtelCollector collector = OtelCollector.start(dir)) {

@@ -29,9 +29,9 @@ class LiveWaitIT {
 
     @Test
     void aSecondJvmOfTheSameJarIsWatchedWhenTheFirstExitsUnderTheSameServiceName() throws Exception {
-        Path samples = Paths.moduleDir().resolve("../samples/target/hopscope-samples.jar").normalize();
-        Path agent = Paths.moduleDir().resolve("../agent/target/hopscope-agent.jar").normalize();
-        Path cli = Paths.moduleDir().resolve("target/hopscope.jar");
+        Path samples = Paths.samplesJar();
+        Path agent = Paths.agentJar();
+        Path cli = Paths.cliJar();
         Paths.needJars(samples, agent, cli);
         String jarName = "app-" + UUID.randomUUID() + ".jar";
         Path app = Files.copy(samples, dir.resolve(jarName));
