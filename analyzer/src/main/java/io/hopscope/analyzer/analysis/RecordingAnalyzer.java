@@ -74,6 +74,8 @@ public final class RecordingAnalyzer {
     // A watch: the newest event time read by each of the last FINISH_LAG + 1 flush points, oldest first.
     private final long[] maxEndAtFlush = new long[FINISH_LAG + 1];
     private LongConsumer finishedThrough;
+    // Set by endWatch: a watched stream's events that come after it are not read.
+    private boolean watchEnded;
     private final JfrEvents jfr = new JfrEvents();
     private final SegmentWindow<RequestInProgress> window = new SegmentWindow<>(r -> r.finished);
     private final RecordingFacts facts;
@@ -139,8 +141,23 @@ public final class RecordingAnalyzer {
         finishedThrough = through;
         requests = new RequestEvents(facts, jfr, window, selection, budget);
         requests.explainsBlindSpots = false;
-        handlers().forEach(stream::onEvent);
-        stream.onFlush(this::onFlush);
+        // The stream's thread hands events over until it has stopped, which endWatch's caller may not wait
+        // out (a gone target's stream can take its time to end): each handler, the flush and endWatch hold
+        // this analyzer, and nothing is read after the end.
+        handlers().forEach((name, handler) -> stream.onEvent(name, e -> {
+            synchronized (this) {
+                if (!watchEnded) {
+                    handler.accept(e);
+                }
+            }
+        }));
+        stream.onFlush(() -> {
+            synchronized (this) {
+                if (!watchEnded) {
+                    onFlush();
+                }
+            }
+        });
     }
 
     /**
@@ -148,7 +165,8 @@ public final class RecordingAnalyzer {
      * lag, and the joined events they have, are handed over; those still in flight are dropped. Returns
      * the newest event time read: every request that ended before it has been handed over.
      */
-    public long endWatch() {
+    public synchronized long endWatch() {
+        watchEnded = true;
         finishPass();
         requests.dropUnfinished();
         return facts.maxEnd;

@@ -84,12 +84,16 @@ public final class ProfileWindows {
      * The stream has ended (call after it has): the requests that waited are handed over and every window
      * is closed, the last one at {@code endNanos} (epoch: when the watch ended) or its own end if sooner.
      */
-    public synchronized void end(long endNanos) {
+    public void end(long endNanos) {
+        // Outside this object's lock: the analyzer's lock comes first, as on the stream's thread, which holds
+        // it while it hands requests and flush points here.
         analyzer.endWatch();
-        ended = true;
-        for (Map.Entry<Long, ProfileSamples> w = open.pollFirstEntry(); w != null; w = open.pollFirstEntry()) {
-            hand(w.getKey(), w.getValue(), Math.min((w.getKey() + 1) * windowNanos, Math.max(endNanos,
-                    w.getKey() * windowNanos + 1)));
+        synchronized (this) {
+            ended = true;
+            for (Map.Entry<Long, ProfileSamples> w = open.pollFirstEntry(); w != null; w = open.pollFirstEntry()) {
+                hand(w.getKey(), w.getValue(), Math.min((w.getKey() + 1) * windowNanos, Math.max(endNanos,
+                        w.getKey() * windowNanos + 1)));
+            }
         }
     }
 

@@ -8,6 +8,8 @@ import io.hopscope.analyzer.model.StackSample;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.read.HopscopeContract;
 import io.hopscope.analyzer.testing.ContractEvents;
+import io.hopscope.analyzer.testing.ServerRequestRecording;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -18,8 +20,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import jdk.jfr.consumer.EventStream;
 import jdk.jfr.consumer.RecordingStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The analyzer's single pass on a live stream ({@link RecordingAnalyzer#watching}): this JVM's own
@@ -111,6 +116,44 @@ class WatchTest {
             }
             assertThat(laterEnds).allSatisfy(end -> assertThat(end).isGreaterThanOrEqualTo(t[0]));
         }
+    }
+
+    /**
+     * {@code live} ends a watch on its main thread (Ctrl-C, the target gone) while the stream's thread may
+     * still hand events over: the end waits for the event being read, and nothing is read after it. Here
+     * the end comes from another thread at the stream's first event, and the recording's requests all
+     * come after it: none is handed over, and what the end returned stays the newest time read.
+     */
+    @Test
+    void aStreamThatGoesOnAfterTheEndOfTheWatchHandsNothingOver(@TempDir Path dir) throws Exception {
+        Path jfr = dir.resolve("server.jfr");
+        ServerRequestRecording.write(jfr, ServerRequestRecording.SERVER_QUEUE_NANOS);
+        List<Request> handed = Collections.synchronizedList(new ArrayList<>());
+        List<Long> throughs = Collections.synchronizedList(new ArrayList<>());
+        RecordingAnalyzer analyzer = RecordingAnalyzer.watching("server.jfr", AnalysisOptions.all(), handed::add);
+        AtomicLong endedAt = new AtomicLong(Long.MIN_VALUE);
+        AtomicLong events = new AtomicLong();
+        try (EventStream stream = EventStream.openFile(jfr)) {
+            // Registered before the analyzer's: runs first on each event.
+            stream.onEvent(e -> {
+                if (events.getAndIncrement() == 0) {
+                    Thread main = new Thread(() -> endedAt.set(analyzer.endWatch()), "live-main");
+                    main.start();
+                    try {
+                        main.join(TimeUnit.SECONDS.toMillis(30));
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                    assertThat(main.isAlive()).as("the end waits for no later event").isFalse();
+                }
+            });
+            analyzer.watch(stream, throughs::add);
+            stream.start();
+        }
+        assertThat(events.get()).isGreaterThan(10);
+        assertThat(handed).isEmpty();
+        assertThat(throughs).isEmpty();
+        assertThat(analyzer.endWatch()).isEqualTo(endedAt.get());
     }
 
     /** A request of the caller (this thread) handed to the worker, which allocates, and woken back. */
