@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code live --otlp} against a Collector that takes only its own bearer token (the bearer token
@@ -20,7 +19,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * line and exit 2 (it would be refused again: no retry), the right one from --headers-file is taken, and
  * neither token appears in anything live prints.
  */
-@Isolated("it waits for exports within a time")
 class LiveCredentialsIT {
 
     private static final String TOKEN = "c0llect0r-t0ken-4f9a1d";

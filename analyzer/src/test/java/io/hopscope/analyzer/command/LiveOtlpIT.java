@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code hopscope live PID --otlp URL} against the open-loop sample (Netty sync-over-async: handoffs to
@@ -30,7 +29,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * (scripts/otelcol.sh) whose file exporter the test reads and whose Prometheus exporter it scrapes, as
  * a Prometheus server would; then an endpoint that is not there, which live waits out.
  */
-@Isolated("it waits for exports within a time")
 class LiveOtlpIT {
 
     @TempDir

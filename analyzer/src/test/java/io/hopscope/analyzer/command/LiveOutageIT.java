@@ -16,7 +16,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The Collector stopped for 20 s while two {@code live --otlp} watch the open-loop sample, and started
@@ -26,7 +25,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * {@code hopscope.export.dropped}) is exactly what is missing from the Collector's files. The jitter of the
  * retries is seeded, so each run of the test retries at the same offsets.
  */
-@Isolated("it waits for exports within a time")
 class LiveOutageIT {
 
     private static final long OUTAGE_MILLIS = 20_000;

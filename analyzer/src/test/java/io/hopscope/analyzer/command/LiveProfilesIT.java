@@ -20,7 +20,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code live PID --otlp URL --profile-interval 10} on the open-loop sample (Netty sync-over-async: a
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * windows in a row hold as many requests, name by name, as the recording of the same run has ending in
  * their thirty seconds; with the sample types export gives the same recording.
  */
-@Isolated("it waits for profile windows within a time")
 class LiveProfilesIT {
 
     private static final long WINDOW_NANOS = TimeUnit.SECONDS.toNanos(10);

@@ -13,7 +13,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code live --wait PATTERN} as a pod's sidecar runs it: started before its application, it attaches
@@ -21,7 +20,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * jar; the Collector receives both JVMs' profiles and metrics under the one service name. The jar is a
  * copy of the samples jar under a name of this run's own, so that no other JVM on the machine matches.
  */
-@Isolated("it waits for exports within a time")
 class LiveWaitIT {
 
     @TempDir

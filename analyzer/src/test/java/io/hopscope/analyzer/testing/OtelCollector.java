@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
 public final class OtelCollector implements AutoCloseable {
 
     private Process process;
+    /** Its ports while it is stopped: bound, never listening, so they refuse connections and no other process takes them. */
+    private final List<Socket> held = new java.util.ArrayList<>();
     private final Path binary;
     private final Path config;
     private final Path dir;
@@ -123,14 +125,45 @@ public final class OtelCollector implements AutoCloseable {
         }
     }
 
-    /** Stops the collector, as a rollout or an OOM kill would: its port refuses connections until {@link #restart}. */
-    public void stop() throws InterruptedException {
+    /**
+     * Stops the collector, as a rollout or an OOM kill would: its port refuses connections until {@link #restart}.
+     * Both ports stay reserved meanwhile (a socket bound to each, never listening: a connection is refused as by
+     * a closed port), so that a test running beside this one cannot be given them by the OS and take them.
+     */
+    public void stop() throws Exception {
         close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int p : new int[] {port, prometheusPort}) {
+            while (true) {
+                Socket holder = new Socket();
+                try {
+                    // Its accepted connections may linger in TIME_WAIT on the port: bind beside them.
+                    holder.setReuseAddress(true);
+                    holder.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), p));
+                    held.add(holder);
+                    break;
+                } catch (IOException notFreeYet) {
+                    holder.close();
+                    if (System.nanoTime() > deadline) {
+                        throw new AssertionError("port " + p + " of the stopped collector is not free: " + notFreeYet);
+                    }
+                    Thread.sleep(100);
+                }
+            }
+        }
     }
 
     /** Starts it again on the same ports, writing on to the same files. */
     public void restart() throws Exception {
+        release();
         launch();
+    }
+
+    private void release() throws IOException {
+        for (Socket s : held) {
+            s.close();
+        }
+        held.clear();
     }
 
     // A port the OS had free a moment ago, for the collector to bind.
@@ -196,6 +229,11 @@ public final class OtelCollector implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        try {
+            release();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         if (process == null) {
             return;
         }
