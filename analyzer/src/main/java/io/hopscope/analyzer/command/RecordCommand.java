@@ -6,6 +6,7 @@ import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Warmup;
 import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
@@ -248,10 +249,11 @@ public final class RecordCommand implements Callable<Integer> {
     }
 
     private void writeReports(Path jfr, Path bpfEvents, PrintWriter err) throws Exception {
-        // HTML folds every request into its hops graph and draws the worst 10; JSON keeps the worst 100 and a
-        // sample of the rest, as report --format json does, and text the first 5 of those, as report does.
+        // HTML folds every request into its hops graph and draws the worst 10, warm-up ones apart, as report
+        // --format html does; JSON keeps the worst 100 and a sample of the rest, as report --format json
+        // does, and text the first 5 of those.
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
-                AnalysisOptions.defaultDetailBytes()));
+                AnalysisOptions.defaultDetailBytes()).withWarmup(Warmup.apart));
         ReportFlames flames = new ReportFlames(all, null);
         OffCpuAttribution join = bpfEvents != null ? new OffCpuAttribution(jfr).onOverlap(flames.offWakeSink()).readPlacesIn(all, bpfEvents)
                 : null;

@@ -76,7 +76,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "HOW",
             description = "Warm-up requests (their threads loaded classes): apart ranks the worst among the others and"
                     + " lists the worst 3 warm-up ones on their own, include ranks them all together, exclude leaves"
-                    + " them out of every figure (default apart for text, include for json, where each request"
+                    + " them out of every figure (default apart for text and html, include for json, where each request"
                     + " says whether it is warm-up).")
     Warmup warmup;
 

@@ -76,12 +76,27 @@ public final class HtmlReport {
         for (NameSummary s : report.summary()) {
             summary.add(summary(s));
         }
+        // The page's report holds every request (its hops flame graph folds them all): with --warmup
+        // apart, the warm-up ones among them go to their own list, as the worst warm-up ones of a
+        // report that ranked them apart already are.
+        boolean apart = report.warmup() == Warmup.apart && report.warmupRequestCount() > 0;
+        List<Request> warmupRequests = new ArrayList<>(report.warmupRequests());
         ArrayNode requests = data.putArray("requests");
         int n = 0;
         for (Request r : report.requests()) {
-            if (n++ >= worst) {
-                break;
+            if (apart && r.warmup()) {
+                if (warmupRequests.size() < Warmup.SHOWN) {
+                    warmupRequests.add(r);
+                }
+                continue;
             }
+            if (n >= worst) {
+                if (!apart || warmupRequests.size() >= Warmup.SHOWN) {
+                    break;
+                }
+                continue;
+            }
+            n++;
             ObjectNode request = request(r);
             if (traceUrl != null) {
                 request.put("traceUrl", traceUrl.link(r.traceId(), r.spanId()));
@@ -93,10 +108,10 @@ public final class HtmlReport {
         }
         // With --warmup apart the worst list above is the steady requests; the worst warm-up ones get
         // a short part of their own (no timeline: what they waited on is the class loads, not hops).
-        data.put("warmupApart", report.warmup() == Warmup.apart && report.warmupRequestCount() > 0);
+        data.put("warmupApart", apart);
         data.put("warmupCount", report.warmupRequestCount());
         ArrayNode warmups = data.putArray("warmupRequests");
-        for (Request r : report.warmupRequests()) {
+        for (Request r : warmupRequests) {
             warmups.addObject().put("id", r.id()).put("name", r.name())
                     .put("outcome", r.outcome() + (r.error() != null ? " (" + r.error() + ")" : ""))
                     .put("duration", Units.nanos(r.durationNanos())).put("started", Units.epoch(r.startEpochNanos()))

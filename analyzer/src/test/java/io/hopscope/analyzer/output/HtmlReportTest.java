@@ -107,6 +107,28 @@ class HtmlReportTest {
     }
 
     @Test
+    void aReportOfEveryRequestListsItsWarmUpOnesApartFromTheWorst() throws Exception {
+        // What report --format html and record analyze: every request (for the hops flame graph),
+        // ranked together, the warm-up one the worst of them.
+        Report apart = report();
+        Report every = new Report(apart.recording(), apart.summary(),
+                List.of(apart.warmupRequests().get(0), apart.requests().get(0)), RequestWindow.ALL,
+                RequestsKept.NOT_STATED, List.of(), Warmup.apart);
+        JsonNode data = data(page(every));
+        assertThat(data.get("warmupApart").asBoolean()).isTrue();
+        assertThat(data.get("requests")).hasSize(1);
+        assertThat(data.get("requests").get(0).get("id").asLong()).isEqualTo(7);
+        assertThat(data.get("warmupRequests")).hasSize(1);
+        assertThat(data.get("warmupRequests").get(0).get("id").asLong()).isEqualTo(3);
+        // --warmup include ranks it with the others.
+        Report include = new Report(every.recording(), every.summary(), every.requests(), RequestWindow.ALL,
+                RequestsKept.NOT_STATED, List.of(), Warmup.include);
+        JsonNode together = data(page(include));
+        assertThat(together.get("requests").get(0).get("id").asLong()).isEqualTo(3);
+        assertThat(together.get("warmupRequests")).isEmpty();
+    }
+
+    @Test
     void thePageHasThePartsThatShowThem() throws Exception {
         String page = page(report());
         assertThat(page).contains("id=\"agent-work\"", "id=\"warmup-section\" hidden", "<h2>Warm-up requests</h2>",
