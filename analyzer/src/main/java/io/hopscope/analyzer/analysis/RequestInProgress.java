@@ -2,19 +2,23 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.model.AgentWork;
+import io.hopscope.analyzer.model.Allocation;
 import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.GcTime;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.LockContention;
-import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.Spans;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Waits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -436,25 +440,47 @@ final class RequestInProgress {
         if (threadTimes.isEmpty() && started != null) {
             threadTimes.add(new ThreadTime(started, 0, 0, 0));
         }
-        List<LockSite> locks = sites == null ? List.of() : sites.locks(topSites);
-        List<Hop> hopsSorted = detail ? new ArrayList<>(hopList) : List.of();
-        if (detail) {
-            hopsSorted.sort(Comparator.comparingLong(Hop::arrivalEpochNanos));
-        }
-        return new Request(id, name, boundary, url, outcome, error, statusCode, started,
-                startEpochNanos, durationNanos, hopCount, List.copyOf(hopsSorted), List.copyOf(threadTimes),
+        return new Request(id, name, kind, boundary, url, outcome, error, statusCode, traceId, spanId, started,
+                startEpochNanos, durationNanos, List.copyOf(threadTimes),
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
-                detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
-                detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),
-                allocatedBytes, estimatedAllocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops,
-                returnDelayNanos, nonBlocking, policies == null ? List.of() : policies.toList(),
-                lockCount == 0 ? LockContention.NONE
-                        : new LockContention(lockCount, lockNanos, locks),
-                sites == null ? List.of() : sites.allocations(topSites),
-                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
-                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), traceId, spanId, kind,
-                serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
-                        : new ServerQueue(serverQueueHops, serverQueueNanos));
+                hops(), serverQueue(), waits(), spans(), allocation(topSites), lock(topSites), gc(), carriers(),
+                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), detail);
+    }
+
+    // One part of the request per figure, each from its totals and, with detail, its list.
+
+    private Hops hops() {
+        return new Hops(hopCount, handoffHops, queueDelayNanos, wakeHops, wakeLatencyNanos, returnHops,
+                returnDelayNanos, detail ? sorted(hopList, Comparator.comparingLong(Hop::arrivalEpochNanos)) : List.of());
+    }
+
+    private ServerQueue serverQueue() {
+        return serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
+                : new ServerQueue(serverQueueHops, serverQueueNanos);
+    }
+
+    private Waits waits() {
+        return new Waits(blockedNanos, nonBlocking,
+                detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of());
+    }
+
+    private Spans spans() {
+        return new Spans(policies == null ? List.of() : policies.toList(),
+                detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of());
+    }
+
+    private Allocation allocation(int topSites) {
+        return new Allocation(allocatedBytes, estimatedAllocatedBytes,
+                sites == null ? List.of() : sites.allocations(topSites));
+    }
+
+    private LockContention lock(int topSites) {
+        return lockCount == 0 ? LockContention.NONE
+                : new LockContention(lockCount, lockNanos, sites == null ? List.of() : sites.locks(topSites));
+    }
+
+    private GcTime gc() {
+        return new GcTime(gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses));
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

@@ -84,7 +84,7 @@ public final class ProfileSamples {
             addHops(r);
             return true;
         }
-        return r.hopCount() == 0 && !r.serverQueue().queued();
+        return r.hops().count() == 0 && !r.serverQueue().queued();
     }
 
     /** The requests added ({@link #addRequest}). */
@@ -97,7 +97,7 @@ public final class ProfileSamples {
      * hand-over as {@code server_queue} ({@code server queue via VIA}), the others by their kind.
      */
     public void addHops(Request r) {
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             if (h.to() == ThreadRef.UNKNOWN || h.delayNanos() <= 0) {
                 continue;
             }

@@ -116,12 +116,12 @@ public final class FoldedStacks {
         for (Segment s : r.segments()) {
             addSplitByPolicies(r, s.startEpochNanos(), s.endEpochNanos(), threadFrames(s.thread(), null));
         }
-        for (Wait w : r.waits()) {
+        for (Wait w : r.waits().list()) {
             if (w.thread() != null) {
                 addSplitByPolicies(r, w.startEpochNanos(), w.endEpochNanos(), threadFrames(w.thread(), "wait " + w.kind()));
             }
         }
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             if (h.to() == ThreadRef.UNKNOWN) {
                 continue;
             }
@@ -135,7 +135,7 @@ public final class FoldedStacks {
     // spans open in it, so that a segment in which a policy runs for a while is not all put under it.
     private void addSplitByPolicies(Request r, long startNanos, long endNanos, List<String> top) {
         java.util.TreeSet<Long> cuts = new java.util.TreeSet<>(List.of(startNanos, endNanos));
-        for (Span sp : r.spans()) {
+        for (Span sp : r.spans().list()) {
             for (long t : new long[] {sp.startEpochNanos(), sp.endEpochNanos()}) {
                 if (t > startNanos && t < endNanos) {
                     cuts.add(t);
@@ -157,7 +157,7 @@ public final class FoldedStacks {
     private static List<String> policies(Request r, long atEpochNanos) {
         List<String> frames = new ArrayList<>();
         frames.add(r.name() == null ? "?" : r.name());
-        r.spans().stream()
+        r.spans().list().stream()
                 .filter(s -> s.startEpochNanos() <= atEpochNanos && atEpochNanos < s.endEpochNanos())
                 .sorted(Comparator.comparingLong(Span::startEpochNanos).thenComparingInt(Span::depth))
                 .forEach(s -> frames.add(TraceJson.shortName(s.name())));

@@ -251,13 +251,13 @@ public final class TextReport {
 
     /** " (1 handoff, 1 return)": the request's hops by kind, or nothing without hops. */
     static String hopKinds(Request r) {
-        if (r.hopCount() == 0) {
+        if (r.hops().count() == 0) {
             return "";
         }
         StringBuilder kinds = new StringBuilder();
-        addKind(kinds, r.handoffHops(), "handoff");
-        addKind(kinds, r.wakeHops(), "wake");
-        addKind(kinds, r.returnHops(), "return");
+        addKind(kinds, r.hops().handoffs(), "handoff");
+        addKind(kinds, r.hops().wakes(), "wake");
+        addKind(kinds, r.hops().returns(), "return");
         return " (" + kinds + ")";
     }
 
@@ -287,7 +287,7 @@ public final class TextReport {
     /** "warm-up: waited on 212 class load(s), 41 ms in the agent's transformer, gc 0 ns": what a warm-up request waited on. */
     static String warmup(Request r) {
         return "warm-up: waited on " + r.agentWork().classes() + " class load(s), "
-                + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gcNanos());
+                + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gc().nanos());
     }
 
     /**
@@ -312,7 +312,7 @@ public final class TextReport {
      * calls (its nested boundaries), each name's count, mean, total and self time; null when none.
      */
     static String calls(Request r) {
-        List<PolicyTime> calls = r.calls();
+        List<PolicyTime> calls = r.spans().calls();
         if (calls.isEmpty()) {
             return null;
         }
@@ -329,15 +329,15 @@ public final class TextReport {
             out.println("  trace " + r.traceId() + (r.spanId() != null ? " span " + r.spanId() : ""));
         }
         out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); %sblocked %s, queue delay %s, wake latency %s%s, gc %s%n",
-                r.hopCount(), hopKinds(r), r.threads().size(), serverQueue(r), Units.nanos(r.blockedNanos()),
-                Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
-                r.returnHops() > 0 ? ", return delay " + Units.nanos(r.returnDelayNanos()) : "", Units.nanos(r.gcNanos()));
+                r.hops().count(), hopKinds(r), r.threads().size(), serverQueue(r), Units.nanos(r.waits().blockedNanos()),
+                Units.nanos(r.hops().queueDelayNanos()), Units.nanos(r.hops().wakeLatencyNanos()),
+                r.hops().returns() > 0 ? ", return delay " + Units.nanos(r.hops().returnDelayNanos()) : "", Units.nanos(r.gc().nanos()));
         unexplained(r).forEach(line -> out.println("  " + line));
         if (r.detailKept() && !r.segments().isEmpty()) {
             writeLanes(r, out);
         }
         int n = 1;
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s%s %s%s%s%n", n++, h.kind(), h.from().label(),
                     h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
                     h.scheduledNanos() > 0 ? "scheduled " + Units.nanos(h.scheduledNanos()) + ", " : "",
@@ -348,10 +348,10 @@ public final class TextReport {
             out.printf(Locale.ROOT, "  thread %-24s %3d segment(s) %10s %12s allocated%n", Units.fit(t.thread().label(), 24),
                     t.segments(), Units.nanos(t.nanos()), Units.bytes(t.allocatedBytes()));
         }
-        out.println("  allocated " + Units.bytes(r.allocatedBytes()) + (r.estimatedAllocatedBytes() == 0 ? " exact"
-                : ", of which " + Units.bytes(r.estimatedAllocatedBytes()) + " estimated from allocation samples"
+        out.println("  allocated " + Units.bytes(r.allocation().bytes()) + (r.allocation().estimatedBytes() == 0 ? " exact"
+                : ", of which " + Units.bytes(r.allocation().estimatedBytes()) + " estimated from allocation samples"
                         + " (virtual threads have no allocation counter)")
-                + (r.allocationSites().isEmpty() ? "" : "; top sampled sites: " + r.allocationSites().stream()
+                + (r.allocation().sites().isEmpty() ? "" : "; top sampled sites: " + r.allocation().sites().stream()
                 .map(TextReport::site).collect(Collectors.joining(", "))));
         if (r.agentWork().any()) {
             out.println("  agent: " + agentWork(r.agentWork()) + ", not counted above");
@@ -379,8 +379,8 @@ public final class TextReport {
         if (calls != null) {
             out.println("  calls: " + calls);
         }
-        if (!r.policies().isEmpty()) {
-            out.println("  spans (self time): " + r.policies().stream().limit(8)
+        if (!r.spans().policies().isEmpty()) {
+            out.println("  spans (self time): " + r.spans().policies().stream().limit(8)
                     .map(p -> simpleName(p.name()) + " " + Units.nanos(p.selfNanos()))
                     .collect(Collectors.joining(", ")));
         }
@@ -412,13 +412,13 @@ public final class TextReport {
         for (Segment s : segments) {
             fill(lanes.computeIfAbsent(s.thread(), k -> blank()), s.startEpochNanos(), s.endEpochNanos(), start, span, '=');
         }
-        for (Wait w : r.waits()) {
+        for (Wait w : r.waits().list()) {
             if (w.thread() != null) { // a wait event without its thread has no lane to go on
                 fill(lanes.computeIfAbsent(w.thread(), k -> blank()), w.startEpochNanos(), w.endEpochNanos(), start, span, '.');
             }
         }
         int n = 1;
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             char[] lane = lanes.computeIfAbsent(h.to(), k -> blank());
             lane[column(h.arrivalEpochNanos(), start, span)] = n <= 9 ? (char) ('0' + n) : '+';
             n++;

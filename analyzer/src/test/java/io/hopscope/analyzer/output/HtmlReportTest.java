@@ -12,6 +12,7 @@ import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Warmup;
+import io.hopscope.analyzer.testing.RequestBuilder;
 import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -46,12 +47,7 @@ class HtmlReportTest {
     }
 
     static Request withAgentWork(Request r, long id, String name, AgentWork work) {
-        return new Request(id, name, r.boundary(), r.url(), r.outcome(), r.error(), r.statusCode(), r.startThread(),
-                r.startEpochNanos(), r.durationNanos(), r.hopCount(), r.hopList(), r.threads(), r.segments(), r.waits(),
-                r.spans(), r.allocatedBytes(), r.estimatedAllocatedBytes(), r.blockedNanos(), r.queueDelayNanos(),
-                r.wakeLatencyNanos(), r.handoffHops(), r.wakeHops(), r.returnHops(), r.returnDelayNanos(),
-                r.blockedOnNonBlockingThread(), r.policies(), r.lock(), r.allocationSites(), r.gcNanos(), r.gcPauses(),
-                r.carriers(), r.detailKept(), r.unexplained(), work);
+        return RequestBuilder.from(r, id, name).agentWork(work).build();
     }
 
     static String page(Report report) throws Exception {
