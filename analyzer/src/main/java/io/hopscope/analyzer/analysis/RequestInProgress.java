@@ -70,42 +70,61 @@ final class RequestInProgress {
     long startEpochNanos;
     long durationNanos;
 
+    // Each part of the request (Hops, Waits, Allocation...) has its totals below, made into its record by a
+    // method of its own at toRequest. What nearly every request has is fields of this one object, not an
+    // object per part: there can be millions of requests, so per-request overhead is what bounds memory;
+    // what few have (spans, sites, blind spots, agent work) is an object made at its first event.
+
+    // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads.
+    ThreadRef[] threadRefs;
+    long[] threadFigures; // per thread: segments, nanos, bytes
+    int threadCount;
+    List<Segment> segments;
+
+    // Hops (hops()).
     int hopCount;
+    int handoffHops;
+    long queueDelayNanos;
+    int wakeHops;
+    long wakeLatencyNanos;
+    int returnHops;
+    long returnDelayNanos;
+    List<Hop> hopList;
+    // ServerQueue: a server's hand-overs of it to its request thread, apart from every hop figure above.
+    int serverQueueHops;
+    long serverQueueNanos;
+
+    // Waits (waits()).
+    long blockedNanos;
+    boolean nonBlocking;
+    List<Wait> waits;
+
+    // Spans (spans()): its time per pipeline policy (hopscope.Span), made at its first span.
+    private PolicyTimes policies;
+    List<Span> spans;
+
+    // Allocation (allocation()).
     long allocatedBytes;
     /** The part of allocatedBytes estimated from allocation samples (see addAllocationSample). */
     long estimatedAllocatedBytes;
     /** Bit t: thread t's segments had no allocation counter (-1: a virtual thread on JDK 21-25). */
     private long threadsWithoutCounter;
-    long blockedNanos;
-    long queueDelayNanos;
-    long wakeLatencyNanos;
-    int handoffHops;
-    int wakeHops;
-    int returnHops;
-    long returnDelayNanos;
-    // A server's hand-overs of it to its request thread: apart from every hop figure above.
-    int serverQueueHops;
-    long serverQueueNanos;
-    boolean nonBlocking;
-    // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads, and there can be
-    // millions of requests, so per-request overhead is what bounds memory.
-    ThreadRef[] threadRefs;
-    long[] threadFigures; // per thread: segments, nanos, bytes
-    int threadCount;
-    // Its time per pipeline policy (hopscope.Span), made at its first span.
-    private PolicyTimes policies;
+    // Pairs of a virtual thread's id and its exact bytes, until settleVirtualAllocation.
+    private long[] exactVirtual;
+    private int exactVirtualCount;
 
-    List<Segment> segments;
-    List<Hop> hopList;
-    List<Wait> waits;
-    List<Span> spans;
-
+    // LockContention (lock()).
     long lockCount;
     long lockNanos;
     // Where its lock contention and its sampled allocation happened, made at the first of either.
     private Sites sites;
+
+    // GcTime (gc()).
     long gcNanos;
-    // The virtual threads' carriers (hopscope.Mounts) and their pinned time (jdk.VirtualThreadPinned).
+    List<GcPause> gcPauses;
+
+    // CarrierUse (carriers()): the virtual threads' carriers (hopscope.Mounts) and their pinned time
+    // (jdk.VirtualThreadPinned).
     private int virtualThreads;
     int mounts;
     long mountWaitNanos;
@@ -114,11 +133,9 @@ final class RequestInProgress {
     private List<String> carrierNames;
     private int pinnedCount;
     long pinnedNanos;
-    // Pairs of a virtual thread's id and its exact bytes, until settleVirtualAllocation.
-    private long[] exactVirtual;
-    private int exactVirtualCount;
-    List<GcPause> gcPauses;
-    // Its parks and monitor waits inside its segments and what explains them (null until it has either).
+
+    // Unexplained: its parks and monitor waits inside its segments and what explains them (null until it
+    // has either).
     private BlindSpots blind;
     // The agent's own work on its threads, made at the first of it.
     AgentWorkTotals agent;

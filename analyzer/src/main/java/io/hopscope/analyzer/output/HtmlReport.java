@@ -177,13 +177,13 @@ public final class HtmlReport {
         o.put("threads", r.threads().size());
         // "server queue 2.50 ms, " for a server request, first of its figures; "" otherwise.
         o.put("serverQueue", TextReport.serverQueue(r));
-        String calls = TextReport.calls(r);
+        String calls = TextReport.calls(r.spans());
         o.put("calls", calls == null ? "" : calls);
         o.put("blocked", Units.nanos(r.waits().blockedNanos()));
         o.put("queue", Units.nanos(r.hops().queueDelayNanos()));
         o.put("wake", Units.nanos(r.hops().wakeLatencyNanos()));
         // The hops by kind ("2 hop(s) (1 handoff, 1 return), ") and the return delay, when there are any.
-        o.put("hopKinds", r.hops().count() > 0 ? r.hops().count() + " hop(s)" + TextReport.hopKinds(r) + ", " : "");
+        o.put("hopKinds", r.hops().count() > 0 ? r.hops().count() + " hop(s)" + TextReport.hopKinds(r.hops()) + ", " : "");
         if (r.hops().returns() > 0) {
             o.put("ret", Units.nanos(r.hops().returnDelayNanos()));
         }

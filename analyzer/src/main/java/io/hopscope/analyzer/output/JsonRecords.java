@@ -8,6 +8,7 @@ import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.KernelView;
+import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
@@ -19,6 +20,7 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.model.WakePair;
@@ -207,35 +209,50 @@ final class JsonRecords {
         n.put("serverQueueNanos", r.serverQueue().nanos());
         n.put("serverQueueHops", r.serverQueue().hops());
         n.put("blockedOnNonBlockingThread", r.waits().onNonBlockingThread());
-        ObjectNode lock = n.putObject("lock");
-        lock.put("count", r.lock().count());
-        lock.put("nanos", r.lock().nanos());
-        array(lock, "top", r.lock().top(), JsonRecords::lockSite);
-        ObjectNode unexplained = n.putObject("unexplained");
-        unexplained.put("nanos", r.unexplained().nanos());
-        unexplained.put("count", r.unexplained().count());
-        unexplained.put("explainedShare", r.unexplained().explainedShare(r.durationNanos()));
-        array(unexplained, "top", r.unexplained().top(), JsonRecords::unexplainedSite);
+        n.set("lock", lock(r.lock()));
+        n.set("unexplained", unexplained(r.unexplained(), r.durationNanos()));
         array(n, "allocationSites", r.allocation().sites(), JsonRecords::allocationSite);
         array(n, "policies", r.spans().policies(), JsonRecords::policy);
         n.put("gcNanos", r.gc().nanos());
         array(n, "gcPauses", r.gc().pauses(), JsonRecords::gcPause);
-        ObjectNode carriers = n.putObject("carriers");
-        CarrierUse c = r.carriers();
-        carriers.put("virtualThreads", c.virtualThreads());
-        carriers.put("mounts", c.mounts());
-        carriers.putArray("carrierNames").addAll(c.carrierNames().stream().map(carriers::textNode).toList());
-        carriers.put("mountWaitNanos", c.mountWaitNanos());
-        carriers.put("maxMountWaitNanos", c.maxMountWaitNanos());
-        carriers.put("mountedNanos", c.mountedNanos());
-        carriers.put("pinnedCount", c.pinnedCount());
-        carriers.put("pinnedNanos", c.pinnedNanos());
+        n.set("carriers", carriers(r.carriers()));
         array(n, "segments", r.segments(), JsonRecords::segment);
         array(n, "waits", r.waits().list(), JsonRecords::wait);
         array(n, "spans", r.spans().list(), JsonRecords::span);
         n.put("detailKept", r.detailKept());
         n.put("warmup", r.warmup());
         n.set("agentWork", agentWork(r.agentWork()));
+        return n;
+    }
+
+    static ObjectNode lock(LockContention l) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("count", l.count());
+        n.put("nanos", l.nanos());
+        array(n, "top", l.top(), JsonRecords::lockSite);
+        return n;
+    }
+
+    /** A request's unexplained time, with the share of its {@code durationNanos} that is explained. */
+    static ObjectNode unexplained(Unexplained u, long durationNanos) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("nanos", u.nanos());
+        n.put("count", u.count());
+        n.put("explainedShare", u.explainedShare(durationNanos));
+        array(n, "top", u.top(), JsonRecords::unexplainedSite);
+        return n;
+    }
+
+    static ObjectNode carriers(CarrierUse c) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("virtualThreads", c.virtualThreads());
+        n.put("mounts", c.mounts());
+        strings(n, "carrierNames", c.carrierNames());
+        n.put("mountWaitNanos", c.mountWaitNanos());
+        n.put("maxMountWaitNanos", c.maxMountWaitNanos());
+        n.put("mountedNanos", c.mountedNanos());
+        n.put("pinnedCount", c.pinnedCount());
+        n.put("pinnedNanos", c.pinnedNanos());
         return n;
     }
 

@@ -170,7 +170,6 @@ public final class RequestCodec {
         return w.equals(AgentWork.NONE) ? AgentWork.NONE : w;
     }
 
-
     private static void unexplained(DataOutputStream o, Unexplained u) throws IOException {
         o.writeLong(u.nanos());
         o.writeLong(u.count());
