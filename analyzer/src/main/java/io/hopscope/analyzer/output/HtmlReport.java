@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -183,9 +184,10 @@ public final class HtmlReport {
         o.put("queue", Units.nanos(r.hops().queueDelayNanos()));
         o.put("wake", Units.nanos(r.hops().wakeLatencyNanos()));
         // The hops by kind ("2 hop(s) (1 handoff, 1 return), ") and the return delay, when there are any.
-        o.put("hopKinds", r.hops().count() > 0 ? r.hops().count() + " hop(s)" + TextReport.hopKinds(r.hops()) + ", " : "");
-        if (r.hops().returns() > 0) {
-            o.put("ret", Units.nanos(r.hops().returnDelayNanos()));
+        Hops totals = r.hops();
+        o.put("hopKinds", totals.count() > 0 ? totals.count() + " hop(s)" + TextReport.hopKinds(totals) + ", " : "");
+        if (totals.returns() > 0) {
+            o.put("ret", Units.nanos(totals.returnDelayNanos()));
         }
         o.put("alloc", Units.bytes(r.allocation().bytes()) + (r.allocation().estimatedBytes() == 0 ? ""
                 : " (" + Units.bytes(r.allocation().estimatedBytes()) + " estimated)"));

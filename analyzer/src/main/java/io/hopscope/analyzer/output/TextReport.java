@@ -332,16 +332,17 @@ public final class TextReport {
         if (r.traceId() != null) {
             out.println("  trace " + r.traceId() + (r.spanId() != null ? " span " + r.spanId() : ""));
         }
+        Hops hops = r.hops();
         out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); %sblocked %s, queue delay %s, wake latency %s%s, gc %s%n",
-                r.hops().count(), hopKinds(r.hops()), r.threads().size(), serverQueue(r), Units.nanos(r.waits().blockedNanos()),
-                Units.nanos(r.hops().queueDelayNanos()), Units.nanos(r.hops().wakeLatencyNanos()),
-                r.hops().returns() > 0 ? ", return delay " + Units.nanos(r.hops().returnDelayNanos()) : "", Units.nanos(r.gc().nanos()));
+                hops.count(), hopKinds(hops), r.threads().size(), serverQueue(r), Units.nanos(r.waits().blockedNanos()),
+                Units.nanos(hops.queueDelayNanos()), Units.nanos(hops.wakeLatencyNanos()),
+                hops.returns() > 0 ? ", return delay " + Units.nanos(hops.returnDelayNanos()) : "", Units.nanos(r.gc().nanos()));
         unexplained(r).forEach(line -> out.println("  " + line));
         if (r.detailKept() && !r.segments().isEmpty()) {
             writeLanes(r, out);
         }
         int n = 1;
-        for (Hop h : r.hops().list()) {
+        for (Hop h : hops.list()) {
             out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s%s %s%s%s%n", n++, h.kind(), h.from().label(),
                     h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
                     h.scheduledNanos() > 0 ? "scheduled " + Units.nanos(h.scheduledNanos()) + ", " : "",
