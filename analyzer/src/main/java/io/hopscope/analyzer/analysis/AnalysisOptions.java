@@ -22,8 +22,6 @@ public record AnalysisOptions(String nameGlob, int top, SortField sort, int topS
     /** The sample of the rest kept with them by default. */
     public static final int DEFAULT_SAMPLE = 400;
 
-    private static final int WARMUP_SHOWN = 3;
-
     /** Over the whole recording, no sample, warm-up requests ranked with the others ({@link Warmup#include}). */
     public AnalysisOptions(String nameGlob, int top, SortField sort, int topSites, long detailBytes) {
         this(nameGlob, top, sort, topSites, detailBytes, RequestWindow.ALL, 0, Warmup.include);
@@ -57,7 +55,7 @@ public record AnalysisOptions(String nameGlob, int top, SortField sort, int topS
 
     /** How many warm-up requests the report lists apart, at most. */
     public int warmupShown() {
-        return warmup == Warmup.apart && top > 0 ? Math.min(top, WARMUP_SHOWN) : 0;
+        return warmup == Warmup.apart && top > 0 ? Math.min(top, Warmup.SHOWN) : 0;
     }
 
     /** Every request, every name, lists within the default budget. */

@@ -87,6 +87,8 @@ public final class RecordingAnalyzer {
     private final Map<String, Consumer<RecordedEvent>> listeners = new LinkedHashMap<>();
     // Told the share of the recording's time read so far at each flush point, or null.
     private DoubleConsumer progress;
+    // The file's chunk headers when the command scanned them already (for its window), or null.
+    private ChunkScan.Result header;
     private long progressStart;
     private long progressSpan;
     private RequestEvents requests;
@@ -211,19 +213,25 @@ public final class RecordingAnalyzer {
         return this;
     }
 
+    /** The file's chunk headers as the command scanned them already (for its window): the pass reads them once. */
+    public RecordingAnalyzer scanned(ChunkScan.Result header) {
+        this.header = header;
+        return this;
+    }
+
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
         if (file == null) {
             throw new IllegalStateException("an analyzer of a stream is read by watch()");
         }
         long t0 = System.nanoTime();
+        ChunkScan.Result scan = header != null ? header : ChunkScan.scan(file);
         if (progress != null) {
-            ChunkScan.Result span = ChunkScan.scan(file);
-            progressStart = span.startEpochNanos();
-            progressSpan = span.endEpochNanos() - span.startEpochNanos();
+            progressStart = scan.startEpochNanos();
+            progressSpan = scan.endEpochNanos() - scan.startEpochNanos();
         }
         requests = new RequestEvents(facts, jfr, window, selection, budget);
-        ChunkScan.Result scan = jfr.stream(file, handlers(), this::onFlush);
+        scan = jfr.stream(file, scan, handlers(), this::onFlush);
         facts.scanMajor = scan.major();
         facts.scanMinor = scan.minor();
         if (scan.unfinished()) {

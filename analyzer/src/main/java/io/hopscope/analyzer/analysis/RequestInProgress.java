@@ -2,19 +2,23 @@ package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.model.AgentWork;
+import io.hopscope.analyzer.model.Allocation;
 import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.GcTime;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.LockContention;
-import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.Spans;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Waits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -66,42 +70,61 @@ final class RequestInProgress {
     long startEpochNanos;
     long durationNanos;
 
+    // Each part of the request (Hops, Waits, Allocation...) has its totals below, made into its record by a
+    // method of its own at toRequest. What nearly every request has is fields of this one object, not an
+    // object per part: there can be millions of requests, so per-request overhead is what bounds memory;
+    // what few have (spans, sites, blind spots, agent work) is an object made at its first event.
+
+    // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads.
+    ThreadRef[] threadRefs;
+    long[] threadFigures; // per thread: segments, nanos, bytes
+    int threadCount;
+    List<Segment> segments;
+
+    // Hops (hops()).
     int hopCount;
+    int handoffHops;
+    long queueDelayNanos;
+    int wakeHops;
+    long wakeLatencyNanos;
+    int returnHops;
+    long returnDelayNanos;
+    List<Hop> hopList;
+    // ServerQueue: a server's hand-overs of it to its request thread, apart from every hop figure above.
+    int serverQueueHops;
+    long serverQueueNanos;
+
+    // Waits (waits()).
+    long blockedNanos;
+    boolean nonBlocking;
+    List<Wait> waits;
+
+    // Spans (spans()): its time per pipeline policy (hopscope.Span), made at its first span.
+    private PolicyTimes policies;
+    List<Span> spans;
+
+    // Allocation (allocation()).
     long allocatedBytes;
     /** The part of allocatedBytes estimated from allocation samples (see addAllocationSample). */
     long estimatedAllocatedBytes;
     /** Bit t: thread t's segments had no allocation counter (-1: a virtual thread on JDK 21-25). */
     private long threadsWithoutCounter;
-    long blockedNanos;
-    long queueDelayNanos;
-    long wakeLatencyNanos;
-    int handoffHops;
-    int wakeHops;
-    int returnHops;
-    long returnDelayNanos;
-    // A server's hand-overs of it to its request thread: apart from every hop figure above.
-    int serverQueueHops;
-    long serverQueueNanos;
-    boolean nonBlocking;
-    // Small arrays rather than maps (as in PolicyTimes): a request touches a few threads, and there can be
-    // millions of requests, so per-request overhead is what bounds memory.
-    ThreadRef[] threadRefs;
-    long[] threadFigures; // per thread: segments, nanos, bytes
-    int threadCount;
-    // Its time per pipeline policy (hopscope.Span), made at its first span.
-    private PolicyTimes policies;
+    // Pairs of a virtual thread's id and its exact bytes, until settleVirtualAllocation.
+    private long[] exactVirtual;
+    private int exactVirtualCount;
 
-    List<Segment> segments;
-    List<Hop> hopList;
-    List<Wait> waits;
-    List<Span> spans;
-
+    // LockContention (lock()).
     long lockCount;
     long lockNanos;
     // Where its lock contention and its sampled allocation happened, made at the first of either.
     private Sites sites;
+
+    // GcTime (gc()).
     long gcNanos;
-    // The virtual threads' carriers (hopscope.Mounts) and their pinned time (jdk.VirtualThreadPinned).
+    List<GcPause> gcPauses;
+
+    // CarrierUse (carriers()): the virtual threads' carriers (hopscope.Mounts) and their pinned time
+    // (jdk.VirtualThreadPinned).
     private int virtualThreads;
     int mounts;
     long mountWaitNanos;
@@ -110,11 +133,9 @@ final class RequestInProgress {
     private List<String> carrierNames;
     private int pinnedCount;
     long pinnedNanos;
-    // Pairs of a virtual thread's id and its exact bytes, until settleVirtualAllocation.
-    private long[] exactVirtual;
-    private int exactVirtualCount;
-    List<GcPause> gcPauses;
-    // Its parks and monitor waits inside its segments and what explains them (null until it has either).
+
+    // Unexplained: its parks and monitor waits inside its segments and what explains them (null until it
+    // has either).
     private BlindSpots blind;
     // The agent's own work on its threads, made at the first of it.
     AgentWorkTotals agent;
@@ -436,25 +457,47 @@ final class RequestInProgress {
         if (threadTimes.isEmpty() && started != null) {
             threadTimes.add(new ThreadTime(started, 0, 0, 0));
         }
-        List<LockSite> locks = sites == null ? List.of() : sites.locks(topSites);
-        List<Hop> hopsSorted = detail ? new ArrayList<>(hopList) : List.of();
-        if (detail) {
-            hopsSorted.sort(Comparator.comparingLong(Hop::arrivalEpochNanos));
-        }
-        return new Request(id, name, boundary, url, outcome, error, statusCode, started,
-                startEpochNanos, durationNanos, hopCount, List.copyOf(hopsSorted), List.copyOf(threadTimes),
+        return new Request(id, name, kind, boundary, url, outcome, error, statusCode, traceId, spanId, started,
+                startEpochNanos, durationNanos, List.copyOf(threadTimes),
                 detail ? sorted(segments, Comparator.comparingLong(Segment::startEpochNanos)) : List.of(),
-                detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of(),
-                detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of(),
-                allocatedBytes, estimatedAllocatedBytes, blockedNanos, queueDelayNanos, wakeLatencyNanos, handoffHops, wakeHops, returnHops,
-                returnDelayNanos, nonBlocking, policies == null ? List.of() : policies.toList(),
-                lockCount == 0 ? LockContention.NONE
-                        : new LockContention(lockCount, lockNanos, locks),
-                sites == null ? List.of() : sites.allocations(topSites),
-                gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses), carriers(), detail,
-                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), traceId, spanId, kind,
-                serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
-                        : new ServerQueue(serverQueueHops, serverQueueNanos));
+                hops(), serverQueue(), waits(), spans(), allocation(topSites), lock(topSites), gc(), carriers(),
+                blind == null ? Unexplained.NONE : blind.toUnexplained(topSites), agentWork(), detail);
+    }
+
+    // One part of the request per figure, each from its totals and, with detail, its list.
+
+    private Hops hops() {
+        return new Hops(hopCount, handoffHops, queueDelayNanos, wakeHops, wakeLatencyNanos, returnHops,
+                returnDelayNanos, detail ? sorted(hopList, Comparator.comparingLong(Hop::arrivalEpochNanos)) : List.of());
+    }
+
+    private ServerQueue serverQueue() {
+        return serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
+                : new ServerQueue(serverQueueHops, serverQueueNanos);
+    }
+
+    private Waits waits() {
+        return new Waits(blockedNanos, nonBlocking,
+                detail ? sorted(waits, Comparator.comparingLong(Wait::startEpochNanos)) : List.of());
+    }
+
+    private Spans spans() {
+        return new Spans(policies == null ? List.of() : policies.toList(),
+                detail ? sorted(spans, Comparator.comparingLong(Span::startEpochNanos)) : List.of());
+    }
+
+    private Allocation allocation(int topSites) {
+        return new Allocation(allocatedBytes, estimatedAllocatedBytes,
+                sites == null ? List.of() : sites.allocations(topSites));
+    }
+
+    private LockContention lock(int topSites) {
+        return lockCount == 0 ? LockContention.NONE
+                : new LockContention(lockCount, lockNanos, sites == null ? List.of() : sites.locks(topSites));
+    }
+
+    private GcTime gc() {
+        return new GcTime(gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses));
     }
 
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {

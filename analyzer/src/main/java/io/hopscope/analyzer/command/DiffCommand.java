@@ -11,6 +11,7 @@ import io.hopscope.analyzer.model.Report;
 import io.hopscope.analyzer.output.JsonDiff;
 import io.hopscope.analyzer.output.TextDiff;
 import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.ChunkScan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -81,7 +82,9 @@ public final class DiffCommand implements Callable<Integer> {
         }
         Diff diff = diff(a, b, window);
         if (bpfA != null) {
-            diff = KernelDiff.add(diff, new OffCpuAttribution(a).join(bpfA), new OffCpuAttribution(b).join(bpfB));
+            // Both are events input, told above.
+            diff = KernelDiff.add(diff, new OffCpuAttribution(a).join(bpfA, BpfInput.EVENTS),
+                    new OffCpuAttribution(b).join(bpfB, BpfInput.EVENTS));
         }
         PrintWriter err = spec.commandLine().getErr();
         diff.a().warnings().forEach(w -> err.println("warning: " + w));
@@ -103,12 +106,14 @@ public final class DiffCommand implements Callable<Integer> {
     /** Each recording in the window of {@code window} (offsets count from each one's own start). */
     static Diff diff(Path a, Path b, WindowOptions window) throws Exception {
         AnalysisOptions summaryOnly = new AnalysisOptions(null, 0, SortField.duration, 0, 0);
-        return DiffBuilder.diff(read(a, summaryOnly.within(window.resolve(a))),
-                read(b, summaryOnly.within(window.resolve(b))));
+        ChunkScan.Result headerA = ChunkScan.scan(a);
+        ChunkScan.Result headerB = ChunkScan.scan(b);
+        return DiffBuilder.diff(read(a, headerA, summaryOnly.within(window.resolve(a, headerA))),
+                read(b, headerB, summaryOnly.within(window.resolve(b, headerB))));
     }
 
-    private static Report read(Path file, AnalysisOptions options) throws Exception {
-        RecordingAnalyzer analyzer = new RecordingAnalyzer(file, options);
+    private static Report read(Path file, ChunkScan.Result header, AnalysisOptions options) throws Exception {
+        RecordingAnalyzer analyzer = new RecordingAnalyzer(file, options).scanned(header);
         try (ProgressBars bar = ProgressBars.reading(analyzer, file)) {
             return analyzer.analyze();
         }

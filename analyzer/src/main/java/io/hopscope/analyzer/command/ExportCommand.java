@@ -115,6 +115,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (sent.headersFile != null && endpoint == null) {
             throw new ParameterException(spec.commandLine(), "--headers-file is for --otlp or --push");
         }
+        // Told once, here: the join below is given events input.
         if (bpf.isSet() && BpfInput.detect(bpf.file) != BpfInput.EVENTS) {
             throw new CliProblem(bpf.file + ": export needs bpf/offwake.py --events output (folded output has no"
                     + " thread ids or times to put it in requests)");
@@ -156,7 +157,8 @@ public final class ExportCommand implements Callable<Integer> {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory.bytes()));
         RequestProfiles profiles = new RequestProfiles(analyzer, names, samples);
-        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
+        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, BpfInput.EVENTS)
+                : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
@@ -184,7 +186,7 @@ public final class ExportCommand implements Callable<Integer> {
                     String[] t = tags.getOrDefault(o.requestId(), new String[3]);
                     samples.addOffCpu(o, t[0], t[1], t[2]);
                 }
-            }).join(bpf.file);
+            }).join(bpf.file, BpfInput.EVENTS);
             kernel.notes().forEach(n -> err.println("note: " + n));
         }
         return report;

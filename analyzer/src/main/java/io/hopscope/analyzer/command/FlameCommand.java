@@ -13,6 +13,7 @@ import io.hopscope.analyzer.output.FlameHtml;
 import io.hopscope.analyzer.output.FoldedStacks;
 import io.hopscope.analyzer.output.WindowText;
 import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.ChunkScan;
 import io.hopscope.analyzer.read.FoldedReader;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
@@ -131,9 +132,10 @@ public final class FlameCommand implements Callable<Integer> {
     /** Returns the window applied. */
     private RequestWindow joined(FoldedStacks stacks, String glob, NameGlob names, Long requestId, PrintWriter err)
             throws Exception {
+        ChunkScan.Result header = ChunkScan.scan(recording.file);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.defaultDetailBytes())
-                        .within(window.resolve(recording.file)));
+                        .within(window.resolve(recording.file, header))).scanned(header);
         for (String event : kind.events) {
             analyzer.join(event, (sample, id, name) -> {
                 if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
@@ -160,7 +162,8 @@ public final class FlameCommand implements Callable<Integer> {
     // counts exactly what report --bpf counts. Folded input has neither, so it is drawn whole.
     private String offWake(FoldedStacks stacks, NameGlob names, Long requestId, PrintWriter err, String what)
             throws Exception {
-        if (BpfInput.detect(bpf.file) == BpfInput.FOLDED) {
+        BpfInput input = BpfInput.detect(bpf.file);
+        if (input == BpfInput.FOLDED) {
             if (!java.nio.file.Files.isRegularFile(recording.file)) {
                 throw new RecordingProblem(recording.file + ": no such file");
             }
@@ -182,7 +185,7 @@ public final class FlameCommand implements Callable<Integer> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }
-        }).join(bpf.file);
+        }).join(bpf.file, input);
         kernel.notes().forEach(n -> err.println("note: " + n));
         if (!kernel.stackSampling().isEmpty()) {
             err.println("note: " + bpf.file + ": " + kernel.stackSampling());

@@ -6,9 +6,12 @@ import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Warmup;
 import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
+import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.ChunkScan;
 import io.hopscope.settings.AgentOption;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -248,12 +251,17 @@ public final class RecordCommand implements Callable<Integer> {
     }
 
     private void writeReports(Path jfr, Path bpfEvents, PrintWriter err) throws Exception {
-        // HTML folds every request into its hops graph and draws the worst 10; JSON keeps the worst 100 and a
-        // sample of the rest, as report --format json does, and text the first 5 of those, as report does.
+        // HTML folds every request into its hops graph and draws the worst 10, warm-up ones apart, as report
+        // --format html does; JSON keeps the worst 100 and a sample of the rest, as report --format json
+        // does, and text the first 5 of those.
+        // Both analyses read the same file: its chunk headers are scanned once.
+        ChunkScan.Result header = ChunkScan.scan(jfr);
         RecordingAnalyzer all = new RecordingAnalyzer(jfr, new AnalysisOptions(null, -1, SortField.duration, 5,
-                AnalysisOptions.defaultDetailBytes()));
+                AnalysisOptions.defaultDetailBytes()).withWarmup(Warmup.apart)).scanned(header);
         ReportFlames flames = new ReportFlames(all, null);
-        OffCpuAttribution join = bpfEvents != null ? new OffCpuAttribution(jfr).onOverlap(flames.offWakeSink()).readPlacesIn(all, bpfEvents)
+        BpfInput bpfInput = bpfEvents != null ? BpfInput.detect(bpfEvents) : null;
+        OffCpuAttribution join = bpfEvents != null ? new OffCpuAttribution(jfr).onOverlap(flames.offWakeSink())
+                .readPlacesIn(all, bpfInput)
                 : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(all, jfr)) {
@@ -261,10 +269,10 @@ public final class RecordCommand implements Callable<Integer> {
         }
         Report bounded = new RecordingAnalyzer(jfr, new AnalysisOptions(null, AnalysisOptions.DEFAULT_WORST,
                 SortField.duration, 5, AnalysisOptions.defaultDetailBytes()).sampling(AnalysisOptions.DEFAULT_SAMPLE))
-                .analyze();
+                .scanned(header).analyze();
         Report worst = new Report(bounded.recording(), bounded.summary(),
                 bounded.requests().subList(0, Math.min(5, bounded.kept().worst())));
-        KernelReport kernel = join != null ? join.join(bpfEvents) : null;
+        KernelReport kernel = join != null ? join.join(bpfEvents, bpfInput) : null;
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         try (Writer w = Files.newBufferedWriter(dir.resolve("report.json"), StandardCharsets.UTF_8)) {
             JsonReport.write(bounded, kernel, w);

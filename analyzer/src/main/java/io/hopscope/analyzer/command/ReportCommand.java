@@ -11,6 +11,7 @@ import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
 import io.hopscope.analyzer.output.TextReport;
 import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.ChunkScan;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -76,7 +77,7 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--warmup", paramLabel = "HOW",
             description = "Warm-up requests (their threads loaded classes): apart ranks the worst among the others and"
                     + " lists the worst 3 warm-up ones on their own, include ranks them all together, exclude leaves"
-                    + " them out of every figure (default apart for text, include for json, where each request"
+                    + " them out of every figure (default apart for text and html, include for json, where each request"
                     + " says whether it is warm-up).")
     Warmup warmup;
 
@@ -101,21 +102,23 @@ public final class ReportCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--trace-url is for --format html (its links)");
         }
         long t0 = System.nanoTime();
+        BpfInput bpfInput = null;
         if (bpf.isSet()) {
             window.refuseBesideEbpfJoin("--bpf");
-            BpfInput.detect(bpf.file); // a wrong file fails before the recording is read
+            bpfInput = BpfInput.detect(bpf.file); // a wrong file fails before the recording is read
         }
         // html folds every request into its hops flame graph and draws the first `shown` of them.
+        ChunkScan.Result header = ChunkScan.scan(recording.file);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(name.glob, format == Format.html ? -1 : shown, sort, 5,
                         detailMemory.bytes())
-                        .within(window.resolve(recording.file)).sampling(sample)
+                        .within(window.resolve(recording.file, header)).sampling(sample)
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
-                        .inTrace(trace.traceId));
+                        .inTrace(trace.traceId)).scanned(header);
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name.glob) : null;
         OffCpuAttribution join = null;
         if (bpf.isSet()) {
-            join = new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file);
+            join = new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpfInput);
             if (flames != null) {
                 join.onOverlap(flames.offWakeSink());
             }
@@ -124,7 +127,7 @@ public final class ReportCommand implements Callable<Integer> {
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();
         }
-        KernelReport kernel = join != null ? join.join(bpf.file) : null;
+        KernelReport kernel = join != null ? join.join(bpf.file, bpfInput) : null;
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         err.flush();

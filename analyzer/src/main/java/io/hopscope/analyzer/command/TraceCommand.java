@@ -12,6 +12,7 @@ import io.hopscope.analyzer.output.KeptText;
 import io.hopscope.analyzer.output.TraceJson;
 import io.hopscope.analyzer.output.WindowText;
 import io.hopscope.analyzer.read.BpfInput;
+import io.hopscope.analyzer.read.ChunkScan;
 import io.hopscope.analyzer.read.RecordingProblem;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -69,19 +70,23 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        BpfInput bpfInput = null;
         if (bpf.isSet()) {
             window.refuseBesideEbpfJoin("--bpf");
+            bpfInput = BpfInput.detect(bpf.file);
         }
-        if (bpf.isSet() && BpfInput.detect(bpf.file) == BpfInput.FOLDED) {
+        if (bpfInput == BpfInput.FOLDED) {
             throw new RecordingProblem(bpf.file + ": folded offwaketime output has no timestamps, so it cannot be drawn on"
                     + " a timeline (record with offwake --events)");
         }
         int top = kept.top(AnalysisOptions.DEFAULT_WORST);
+        ChunkScan.Result header = ChunkScan.scan(recording.file);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(name.glob, top, top < 0 ? SortField.start : SortField.duration, 5,
                         detailMemory.bytes())
-                        .within(window.resolve(recording.file)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
-        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
+                        .within(window.resolve(recording.file, header)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)))
+                .scanned(header);
+        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpfInput) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
@@ -102,7 +107,7 @@ public final class TraceCommand implements Callable<Integer> {
                     offCpu.add(new OffCpuOverlap(o.interval().withoutStacks(), o.requestId(), o.requestName(), o.during(),
                             o.thread(), o.waker(), o.fromEpochNanos(), o.toEpochNanos()));
                 }
-            }).join(bpf.file);
+            }).join(bpf.file, bpfInput);
             kernel.notes().forEach(n -> err.println("note: " + n));
         }
         err.flush();

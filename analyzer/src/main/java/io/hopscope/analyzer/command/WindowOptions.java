@@ -2,7 +2,6 @@ package io.hopscope.analyzer.command;
 
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.read.ChunkScan;
-import io.hopscope.analyzer.read.RecordingProblem;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -104,17 +103,17 @@ public final class WindowOptions {
     }
 
     /**
-     * The window over {@code recording}, or {@link RequestWindow#ALL} without either option. A bad
-     * value, {@code --from} not before {@code --to}, or a window wholly outside the recording is one
-     * line ({@link CliProblem}); a file that is no recording is the reader's {@link RecordingProblem}.
+     * The window over {@code recording}, whose chunk headers the command scanned ({@code scan}, the
+     * same it hands the analyzer), or {@link RequestWindow#ALL} without either option. A bad value,
+     * {@code --from} not before {@code --to}, or a window wholly outside the recording is one line
+     * ({@link CliProblem}).
      */
-    public RequestWindow resolve(Path recording) throws CliProblem, RecordingProblem {
+    public RequestWindow resolve(Path recording, ChunkScan.Result scan) throws CliProblem {
         if (!isSet()) {
             return RequestWindow.ALL;
         }
         Bound fromBound = from == null ? null : Bound.parse("--from", from);
         Bound toBound = to == null ? null : Bound.parse("--to", to);
-        ChunkScan.Result scan = ChunkScan.scan(recording);
         long start = scan.startEpochNanos();
         long end = Math.max(start, scan.endEpochNanos());
         long fromNanos = fromBound == null ? Long.MIN_VALUE : fromBound.resolve(start, end);

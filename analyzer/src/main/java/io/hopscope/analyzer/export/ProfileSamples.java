@@ -5,6 +5,7 @@ import io.hopscope.analyzer.model.OffCpuInterval;
 import io.hopscope.analyzer.model.OffCpuOverlap;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.StackSample;
+import io.hopscope.analyzer.model.ThreadPools;
 import io.hopscope.analyzer.model.ThreadRef;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /**
  * The per-request values export sends, added up by sample type, stack and attributes: what both the
@@ -27,7 +27,6 @@ import java.util.regex.Pattern;
  */
 public final class ProfileSamples {
 
-    private static final Pattern POOL_SUFFIX = Pattern.compile("[-_#. ]?\\d+$");
     // live makes a window's profiles from thousands of requests a second with a few threads and hop sites:
     // each thread's pool and each hop's two frames are made once (bounded: cleared past CACHED entries).
     private static final int CACHED = 10_000;
@@ -85,7 +84,7 @@ public final class ProfileSamples {
             addHops(r);
             return true;
         }
-        return r.hopCount() == 0 && !r.serverQueue().queued();
+        return r.hops().count() == 0 && !r.serverQueue().queued();
     }
 
     /** The requests added ({@link #addRequest}). */
@@ -98,7 +97,7 @@ public final class ProfileSamples {
      * hand-over as {@code server_queue} ({@code server queue via VIA}), the others by their kind.
      */
     public void addHops(Request r) {
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             if (h.to() == ThreadRef.UNKNOWN || h.delayNanos() <= 0) {
                 continue;
             }
@@ -120,22 +119,10 @@ public final class ProfileSamples {
             return;
         }
         List<String> frames = new ArrayList<>();
-        OffCpuInterval.Frames stack = o.interval().stack();
-        rootFirst(frames, stack == null ? null : stack.user(), "[Missed User Stack]");
-        rootFirst(frames, stack == null ? null : stack.kernel(), "[Missed Kernel Stack]");
+        OffCpuInterval.Frames.addRootFirst(frames, o.interval().stack());
         frames.add("segment".equals(o.during()) ? "off cpu" : "off cpu in wait " + o.during());
         add(SampleType.off_cpu, frames, attributes(o.requestName(), requestKind, pool(o.thread(), false), null, null),
                 traceId, spanId, o.nanos() * weight);
-    }
-
-    private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
-        if (innermostFirst == null) {
-            frames.add(missed);
-            return;
-        }
-        for (int k = innermostFirst.size() - 1; k >= 0; k--) {
-            frames.add(innermostFirst.get(k));
-        }
     }
 
     private void add(SampleType type, List<String> framesRootFirst, List<String> attributes, String traceId,
@@ -165,8 +152,7 @@ public final class ProfileSamples {
     }
 
     /**
-     * A thread's pool: its name without the trailing number, as the hops flame graph names it; a
-     * virtual thread's is {@code virtual PREFIX}. Null when the thread is not known.
+     * A thread's pool ({@link ThreadPools}), null when the thread is not known; made once per name.
      */
     static String pool(String threadName, boolean virtual) {
         if (threadName == null) {
@@ -180,17 +166,9 @@ public final class ProfileSamples {
         if (POOLS.size() > CACHED) {
             POOLS.clear(); // a thread a task: names that need not repeat
         }
-        String pool = poolOf(threadName, virtual);
+        String pool = ThreadPools.of(threadName, virtual);
         POOLS.put(key, pool);
         return pool;
-    }
-
-    private static String poolOf(String threadName, boolean virtual) {
-        String prefix = POOL_SUFFIX.matcher(threadName).replaceFirst("");
-        if (virtual) {
-            return "virtual " + (prefix.isEmpty() ? "(unnamed)" : prefix);
-        }
-        return prefix.isEmpty() ? "(unnamed)" : prefix;
     }
 
     /** The sample types that got at least one value, in {@link SampleType} order. */

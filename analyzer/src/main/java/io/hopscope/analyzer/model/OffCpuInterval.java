@@ -22,6 +22,25 @@ public record OffCpuInterval(long tid, String comm, long offEpochNanos, long onE
 
     /** One side's stacks, innermost frame first; a list is null when offwake could not read it (a missed stack). */
     public record Frames(List<String> kernel, List<String> user) {
+
+        /**
+         * Adds {@code stack}'s user then kernel frames to {@code frames}, each from the root, as the
+         * flame graphs draw a thread's off-CPU stack; a {@code [Missed ... Stack]} frame for one not read.
+         */
+        public static void addRootFirst(List<String> frames, Frames stack) {
+            rootFirst(frames, stack == null ? null : stack.user(), "[Missed User Stack]");
+            rootFirst(frames, stack == null ? null : stack.kernel(), "[Missed Kernel Stack]");
+        }
+
+        private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
+            if (innermostFirst == null) {
+                frames.add(missed);
+                return;
+            }
+            for (int k = innermostFirst.size() - 1; k >= 0; k--) {
+                frames.add(innermostFirst.get(k));
+            }
+        }
     }
 
     /** The same interval without its stacks, for keeping many of them (the trace's slices need none). */

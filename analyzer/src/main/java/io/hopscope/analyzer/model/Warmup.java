@@ -9,5 +9,8 @@ package io.hopscope.analyzer.model;
 public enum Warmup {
     apart,
     include,
-    exclude
+    exclude;
+
+    /** How many of the worst warm-up requests a report lists on their own with {@code apart}, at most. */
+    public static final int SHOWN = 3;
 }

@@ -7,6 +7,7 @@ import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.StackSample;
+import io.hopscope.analyzer.model.ThreadPools;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.Wait;
 import java.io.IOException;
@@ -16,7 +17,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * Collapsed stacks ({@code root;child;leaf weight}, Brendan Gregg's folded format), the exchange format
@@ -24,8 +24,6 @@ import java.util.regex.Pattern;
  * name, so one graph can hold several request names side by side.
  */
 public final class FoldedStacks {
-
-    private static final Pattern POOL_SUFFIX = Pattern.compile("[-_#. ]?\\d+$");
 
     // Sorted so that the folded output is stable (a diffable file, an expected-output test).
     private final Map<String, Long> weights = new TreeMap<>();
@@ -84,9 +82,7 @@ public final class FoldedStacks {
         frames.add(o.requestName());
         frames.add(o.thread());
         frames.add("segment".equals(o.during()) ? "segment" : "wait " + o.during());
-        OffCpuInterval.Frames wakee = o.interval().stack();
-        rootFirst(frames, wakee == null ? null : wakee.user(), "[Missed User Stack]");
-        rootFirst(frames, wakee == null ? null : wakee.kernel(), "[Missed Kernel Stack]");
+        OffCpuInterval.Frames.addRootFirst(frames, o.interval().stack());
         frames.add("--");
         OffCpuInterval.Frames waker = o.interval().wakerFrames();
         if (o.waker() == null || waker == null) {
@@ -97,16 +93,6 @@ public final class FoldedStacks {
             frames.add(o.waker());
         }
         add(frames, o.nanos() * weight);
-    }
-
-    private static void rootFirst(List<String> frames, List<String> innermostFirst, String missed) {
-        if (innermostFirst == null) {
-            frames.add(missed);
-            return;
-        }
-        for (int k = innermostFirst.size() - 1; k >= 0; k--) {
-            frames.add(innermostFirst.get(k));
-        }
     }
 
     private static void leafFirst(List<String> frames, List<String> innermostFirst, String missed) {
@@ -130,12 +116,12 @@ public final class FoldedStacks {
         for (Segment s : r.segments()) {
             addSplitByPolicies(r, s.startEpochNanos(), s.endEpochNanos(), threadFrames(s.thread(), null));
         }
-        for (Wait w : r.waits()) {
+        for (Wait w : r.waits().list()) {
             if (w.thread() != null) {
                 addSplitByPolicies(r, w.startEpochNanos(), w.endEpochNanos(), threadFrames(w.thread(), "wait " + w.kind()));
             }
         }
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             if (h.to() == ThreadRef.UNKNOWN) {
                 continue;
             }
@@ -149,7 +135,7 @@ public final class FoldedStacks {
     // spans open in it, so that a segment in which a policy runs for a while is not all put under it.
     private void addSplitByPolicies(Request r, long startNanos, long endNanos, List<String> top) {
         java.util.TreeSet<Long> cuts = new java.util.TreeSet<>(List.of(startNanos, endNanos));
-        for (Span sp : r.spans()) {
+        for (Span sp : r.spans().list()) {
             for (long t : new long[] {sp.startEpochNanos(), sp.endEpochNanos()}) {
                 if (t > startNanos && t < endNanos) {
                     cuts.add(t);
@@ -171,7 +157,7 @@ public final class FoldedStacks {
     private static List<String> policies(Request r, long atEpochNanos) {
         List<String> frames = new ArrayList<>();
         frames.add(r.name() == null ? "?" : r.name());
-        r.spans().stream()
+        r.spans().list().stream()
                 .filter(s -> s.startEpochNanos() <= atEpochNanos && atEpochNanos < s.endEpochNanos())
                 .sorted(Comparator.comparingLong(Span::startEpochNanos).thenComparingInt(Span::depth))
                 .forEach(s -> frames.add(TraceJson.shortName(s.name())));
@@ -185,10 +171,9 @@ public final class FoldedStacks {
      */
     static String pool(ThreadRef t) {
         if (t.virtual()) {
-            String prefix = POOL_SUFFIX.matcher(t.name() == null ? "" : t.name()).replaceFirst("");
-            return "virtual " + (prefix.isEmpty() ? "(unnamed)" : prefix);
+            return ThreadPools.of(t.name() == null ? "" : t.name(), true);
         }
-        return "pool " + POOL_SUFFIX.matcher(t.label()).replaceFirst("");
+        return "pool " + ThreadPools.prefix(t.label());
     }
 
     // A platform thread is a frame under its pool; virtual threads, one per task, are only their group.

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -76,12 +77,27 @@ public final class HtmlReport {
         for (NameSummary s : report.summary()) {
             summary.add(summary(s));
         }
+        // The page's report holds every request (its hops flame graph folds them all): with --warmup
+        // apart, the warm-up ones among them go to their own list, as the worst warm-up ones of a
+        // report that ranked them apart already are.
+        boolean apart = report.warmup() == Warmup.apart && report.warmupRequestCount() > 0;
+        List<Request> warmupRequests = new ArrayList<>(report.warmupRequests());
         ArrayNode requests = data.putArray("requests");
         int n = 0;
         for (Request r : report.requests()) {
-            if (n++ >= worst) {
-                break;
+            if (apart && r.warmup()) {
+                if (warmupRequests.size() < Warmup.SHOWN) {
+                    warmupRequests.add(r);
+                }
+                continue;
             }
+            if (n >= worst) {
+                if (!apart || warmupRequests.size() >= Warmup.SHOWN) {
+                    break;
+                }
+                continue;
+            }
+            n++;
             ObjectNode request = request(r);
             if (traceUrl != null) {
                 request.put("traceUrl", traceUrl.link(r.traceId(), r.spanId()));
@@ -93,14 +109,14 @@ public final class HtmlReport {
         }
         // With --warmup apart the worst list above is the steady requests; the worst warm-up ones get
         // a short part of their own (no timeline: what they waited on is the class loads, not hops).
-        data.put("warmupApart", report.warmup() == Warmup.apart && report.warmupRequestCount() > 0);
+        data.put("warmupApart", apart);
         data.put("warmupCount", report.warmupRequestCount());
         ArrayNode warmups = data.putArray("warmupRequests");
-        for (Request r : report.warmupRequests()) {
+        for (Request r : warmupRequests) {
             warmups.addObject().put("id", r.id()).put("name", r.name())
                     .put("outcome", r.outcome() + (r.error() != null ? " (" + r.error() + ")" : ""))
                     .put("duration", Units.nanos(r.durationNanos())).put("started", Units.epoch(r.startEpochNanos()))
-                    .put("hops", r.hopCount()).put("warmup", TextReport.warmup(r))
+                    .put("hops", r.hops().count()).put("warmup", TextReport.warmup(r))
                     .put("agentWork", TextReport.agentWork(r.agentWork()));
         }
         if (kernel != null) {
@@ -158,24 +174,25 @@ public final class HtmlReport {
         o.put("duration", Units.nanos(r.durationNanos()));
         o.put("durationNanos", r.durationNanos());
         o.put("started", Units.epoch(r.startEpochNanos()));
-        o.put("hops", r.hopCount());
+        o.put("hops", r.hops().count());
         o.put("threads", r.threads().size());
         // "server queue 2.50 ms, " for a server request, first of its figures; "" otherwise.
         o.put("serverQueue", TextReport.serverQueue(r));
-        String calls = TextReport.calls(r);
+        String calls = TextReport.calls(r.spans());
         o.put("calls", calls == null ? "" : calls);
-        o.put("blocked", Units.nanos(r.blockedNanos()));
-        o.put("queue", Units.nanos(r.queueDelayNanos()));
-        o.put("wake", Units.nanos(r.wakeLatencyNanos()));
+        o.put("blocked", Units.nanos(r.waits().blockedNanos()));
+        o.put("queue", Units.nanos(r.hops().queueDelayNanos()));
+        o.put("wake", Units.nanos(r.hops().wakeLatencyNanos()));
         // The hops by kind ("2 hop(s) (1 handoff, 1 return), ") and the return delay, when there are any.
-        o.put("hopKinds", r.hopCount() > 0 ? r.hopCount() + " hop(s)" + TextReport.hopKinds(r) + ", " : "");
-        if (r.returnHops() > 0) {
-            o.put("ret", Units.nanos(r.returnDelayNanos()));
+        Hops totals = r.hops();
+        o.put("hopKinds", totals.count() > 0 ? totals.count() + " hop(s)" + TextReport.hopKinds(totals) + ", " : "");
+        if (totals.returns() > 0) {
+            o.put("ret", Units.nanos(totals.returnDelayNanos()));
         }
-        o.put("alloc", Units.bytes(r.allocatedBytes()) + (r.estimatedAllocatedBytes() == 0 ? ""
-                : " (" + Units.bytes(r.estimatedAllocatedBytes()) + " estimated)"));
+        o.put("alloc", Units.bytes(r.allocation().bytes()) + (r.allocation().estimatedBytes() == 0 ? ""
+                : " (" + Units.bytes(r.allocation().estimatedBytes()) + " estimated)"));
         o.put("lock", Units.nanos(r.lock().nanos()));
-        o.put("gc", Units.nanos(r.gcNanos()));
+        o.put("gc", Units.nanos(r.gc().nanos()));
         o.put("carriers", r.carriers().any() ? TextReport.carriers(r.carriers()) : "");
         o.put("detail", r.detailKept());
         o.put("agentWork", r.agentWork().any() ? TextReport.agentWork(r.agentWork()) : "");
@@ -189,9 +206,9 @@ public final class HtmlReport {
         Set<ThreadRef> working = new HashSet<>();
         r.threads().forEach(t -> working.add(t.thread()));
         r.segments().forEach(seg -> working.add(seg.thread()));
-        r.waits().forEach(w -> working.add(w.thread()));
+        r.waits().list().forEach(w -> working.add(w.thread()));
         Set<ThreadRef> origins = new HashSet<>();
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             if (h.serverQueue() && h.from() != ThreadRef.UNKNOWN && !working.contains(h.from())) {
                 order.add(h.from());
                 origins.add(h.from());
@@ -218,7 +235,7 @@ public final class HtmlReport {
                     .put("text", s.kind() + " " + Units.nanos(s.durationNanos()) + ", "
                             + (s.allocatedBytes() < 0 ? "no allocation counter" : Units.bytes(s.allocatedBytes())));
         }
-        for (Wait w : r.waits()) {
+        for (Wait w : r.waits().list()) {
             if (w.thread() != null) {
                 ((ArrayNode) lane(lanes, laneNodes, w.thread()).get("waits")).addObject()
                         .put("s", w.startEpochNanos() - t0).put("e", w.endEpochNanos() - t0)
@@ -227,7 +244,7 @@ public final class HtmlReport {
         }
         ArrayNode hops = o.putArray("hopList");
         List<ThreadRef> laneOrder = new ArrayList<>(lanes.keySet());
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             ObjectNode hop = hops.addObject().put("kind", h.kind()).put("from", h.from().label()).put("to", h.to().label())
                     .put("s", h.departureEpochNanos() - t0).put("e", h.arrivalEpochNanos() - t0)
                     .put("delay", Units.nanos(h.delayNanos())).put("via", h.via()).put("serverQueue", h.serverQueue());

@@ -8,6 +8,7 @@ import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.KernelView;
+import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.NameSummary;
 import io.hopscope.analyzer.model.PolicyTime;
@@ -19,6 +20,7 @@ import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
+import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
 import io.hopscope.analyzer.model.WakePair;
@@ -192,50 +194,65 @@ final class JsonRecords {
         n.set("startThread", thread(r.startThread()));
         n.put("startEpochNanos", r.startEpochNanos());
         n.put("durationNanos", r.durationNanos());
-        n.put("hops", r.hopCount());
-        array(n, "hopList", r.hopList(), JsonRecords::hop);
+        n.put("hops", r.hops().count());
+        array(n, "hopList", r.hops().list(), JsonRecords::hop);
         array(n, "threads", r.threads(), JsonRecords::threadTime);
-        n.put("allocatedBytes", r.allocatedBytes());
-        n.put("estimatedAllocatedBytes", r.estimatedAllocatedBytes());
-        n.put("blockedNanos", r.blockedNanos());
-        n.put("queueDelayNanos", r.queueDelayNanos());
-        n.put("wakeLatencyNanos", r.wakeLatencyNanos());
-        n.put("handoffHops", r.handoffHops());
-        n.put("wakeHops", r.wakeHops());
-        n.put("returnHops", r.returnHops());
-        n.put("returnDelayNanos", r.returnDelayNanos());
+        n.put("allocatedBytes", r.allocation().bytes());
+        n.put("estimatedAllocatedBytes", r.allocation().estimatedBytes());
+        n.put("blockedNanos", r.waits().blockedNanos());
+        n.put("queueDelayNanos", r.hops().queueDelayNanos());
+        n.put("wakeLatencyNanos", r.hops().wakeLatencyNanos());
+        n.put("handoffHops", r.hops().handoffs());
+        n.put("wakeHops", r.hops().wakes());
+        n.put("returnHops", r.hops().returns());
+        n.put("returnDelayNanos", r.hops().returnDelayNanos());
         n.put("serverQueueNanos", r.serverQueue().nanos());
         n.put("serverQueueHops", r.serverQueue().hops());
-        n.put("blockedOnNonBlockingThread", r.blockedOnNonBlockingThread());
-        ObjectNode lock = n.putObject("lock");
-        lock.put("count", r.lock().count());
-        lock.put("nanos", r.lock().nanos());
-        array(lock, "top", r.lock().top(), JsonRecords::lockSite);
-        ObjectNode unexplained = n.putObject("unexplained");
-        unexplained.put("nanos", r.unexplained().nanos());
-        unexplained.put("count", r.unexplained().count());
-        unexplained.put("explainedShare", r.unexplained().explainedShare(r.durationNanos()));
-        array(unexplained, "top", r.unexplained().top(), JsonRecords::unexplainedSite);
-        array(n, "allocationSites", r.allocationSites(), JsonRecords::allocationSite);
-        array(n, "policies", r.policies(), JsonRecords::policy);
-        n.put("gcNanos", r.gcNanos());
-        array(n, "gcPauses", r.gcPauses(), JsonRecords::gcPause);
-        ObjectNode carriers = n.putObject("carriers");
-        CarrierUse c = r.carriers();
-        carriers.put("virtualThreads", c.virtualThreads());
-        carriers.put("mounts", c.mounts());
-        carriers.putArray("carrierNames").addAll(c.carrierNames().stream().map(carriers::textNode).toList());
-        carriers.put("mountWaitNanos", c.mountWaitNanos());
-        carriers.put("maxMountWaitNanos", c.maxMountWaitNanos());
-        carriers.put("mountedNanos", c.mountedNanos());
-        carriers.put("pinnedCount", c.pinnedCount());
-        carriers.put("pinnedNanos", c.pinnedNanos());
+        n.put("blockedOnNonBlockingThread", r.waits().onNonBlockingThread());
+        n.set("lock", lock(r.lock()));
+        n.set("unexplained", unexplained(r.unexplained(), r.durationNanos()));
+        array(n, "allocationSites", r.allocation().sites(), JsonRecords::allocationSite);
+        array(n, "policies", r.spans().policies(), JsonRecords::policy);
+        n.put("gcNanos", r.gc().nanos());
+        array(n, "gcPauses", r.gc().pauses(), JsonRecords::gcPause);
+        n.set("carriers", carriers(r.carriers()));
         array(n, "segments", r.segments(), JsonRecords::segment);
-        array(n, "waits", r.waits(), JsonRecords::wait);
-        array(n, "spans", r.spans(), JsonRecords::span);
+        array(n, "waits", r.waits().list(), JsonRecords::wait);
+        array(n, "spans", r.spans().list(), JsonRecords::span);
         n.put("detailKept", r.detailKept());
         n.put("warmup", r.warmup());
         n.set("agentWork", agentWork(r.agentWork()));
+        return n;
+    }
+
+    static ObjectNode lock(LockContention l) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("count", l.count());
+        n.put("nanos", l.nanos());
+        array(n, "top", l.top(), JsonRecords::lockSite);
+        return n;
+    }
+
+    /** A request's unexplained time, with the share of its {@code durationNanos} that is explained. */
+    static ObjectNode unexplained(Unexplained u, long durationNanos) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("nanos", u.nanos());
+        n.put("count", u.count());
+        n.put("explainedShare", u.explainedShare(durationNanos));
+        array(n, "top", u.top(), JsonRecords::unexplainedSite);
+        return n;
+    }
+
+    static ObjectNode carriers(CarrierUse c) {
+        ObjectNode n = JsonReport.MAPPER.createObjectNode();
+        n.put("virtualThreads", c.virtualThreads());
+        n.put("mounts", c.mounts());
+        strings(n, "carrierNames", c.carrierNames());
+        n.put("mountWaitNanos", c.mountWaitNanos());
+        n.put("maxMountWaitNanos", c.maxMountWaitNanos());
+        n.put("mountedNanos", c.mountedNanos());
+        n.put("pinnedCount", c.pinnedCount());
+        n.put("pinnedNanos", c.pinnedNanos());
         return n;
     }
 

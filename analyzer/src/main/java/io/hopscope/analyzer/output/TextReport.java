@@ -1,9 +1,12 @@
 package io.hopscope.analyzer.output;
 
 import io.hopscope.analyzer.model.AgentWork;
+import io.hopscope.analyzer.model.Allocation;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.LateEvents;
+import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.CarrierUse;
@@ -15,6 +18,7 @@ import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.RequestKinds;
 import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Segment;
+import io.hopscope.analyzer.model.Spans;
 import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.ServerQueueSummary;
 import io.hopscope.analyzer.model.ThreadRef;
@@ -249,15 +253,15 @@ public final class TextReport {
         return s.waker() == null ? "waker not seen" : "woken by " + s.waker().label();
     }
 
-    /** " (1 handoff, 1 return)": the request's hops by kind, or nothing without hops. */
-    static String hopKinds(Request r) {
-        if (r.hopCount() == 0) {
+    /** " (1 handoff, 1 return)": a request's hops by kind, or nothing without hops. */
+    static String hopKinds(Hops h) {
+        if (h.count() == 0) {
             return "";
         }
         StringBuilder kinds = new StringBuilder();
-        addKind(kinds, r.handoffHops(), "handoff");
-        addKind(kinds, r.wakeHops(), "wake");
-        addKind(kinds, r.returnHops(), "return");
+        addKind(kinds, h.handoffs(), "handoff");
+        addKind(kinds, h.wakes(), "wake");
+        addKind(kinds, h.returns(), "return");
         return " (" + kinds + ")";
     }
 
@@ -287,7 +291,7 @@ public final class TextReport {
     /** "warm-up: waited on 212 class load(s), 41 ms in the agent's transformer, gc 0 ns": what a warm-up request waited on. */
     static String warmup(Request r) {
         return "warm-up: waited on " + r.agentWork().classes() + " class load(s), "
-                + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gcNanos());
+                + Units.nanos(r.agentWork().nanos()) + " in the agent's transformer, gc " + Units.nanos(r.gc().nanos());
     }
 
     /**
@@ -308,11 +312,11 @@ public final class TextReport {
     }
 
     /**
-     * "java.net.http.HttpClient#send 2 x 1.05 ms (total 2.10 ms, self 2.10 ms)": the request's outbound
+     * "java.net.http.HttpClient#send 2 x 1.05 ms (total 2.10 ms, self 2.10 ms)": a request's outbound
      * calls (its nested boundaries), each name's count, mean, total and self time; null when none.
      */
-    static String calls(Request r) {
-        List<PolicyTime> calls = r.calls();
+    static String calls(Spans s) {
+        List<PolicyTime> calls = s.calls();
         if (calls.isEmpty()) {
             return null;
         }
@@ -328,16 +332,17 @@ public final class TextReport {
         if (r.traceId() != null) {
             out.println("  trace " + r.traceId() + (r.spanId() != null ? " span " + r.spanId() : ""));
         }
+        Hops hops = r.hops();
         out.printf(Locale.ROOT, "  %d hop(s)%s, %d thread(s); %sblocked %s, queue delay %s, wake latency %s%s, gc %s%n",
-                r.hopCount(), hopKinds(r), r.threads().size(), serverQueue(r), Units.nanos(r.blockedNanos()),
-                Units.nanos(r.queueDelayNanos()), Units.nanos(r.wakeLatencyNanos()),
-                r.returnHops() > 0 ? ", return delay " + Units.nanos(r.returnDelayNanos()) : "", Units.nanos(r.gcNanos()));
+                hops.count(), hopKinds(hops), r.threads().size(), serverQueue(r), Units.nanos(r.waits().blockedNanos()),
+                Units.nanos(hops.queueDelayNanos()), Units.nanos(hops.wakeLatencyNanos()),
+                hops.returns() > 0 ? ", return delay " + Units.nanos(hops.returnDelayNanos()) : "", Units.nanos(r.gc().nanos()));
         unexplained(r).forEach(line -> out.println("  " + line));
         if (r.detailKept() && !r.segments().isEmpty()) {
             writeLanes(r, out);
         }
         int n = 1;
-        for (Hop h : r.hopList()) {
+        for (Hop h : hops.list()) {
             out.printf(Locale.ROOT, "  hop %d: %-7s %s -> %s at +%s, %s%s %s%s%s%n", n++, h.kind(), h.from().label(),
                     h.to().label(), Units.nanos(h.arrivalEpochNanos() - r.startEpochNanos()),
                     h.scheduledNanos() > 0 ? "scheduled " + Units.nanos(h.scheduledNanos()) + ", " : "",
@@ -348,11 +353,7 @@ public final class TextReport {
             out.printf(Locale.ROOT, "  thread %-24s %3d segment(s) %10s %12s allocated%n", Units.fit(t.thread().label(), 24),
                     t.segments(), Units.nanos(t.nanos()), Units.bytes(t.allocatedBytes()));
         }
-        out.println("  allocated " + Units.bytes(r.allocatedBytes()) + (r.estimatedAllocatedBytes() == 0 ? " exact"
-                : ", of which " + Units.bytes(r.estimatedAllocatedBytes()) + " estimated from allocation samples"
-                        + " (virtual threads have no allocation counter)")
-                + (r.allocationSites().isEmpty() ? "" : "; top sampled sites: " + r.allocationSites().stream()
-                .map(TextReport::site).collect(Collectors.joining(", "))));
+        out.println("  " + allocation(r.allocation()));
         if (r.agentWork().any()) {
             out.println("  agent: " + agentWork(r.agentWork()) + ", not counted above");
         }
@@ -362,27 +363,44 @@ public final class TextReport {
         if (r.carriers().any()) {
             out.println("  " + carriers(r.carriers()));
         }
-        if (r.lock().count() > 0) {
-            out.println("  lock contention: " + r.lock().count() + " event(s), " + Units.nanos(r.lock().nanos()));
-            for (LockSite l : r.lock().top()) {
-                out.printf(Locale.ROOT, "    %s %s: %d, %s%n", l.kind(), l.className(), l.count(), Units.nanos(l.nanos()));
-                for (String frame : l.stack().split("\n")) {
-                    if (!frame.isEmpty()) {
-                        out.println("      at " + frame);
-                    }
-                }
-            }
-        } else {
-            out.println("  lock contention: none");
-        }
-        String calls = calls(r);
+        writeLock(r.lock(), out);
+        String calls = calls(r.spans());
         if (calls != null) {
             out.println("  calls: " + calls);
         }
-        if (!r.policies().isEmpty()) {
-            out.println("  spans (self time): " + r.policies().stream().limit(8)
+        if (!r.spans().policies().isEmpty()) {
+            out.println("  spans (self time): " + r.spans().policies().stream().limit(8)
                     .map(p -> simpleName(p.name()) + " " + Units.nanos(p.selfNanos()))
                     .collect(Collectors.joining(", ")));
+        }
+    }
+
+    /**
+     * "allocated 24.0 KiB exact; top sampled sites: ...": what a request's threads allocated, how much of
+     * it estimated, and where the samples say most of it was.
+     */
+    static String allocation(Allocation a) {
+        return "allocated " + Units.bytes(a.bytes()) + (a.estimatedBytes() == 0 ? " exact"
+                : ", of which " + Units.bytes(a.estimatedBytes()) + " estimated from allocation samples"
+                        + " (virtual threads have no allocation counter)")
+                + (a.sites().isEmpty() ? "" : "; top sampled sites: " + a.sites().stream()
+                .map(TextReport::site).collect(Collectors.joining(", ")));
+    }
+
+    /** "lock contention: 1 event(s), 2.00 ms", then each top site with its stack; "none" without contention. */
+    private static void writeLock(LockContention lock, PrintWriter out) {
+        if (lock.count() == 0) {
+            out.println("  lock contention: none");
+            return;
+        }
+        out.println("  lock contention: " + lock.count() + " event(s), " + Units.nanos(lock.nanos()));
+        for (LockSite l : lock.top()) {
+            out.printf(Locale.ROOT, "    %s %s: %d, %s%n", l.kind(), l.className(), l.count(), Units.nanos(l.nanos()));
+            for (String frame : l.stack().split("\n")) {
+                if (!frame.isEmpty()) {
+                    out.println("      at " + frame);
+                }
+            }
         }
     }
 
@@ -412,13 +430,13 @@ public final class TextReport {
         for (Segment s : segments) {
             fill(lanes.computeIfAbsent(s.thread(), k -> blank()), s.startEpochNanos(), s.endEpochNanos(), start, span, '=');
         }
-        for (Wait w : r.waits()) {
+        for (Wait w : r.waits().list()) {
             if (w.thread() != null) { // a wait event without its thread has no lane to go on
                 fill(lanes.computeIfAbsent(w.thread(), k -> blank()), w.startEpochNanos(), w.endEpochNanos(), start, span, '.');
             }
         }
         int n = 1;
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             char[] lane = lanes.computeIfAbsent(h.to(), k -> blank());
             lane[column(h.arrivalEpochNanos(), start, span)] = n <= 9 ? (char) ('0' + n) : '+';
             n++;

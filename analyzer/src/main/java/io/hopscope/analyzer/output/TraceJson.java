@@ -90,19 +90,19 @@ public final class TraceJson {
         for (Segment s : r.segments()) {
             slice(s.thread(), label, "segment", s.startEpochNanos(), s.endEpochNanos(), r, "kind", s.kind());
         }
-        for (Span s : r.spans()) {
+        for (Span s : r.spans().list()) {
             if (s.thread() != null) {
                 slice(s.thread(), shortName(s.name()), s.kind(), s.startEpochNanos(), s.endEpochNanos(), r, "class", s.name());
             }
         }
-        for (Wait w : r.waits()) {
+        for (Wait w : r.waits().list()) {
             if (w.thread() != null) {
                 slice(w.thread(), "wait " + w.kind(), "wait", w.startEpochNanos(), w.endEpochNanos(), r, "waker",
                         w.waker() == null ? null : w.waker().label());
             }
         }
         int n = 0;
-        for (Hop h : r.hopList()) {
+        for (Hop h : r.hops().list()) {
             n++;
             if (h.from() == ThreadRef.UNKNOWN || h.to() == ThreadRef.UNKNOWN) {
                 continue; // a hop without both ends has nowhere to draw its arrow

@@ -60,7 +60,12 @@ public final class JfrEvents {
      */
     public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers, Runnable onFlush)
             throws RecordingProblem {
-        ChunkScan.Result scan = ChunkScan.scan(file);
+        return stream(file, ChunkScan.scan(file), handlers, onFlush);
+    }
+
+    /** Like {@link #stream(Path, Map, Runnable)}, with the file's headers scanned already ({@code scan}). */
+    public ChunkScan.Result stream(Path file, ChunkScan.Result scan, Map<String, Consumer<RecordedEvent>> handlers,
+                                   Runnable onFlush) throws RecordingProblem {
         if (scan.unfinished()) {
             return readUnfinished(file, scan, handlers);
         }

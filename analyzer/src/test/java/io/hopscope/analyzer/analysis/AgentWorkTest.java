@@ -35,9 +35,9 @@ class AgentWorkTest {
         Request request = r.toRequest(5);
         assertThat(request.warmup()).isTrue();
         assertThat(request.agentWork()).isEqualTo(new AgentWork(212, 3, 30_000_000, -1, 13 << 20, 1 << 20));
-        assertThat(request.allocatedBytes()).isEqualTo(4096);
+        assertThat(request.allocation().bytes()).isEqualTo(4096);
         assertThat(request.threads().get(0).nanos()).isEqualTo(10_000_000);
-        assertThat(request.allocationSites()).singleElement()
+        assertThat(request.allocation().sites()).singleElement()
                 .satisfies(site -> assertThat(site.frame()).isEqualTo("com.example.Api.call:12"));
 
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();

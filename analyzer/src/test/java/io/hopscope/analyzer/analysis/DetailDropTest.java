@@ -57,8 +57,8 @@ class DetailDropTest {
         all = new ArrayList<>(new RecordingAnalyzer(jfr, AnalysisOptions.all()).analyze().requests());
         assertThat(all).hasSize(REQUESTS).allSatisfy(r -> {
             assertThat(r.segments()).hasSize(2);
-            assertThat(r.spans()).hasSize(1);
-            assertThat(r.hopList()).hasSize(1);
+            assertThat(r.spans().list()).hasSize(1);
+            assertThat(r.hops().list()).hasSize(1);
         });
     }
 

@@ -39,9 +39,9 @@ class KnownPathReportTest {
         for (Request r : report.requests()) {
             assertThat(r.name()).isEqualTo(KnownPathRecording.NAME);
             assertThat(r.outcome()).isEqualTo("ok");
-            assertThat(r.hopCount()).isEqualTo(3);
-            assertThat(r.hopList()).extracting(Hop::kind).containsExactly("handoff", "handoff", "wake");
-            assertThat(r.hopList()).extracting(h -> h.from().name() + ">" + h.to().name()).containsExactly(
+            assertThat(r.hops().count()).isEqualTo(3);
+            assertThat(r.hops().list()).extracting(Hop::kind).containsExactly("handoff", "handoff", "wake");
+            assertThat(r.hops().list()).extracting(h -> h.from().name() + ">" + h.to().name()).containsExactly(
                     "known-path-caller>known-path-A", "known-path-A>known-path-B", "known-path-B>known-path-caller");
             assertThat(r.threads()).extracting(t -> t.thread().name())
                     .containsExactlyInAnyOrder("known-path-caller", "known-path-A", "known-path-B");
@@ -55,10 +55,10 @@ class KnownPathReportTest {
         for (Request r : report.requests()) {
             ThreadTime a = thread(r, "known-path-A");
             assertThat(a.allocatedBytes()).isGreaterThanOrEqualTo(KnownPathRecording.ALLOC_BYTES);
-            assertThat(r.allocatedBytes()).isGreaterThanOrEqualTo(2L * KnownPathRecording.ALLOC_BYTES)
+            assertThat(r.allocation().bytes()).isGreaterThanOrEqualTo(2L * KnownPathRecording.ALLOC_BYTES)
                     .isEqualTo(r.threads().stream().mapToLong(ThreadTime::allocatedBytes).sum());
         }
-        assertThat(report.requests()).anySatisfy(r -> assertThat(r.allocationSites())
+        assertThat(report.requests()).anySatisfy(r -> assertThat(r.allocation().sites())
                 .anySatisfy(s -> assertThat(s.frame()).contains("KnownPathRecording")));
         assertThat(report.recording().requestsAllocatedBytes()).isGreaterThanOrEqualTo(6L * KnownPathRecording.ALLOC_BYTES);
         assertThat(report.recording().sampledAllocationBytesInRequests()).isPositive();
@@ -114,8 +114,8 @@ class KnownPathReportTest {
             });
             // The caller's park inside CompletableFuture.get is a wait, not lock contention.
             assertThat(r.lock().top()).noneSatisfy(l -> assertThat(l.className()).contains("CompletableFuture"));
-            assertThat(r.blockedNanos()).isGreaterThanOrEqualTo(25 * MS);
-            assertThat(r.wakeLatencyNanos()).isPositive();
+            assertThat(r.waits().blockedNanos()).isGreaterThanOrEqualTo(25 * MS);
+            assertThat(r.hops().wakeLatencyNanos()).isPositive();
         }
     }
 
@@ -162,8 +162,8 @@ class KnownPathReportTest {
         Report noDetail = new RecordingAnalyzer(recording, new AnalysisOptions(null, -1, SortField.duration, 5, 0)).analyze();
         assertThat(noDetail.requests()).filteredOn(r -> !r.detailKept()).hasSize(3)
                 .allSatisfy(r -> {
-                    assertThat(r.hopList()).isEmpty();
-                    assertThat(r.hopCount()).isEqualTo(3);
+                    assertThat(r.hops().list()).isEmpty();
+                    assertThat(r.hops().count()).isEqualTo(3);
                     assertThat(r.lock().nanos()).isGreaterThanOrEqualTo(25 * MS);
                 });
         assertThat(noDetail.recording().warnings()).anySatisfy(w -> assertThat(w).contains("3 of the 3 requests shown have totals but no event lists"));
@@ -197,6 +197,6 @@ class KnownPathReportTest {
     }
 
     static PolicyTime policy(Request r, String name) {
-        return r.policies().stream().filter(p -> name.equals(p.name())).findFirst().orElseThrow();
+        return r.spans().policies().stream().filter(p -> name.equals(p.name())).findFirst().orElseThrow();
     }
 }

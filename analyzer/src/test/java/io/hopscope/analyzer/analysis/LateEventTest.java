@@ -98,22 +98,22 @@ class LateEventTest {
     @Test
     void lateEventsAreAddedToTheirRequestHoweverLate() throws Exception {
         Request r = byId(analyze(AnalysisOptions.all())).get(1L);
-        assertThat(r.hopCount()).isEqualTo(3);
-        assertThat(r.handoffHops()).isEqualTo(1);
-        assertThat(r.wakeHops()).isEqualTo(1);
-        assertThat(r.returnHops()).isEqualTo(1);
-        assertThat(r.queueDelayNanos()).isEqualTo(3_000);
-        assertThat(r.wakeLatencyNanos()).isEqualTo(500);
-        assertThat(r.returnDelayNanos()).isEqualTo(700);
-        assertThat(r.hopList()).hasSize(3);
-        assertThat(r.blockedNanos()).isEqualTo(blocked1);
-        assertThat(r.blockedOnNonBlockingThread()).isTrue();
-        assertThat(r.waits()).hasSize(1);
-        assertThat(r.allocatedBytes()).isEqualTo(100 + 300);
+        assertThat(r.hops().count()).isEqualTo(3);
+        assertThat(r.hops().handoffs()).isEqualTo(1);
+        assertThat(r.hops().wakes()).isEqualTo(1);
+        assertThat(r.hops().returns()).isEqualTo(1);
+        assertThat(r.hops().queueDelayNanos()).isEqualTo(3_000);
+        assertThat(r.hops().wakeLatencyNanos()).isEqualTo(500);
+        assertThat(r.hops().returnDelayNanos()).isEqualTo(700);
+        assertThat(r.hops().list()).hasSize(3);
+        assertThat(r.waits().blockedNanos()).isEqualTo(blocked1);
+        assertThat(r.waits().onNonBlockingThread()).isTrue();
+        assertThat(r.waits().list()).hasSize(1);
+        assertThat(r.allocation().bytes()).isEqualTo(100 + 300);
         assertThat(r.threads()).extracting(t -> t.thread().name()).containsExactlyInAnyOrder("main", "late-worker");
         assertThat(r.segments()).hasSize(2);
-        assertThat(r.spans()).hasSize(2);
-        assertThat(r.policies()).singleElement().satisfies(p -> {
+        assertThat(r.spans().list()).hasSize(2);
+        assertThat(r.spans().policies()).singleElement().satisfies(p -> {
             assertThat(p.name()).isEqualTo(POLICY);
             assertThat(p.count()).isEqualTo(2);
         });
@@ -162,14 +162,14 @@ class LateEventTest {
         // 1's late hops make it 3, so request 3 (2 hops) finishing after them must push out request 2.
         Report report = analyze(new AnalysisOptions(null, 2, SortField.hops, 5, AnalysisOptions.defaultDetailBytes()));
         assertThat(report.requests()).extracting(Request::id).containsExactly(1L, 3L);
-        assertThat(report.requests().get(0).hopCount()).isEqualTo(3);
+        assertThat(report.requests().get(0).hops().count()).isEqualTo(3);
     }
 
     @Test
     void eventsWithinTheLagStayWithTheirRequests() throws Exception {
         Request r = byId(analyze(AnalysisOptions.all())).get(3L);
-        assertThat(r.spans()).hasSize(1);
-        assertThat(r.policies()).singleElement().satisfies(p -> assertThat(p.name()).isEqualTo(POLICY));
+        assertThat(r.spans().list()).hasSize(1);
+        assertThat(r.spans().policies()).singleElement().satisfies(p -> assertThat(p.name()).isEqualTo(POLICY));
     }
 
     @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.hopscope.analyzer.analysis.memory.RequestCodec;
 import io.hopscope.analyzer.model.GcPause;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.LateEvents;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.RecordingInfo;
@@ -18,6 +19,7 @@ import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Waits;
 import io.hopscope.analyzer.output.JsonReport;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -33,9 +35,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * A field added to {@link Request} must be produced by {@link RequestInProgress}, carried by the spill's
- * {@link RequestCodec} and written by the JSON output; each test goes over every record component by
- * reflection, so it fails for a new field that one of them forgot.
+ * A field added to {@link Request} or to one of its parts ({@link Hops}, {@link Waits}...) must be
+ * produced by {@link RequestInProgress}, carried by the spill's {@link RequestCodec} and written by the
+ * JSON output; each test goes over every record component by reflection, the parts' too, so it fails
+ * for a new field that one of them forgot.
  */
 class RequestFieldsTest {
 
@@ -49,17 +52,33 @@ class RequestFieldsTest {
 
     /**
      * Components whose JSON field keeps an older name: the JSON's field names are stable within a
-     * {@code formatVersion} (docs/json.md), the model's may say more.
+     * {@code formatVersion} (docs/json.md), the model's may say more. A part's component is named
+     * {@code Part.component}: the JSON writes most parts' fields flat, in the request's object.
      */
-    private static final Map<String, String> JSON_NAME = Map.of("hopCount", "hops", "serverQueue", "serverQueueNanos");
+    private static final Map<String, String> JSON_NAME = Map.ofEntries(
+            Map.entry("Hops.count", "hops"), Map.entry("Hops.handoffs", "handoffHops"),
+            Map.entry("Hops.wakes", "wakeHops"), Map.entry("Hops.returns", "returnHops"), Map.entry("Hops.list", "hopList"),
+            Map.entry("ServerQueue.hops", "serverQueueHops"), Map.entry("ServerQueue.nanos", "serverQueueNanos"),
+            Map.entry("Waits.onNonBlockingThread", "blockedOnNonBlockingThread"), Map.entry("Waits.list", "waits"),
+            Map.entry("Spans.list", "spans"), Map.entry("Allocation.bytes", "allocatedBytes"),
+            Map.entry("Allocation.estimatedBytes", "estimatedAllocatedBytes"), Map.entry("Allocation.sites", "allocationSites"),
+            Map.entry("GcTime.nanos", "gcNanos"), Map.entry("GcTime.pauses", "gcPauses"));
 
     @Test
     void theRequestInProgressSetsEveryField() throws Exception {
         Request r = everyFieldSet();
         for (RecordComponent c : Request.class.getRecordComponents()) {
             Object value = c.getAccessor().invoke(r);
-            assertThat(isDefault(value)).as("Request.%s left at %s by RequestInProgress.toRequest (or not fed here)",
-                    c.getName(), value).isFalse();
+            if (isPart(c)) {
+                for (RecordComponent p : c.getType().getRecordComponents()) {
+                    Object v = p.getAccessor().invoke(value);
+                    assertThat(isDefault(v)).as("Request.%s.%s left at %s by RequestInProgress.toRequest (or not fed here)",
+                            c.getName(), p.getName(), v).isFalse();
+                }
+            } else {
+                assertThat(isDefault(value)).as("Request.%s left at %s by RequestInProgress.toRequest (or not fed here)",
+                        c.getName(), value).isFalse();
+            }
         }
     }
 
@@ -83,14 +102,38 @@ class RequestFieldsTest {
         StringWriter out = new StringWriter();
         JsonReport.write(new Report(info, List.of(), List.of(everyFieldSet())), out);
         JsonNode request = new ObjectMapper().readTree(out.toString()).get("requests").get(0);
-        List<String> written = new ArrayList<>();
-        request.fieldNames().forEachRemaining(written::add);
         for (RecordComponent c : Request.class.getRecordComponents()) {
-            if (!NOT_IN_JSON.contains(c.getName())) {
-                assertThat(written).as("JSON field for Request.%s", c.getName())
-                        .contains(JSON_NAME.getOrDefault(c.getName(), c.getName()));
+            if (NOT_IN_JSON.contains(c.getName())) {
+                continue;
+            }
+            if (!isPart(c)) {
+                assertThat(names(request)).as("JSON field for Request.%s", c.getName()).contains(c.getName());
+                continue;
+            }
+            // A part is its own object when the JSON has one of its name, else its fields are the request's.
+            JsonNode part = request.get(c.getName());
+            JsonNode holder = part != null && part.isObject() ? part : request;
+            for (RecordComponent p : c.getType().getRecordComponents()) {
+                String key = c.getType().getSimpleName() + "." + p.getName();
+                assertThat(names(holder)).as("JSON field for Request.%s.%s", c.getName(), p.getName())
+                        .contains(holder == request ? JSON_NAME.getOrDefault(key, p.getName()) : p.getName());
             }
         }
+    }
+
+    // A part of the request: a record of the model with a NONE of its own (LockContention, Hops...).
+    private static boolean isPart(RecordComponent c) {
+        try {
+            return c.getType().isRecord() && c.getType().getField("NONE").getType() == c.getType();
+        } catch (NoSuchFieldException e) {
+            return false;
+        }
+    }
+
+    private static List<String> names(JsonNode object) {
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     /** A request whose every total and list the request in progress is given something for. */
@@ -124,6 +167,11 @@ class RequestFieldsTest {
         acc.addSegment(new Segment(VIRTUAL, "task", 1_300, 1_400, -1, -1));
         acc.addAllocationSample("a.B.c:2", "byte[]", 2_048, VIRTUAL.javaId());
         acc.addGcPause(new GcPause(1, "G1New", 1_250, 1_260), 10);
+        acc.addMounts(2, 500, 400, 900, "ForkJoinPool-1-worker-1");
+        acc.addPinned(20);
+        acc.addAgentWork(CALLER, 3, 1, 50, 40, 4_096);
+        acc.addAllocationSample(RequestInProgress.AGENT_PACKAGE + "Transformer.transform:1", "byte[]", 512,
+                CALLER.javaId());
         acc.blind().addParked(BlindSpots.PARK, LOOP.javaId(), 1_210, 1_290, 80, "java.lang.Object", null, null);
         acc.settleBlindSpots();
         return acc.toRequest(5);

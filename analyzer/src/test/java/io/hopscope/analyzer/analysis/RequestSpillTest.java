@@ -3,21 +3,27 @@ package io.hopscope.analyzer.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.analysis.memory.RequestSpill;
+import io.hopscope.analyzer.model.Allocation;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.GcTime;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.PolicyTime;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.Spans;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Waits;
+import io.hopscope.analyzer.testing.RequestBuilder;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -98,28 +104,29 @@ class RequestSpillTest {
 
     private static Request request(long id, boolean full) {
         if (!full) {
-            return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, null, 1_000 + id, 50, 0,
-                    List.of(), List.of(), List.of(), List.of(), List.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, false, List.of(),
-                    LockContention.NONE, List.of(), 0, List.of(), CarrierUse.NONE, false, Unexplained.NONE);
+            return new RequestBuilder(id, "GET 127.0.0.1/x").outcome("ok", null).started(null, 1_000 + id, 50)
+                    .withoutDetail().build();
         }
-        return new Request(id, "PUT 127.0.0.1/blob", "com.azure.core.http.HttpPipeline#sendSync", "http://127.0.0.1/blob?<redacted>",
-                "error", "java.io.IOException: reset", 503, CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id, 2,
-                List.of(new Hop("handoff", CALLER, LOOP, 10, 300, "io.netty.channel.nio.NioEventLoop", 5_000),
-                        new Hop("wake", LOOP, ThreadRef.UNKNOWN, 20, -1, null)),
-                List.of(new ThreadTime(CALLER, 2, 900, 4096), new ThreadTime(LOOP, 1, 400, 128)),
-                List.of(new Segment(CALLER, "start", 1, 5, 4000, -1), new Segment(LOOP, null, 6, 9, 128, 77)),
-                List.of(new Wait("Mono.block", CALLER, LOOP, 5, 20, 300, true, "value")),
-                List.of(new Span(7, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1, 30),
-                        new Span(8, 7, "policy", "AddHeadersPolicy", null, 1, null, 2, 3)),
-                4224, 1_000, 15, 300, 300, 1, 0, 1, 77, true,
-                List.of(new PolicyTime("RetryPolicy", "policy", 1, 29, 28)),
-                new LockContention(3, 31_000_000, List.of(new LockSite("monitor", "java.lang.Object", 3, 31_000_000,
-                        "a.B.c:1\nd.E.f:2"))),
-                List.of(new AllocationSite("a.B.c:1", "byte[]", 2, 1 << 20)),
-                5_000, List.of(new GcPause(4, "G1New", 11, 12)),
-                new CarrierUse(2, 5, List.of("ForkJoinPool-1-worker-1", "ForkJoinPool-1-worker-2"), 90_000, 60_000,
-                        1_500_000, 1, 25_000_000), true,
-                new Unexplained(50_000_000, 2, List.of(new UnexplainedSite("monitorWait", "a.B.await", "a.Lock", 2,
-                        50_000_000, LOOP, "java.lang.Object.wait:-1\na.B.await:3"))));
+        return new RequestBuilder(id, "PUT 127.0.0.1/blob").boundary("com.azure.core.http.HttpPipeline#sendSync")
+                .url("http://127.0.0.1/blob?<redacted>").outcome("error", "java.io.IOException: reset").statusCode(503)
+                .started(CALLER, 1_700_000_000_000_000_000L + id, 2_000_000 + id)
+                .hops(new Hops(2, 1, 300, 0, 300, 1, 77,
+                        List.of(new Hop("handoff", CALLER, LOOP, 10, 300, "io.netty.channel.nio.NioEventLoop", 5_000),
+                                new Hop("wake", LOOP, ThreadRef.UNKNOWN, 20, -1, null))))
+                .threads(List.of(new ThreadTime(CALLER, 2, 900, 4096), new ThreadTime(LOOP, 1, 400, 128)))
+                .segments(List.of(new Segment(CALLER, "start", 1, 5, 4000, -1), new Segment(LOOP, null, 6, 9, 128, 77)))
+                .waits(new Waits(15, true, List.of(new Wait("Mono.block", CALLER, LOOP, 5, 20, 300, true, "value"))))
+                .spans(new Spans(List.of(new PolicyTime("RetryPolicy", "policy", 1, 29, 28)),
+                        List.of(new Span(7, 0, "policy", "RetryPolicy", "sync", 0, CALLER, 1, 30),
+                                new Span(8, 7, "policy", "AddHeadersPolicy", null, 1, null, 2, 3))))
+                .allocation(new Allocation(4224, 1_000, List.of(new AllocationSite("a.B.c:1", "byte[]", 2, 1 << 20))))
+                .lock(new LockContention(3, 31_000_000, List.of(new LockSite("monitor", "java.lang.Object", 3, 31_000_000,
+                        "a.B.c:1\nd.E.f:2"))))
+                .gc(new GcTime(5_000, List.of(new GcPause(4, "G1New", 11, 12))))
+                .carriers(new CarrierUse(2, 5, List.of("ForkJoinPool-1-worker-1", "ForkJoinPool-1-worker-2"), 90_000,
+                        60_000, 1_500_000, 1, 25_000_000))
+                .unexplained(new Unexplained(50_000_000, 2, List.of(new UnexplainedSite("monitorWait", "a.B.await",
+                        "a.Lock", 2, 50_000_000, LOOP, "java.lang.Object.wait:-1\na.B.await:3"))))
+                .build();
     }
 }

@@ -74,19 +74,19 @@ class ServerRequestsTest {
         assertThat(r.server()).isTrue();
         assertThat(r.serverQueue()).isEqualTo(new ServerQueue(1, SERVER_QUEUE_NANOS));
         // The application's own: the handler pool's handoff and the wake back.
-        assertThat(r.hopCount()).isEqualTo(2);
-        assertThat(r.handoffHops()).isEqualTo(1);
-        assertThat(r.wakeHops()).isEqualTo(1);
-        assertThat(r.queueDelayNanos()).isEqualTo(HANDLER_QUEUE_NANOS);
-        assertThat(r.wakeLatencyNanos()).isEqualTo(WAKE_NANOS);
+        assertThat(r.hops().count()).isEqualTo(2);
+        assertThat(r.hops().handoffs()).isEqualTo(1);
+        assertThat(r.hops().wakes()).isEqualTo(1);
+        assertThat(r.hops().queueDelayNanos()).isEqualTo(HANDLER_QUEUE_NANOS);
+        assertThat(r.hops().wakeLatencyNanos()).isEqualTo(WAKE_NANOS);
         // The hand-over is listed, first, marked; its thread ran no segment of the request.
-        assertThat(r.hopList()).extracting(Hop::kind, h -> h.from().name(), h -> h.to().name(), Hop::delayNanos,
+        assertThat(r.hops().list()).extracting(Hop::kind, h -> h.from().name(), h -> h.to().name(), Hop::delayNanos,
                 Hop::serverQueue).containsExactly(
                         tuple("handoff", POLLER, EXEC, SERVER_QUEUE_NANOS, true),
                         tuple("handoff", EXEC, HANDLER, HANDLER_QUEUE_NANOS, false),
                         tuple("wake", HANDLER, EXEC, WAKE_NANOS, false));
-        assertThat(r.hopList().get(0).via()).isEqualTo(SERVER_VIA);
-        assertThat(r.hopList().get(0).departureEpochNanos()).isGreaterThanOrEqualTo(r.startEpochNanos());
+        assertThat(r.hops().list().get(0).via()).isEqualTo(SERVER_VIA);
+        assertThat(r.hops().list().get(0).departureEpochNanos()).isGreaterThanOrEqualTo(r.startEpochNanos());
         assertThat(r.threads()).extracting(t -> t.thread().name()).containsExactlyInAnyOrder(EXEC, HANDLER);
         assertThat(r.startThread().name()).isEqualTo(EXEC);
     }
@@ -97,8 +97,8 @@ class ServerRequestsTest {
         List<Long> calls = ServerRequestRecording.callNanos(jfr);
         assertThat(calls).hasSize(2);
         long total = calls.get(0) + calls.get(1);
-        assertThat(r.calls()).containsExactly(new PolicyTime(CALL, "boundary", 2, total, total));
-        assertThat(r.spans()).extracting(s -> s.thread().name()).containsOnly(HANDLER);
+        assertThat(r.spans().calls()).containsExactly(new PolicyTime(CALL, "boundary", 2, total, total));
+        assertThat(r.spans().list()).extracting(s -> s.thread().name()).containsOnly(HANDLER);
     }
 
     @Test
@@ -109,7 +109,7 @@ class ServerRequestsTest {
         assertThat(requests.get(3L).kind()).isEqualTo("client");
         assertThat(requests.get(3L).server()).isFalse();
         assertThat(requests.get(3L).serverQueue()).isSameAs(ServerQueue.NONE);
-        assertThat(requests.get(3L).calls()).isEmpty();
+        assertThat(requests.get(3L).spans().calls()).isEmpty();
     }
 
     @Test
@@ -176,7 +176,7 @@ class ServerRequestsTest {
         Map<Long, Request> held = byId(new RecordingAnalyzer(late, AnalysisOptions.all()).analyze());
         assertThat(held.get(10L).serverQueue()).isEqualTo(new ServerQueue(2, 1_500));
         assertThat(held.get(11L).serverQueue()).isEqualTo(new ServerQueue(1, 2_000));
-        assertThat(held.get(11L).hopCount()).isZero();
+        assertThat(held.get(11L).hops().count()).isZero();
     }
 
     @Test
@@ -187,8 +187,8 @@ class ServerRequestsTest {
         assertThat(report.requests()).hasSize(3).allSatisfy(r -> {
             assertThat(r.kind()).isNull();
             assertThat(r.serverQueue()).isSameAs(ServerQueue.NONE);
-            assertThat(r.hopCount()).isEqualTo(3);
-            assertThat(r.hopList()).noneMatch(Hop::serverQueue);
+            assertThat(r.hops().count()).isEqualTo(3);
+            assertThat(r.hops().list()).noneMatch(Hop::serverQueue);
         });
         assertThat(report.summary()).singleElement().satisfies(s -> {
             assertThat(s.kinds()).isEqualTo(RequestKinds.NONE);

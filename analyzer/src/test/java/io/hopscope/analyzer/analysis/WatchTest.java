@@ -89,7 +89,7 @@ class WatchTest {
             if (h.request() != null) {
                 current = h.request().id();
                 requests.add(current);
-                List<Hop> hops = h.request().hopList();
+                List<Hop> hops = h.request().hops().list();
                 assertThat(hops).extracting(Hop::kind).containsExactly("handoff", "wake");
                 assertThat(hops).allSatisfy(hop -> assertThat(hop.to()).isNotEqualTo(ThreadRef.UNKNOWN));
             } else {

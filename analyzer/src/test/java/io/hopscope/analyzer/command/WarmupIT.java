@@ -73,6 +73,14 @@ class WarmupIT {
                 .containsPattern("  warm-up: waited on \\d+ class load\\(s\\), ")
                 .containsPattern("  agent: .* transforming \\d+ class\\(es\\).*, not counted above");
 
+        // The page ranks its worst the same way: the warm-up request in its own list, not among them.
+        Cli html = Cli.run("report", jfr.toString(), "--format", "html");
+        assertThat(html.exitCode()).as(html.err()).isZero();
+        JsonNode page = ReportHtmlKernelTest.data(html.out());
+        assertThat(page.get("warmupApart").asBoolean()).isTrue();
+        assertThat(page.get("requests")).isNotEmpty().allSatisfy(r -> assertThat(r.get("id").asLong()).isNotEqualTo(1));
+        assertThat(page.get("warmupRequests")).anySatisfy(r -> assertThat(r.get("id").asLong()).isEqualTo(1));
+
         Cli include = Cli.run("report", jfr.toString(), "--format", "json", "--top", "21", "--warmup", "include");
         assertThat(include.exitCode()).as(include.err()).isZero();
         JsonNode all = new ObjectMapper().readTree(include.out());

@@ -2,15 +2,15 @@ package io.hopscope.analyzer.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.Hop;
-import io.hopscope.analyzer.model.LockContention;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ThreadRef;
-import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Waits;
+import io.hopscope.analyzer.testing.RequestBuilder;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -41,15 +41,16 @@ class FoldedStacksTest {
 
     private static Request request(long id, ThreadRef worker, long workNanos) {
         long t0 = 1_000_000;
-        return new Request(id, "GET 127.0.0.1/x", null, null, "ok", null, -1, MAIN, t0, workNanos + 400, 2,
-                List.of(new Hop("handoff", MAIN, worker, t0 + 100, id == 3 ? 0 : 75, "java.lang.VirtualThread", 0),
-                        new Hop("wake", worker, MAIN, t0 + workNanos + 300, 50, "java.util.concurrent.FutureTask", 0)),
-                List.of(new ThreadTime(MAIN, 2, 200, 0), new ThreadTime(worker, 1, workNanos, -1)),
-                List.of(new Segment(MAIN, "start", t0, t0 + 100, 0, -1),
+        return new RequestBuilder(id, "GET 127.0.0.1/x").outcome("ok", null).started(MAIN, t0, workNanos + 400)
+                .hops(new Hops(2, 1, 75, 1, 50, 0, 0,
+                        List.of(new Hop("handoff", MAIN, worker, t0 + 100, id == 3 ? 0 : 75, "java.lang.VirtualThread", 0),
+                                new Hop("wake", worker, MAIN, t0 + workNanos + 300, 50, "java.util.concurrent.FutureTask", 0))))
+                .threads(List.of(new ThreadTime(MAIN, 2, 200, 0), new ThreadTime(worker, 1, workNanos, -1)))
+                .segments(List.of(new Segment(MAIN, "start", t0, t0 + 100, 0, -1),
                         new Segment(worker, "task", t0 + 200, t0 + 200 + workNanos, -1, -1),
-                        new Segment(MAIN, "resume", t0 + workNanos + 300, t0 + workNanos + 350, 0, -1)),
-                List.of(new Wait("Future.get", MAIN, worker, t0 + 100, t0 + workNanos + 300, 50, false, "value")),
-                List.of(), 0, 0, workNanos + 200, 75, 50, 1, 1, 0, 0, false, List.of(), LockContention.NONE,
-                List.of(), 0, List.of(), CarrierUse.NONE, true, Unexplained.NONE);
+                        new Segment(MAIN, "resume", t0 + workNanos + 300, t0 + workNanos + 350, 0, -1)))
+                .waits(new Waits(workNanos + 200, false,
+                        List.of(new Wait("Future.get", MAIN, worker, t0 + 100, t0 + workNanos + 300, 50, false, "value"))))
+                .build();
     }
 }

@@ -12,6 +12,7 @@ import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.RequestWindow;
 import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Warmup;
+import io.hopscope.analyzer.testing.RequestBuilder;
 import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -46,12 +47,7 @@ class HtmlReportTest {
     }
 
     static Request withAgentWork(Request r, long id, String name, AgentWork work) {
-        return new Request(id, name, r.boundary(), r.url(), r.outcome(), r.error(), r.statusCode(), r.startThread(),
-                r.startEpochNanos(), r.durationNanos(), r.hopCount(), r.hopList(), r.threads(), r.segments(), r.waits(),
-                r.spans(), r.allocatedBytes(), r.estimatedAllocatedBytes(), r.blockedNanos(), r.queueDelayNanos(),
-                r.wakeLatencyNanos(), r.handoffHops(), r.wakeHops(), r.returnHops(), r.returnDelayNanos(),
-                r.blockedOnNonBlockingThread(), r.policies(), r.lock(), r.allocationSites(), r.gcNanos(), r.gcPauses(),
-                r.carriers(), r.detailKept(), r.unexplained(), work);
+        return RequestBuilder.from(r, id, name).agentWork(work).build();
     }
 
     static String page(Report report) throws Exception {
@@ -104,6 +100,28 @@ class HtmlReportTest {
         assertThat(warm.get(0).get("id").asLong()).isEqualTo(3);
         assertThat(warm.get(0).get("warmup").asText())
                 .isEqualTo("warm-up: waited on 212 class load(s), 41.00 ms in the agent's transformer, gc 500.0 us");
+    }
+
+    @Test
+    void aReportOfEveryRequestListsItsWarmUpOnesApartFromTheWorst() throws Exception {
+        // What report --format html and record analyze: every request (for the hops flame graph),
+        // ranked together, the warm-up one the worst of them.
+        Report apart = report();
+        Report every = new Report(apart.recording(), apart.summary(),
+                List.of(apart.warmupRequests().get(0), apart.requests().get(0)), RequestWindow.ALL,
+                RequestsKept.NOT_STATED, List.of(), Warmup.apart);
+        JsonNode data = data(page(every));
+        assertThat(data.get("warmupApart").asBoolean()).isTrue();
+        assertThat(data.get("requests")).hasSize(1);
+        assertThat(data.get("requests").get(0).get("id").asLong()).isEqualTo(7);
+        assertThat(data.get("warmupRequests")).hasSize(1);
+        assertThat(data.get("warmupRequests").get(0).get("id").asLong()).isEqualTo(3);
+        // --warmup include ranks it with the others.
+        Report include = new Report(every.recording(), every.summary(), every.requests(), RequestWindow.ALL,
+                RequestsKept.NOT_STATED, List.of(), Warmup.include);
+        JsonNode together = data(page(include));
+        assertThat(together.get("requests").get(0).get("id").asLong()).isEqualTo(3);
+        assertThat(together.get("warmupRequests")).isEmpty();
     }
 
     @Test

@@ -95,7 +95,12 @@ public final class OffCpuAttribution {
      * places: for it, nothing is read.
      */
     public OffCpuAttribution readPlacesIn(RecordingAnalyzer analyzer, Path bpfFile) throws RecordingProblem {
-        if (BpfInput.detect(bpfFile) == BpfInput.EVENTS) {
+        return readPlacesIn(analyzer, BpfInput.detect(bpfFile));
+    }
+
+    /** The same for an eBPF file whose kind the command has told from its content already ({@code input}). */
+    public OffCpuAttribution readPlacesIn(RecordingAnalyzer analyzer, BpfInput input) {
+        if (input == BpfInput.EVENTS) {
             placeReaders().forEach(analyzer::listen);
             placesRead = true;
         }
@@ -107,8 +112,12 @@ public final class OffCpuAttribution {
      * joins {@code bpfFile} (events or folded, told from its content).
      */
     public KernelReport join(Path bpfFile) throws RecordingProblem {
-        BpfInput format = BpfInput.detect(bpfFile);
-        if (format == BpfInput.FOLDED) {
+        return join(bpfFile, BpfInput.detect(bpfFile));
+    }
+
+    /** The same for a {@code bpfFile} whose kind the command has told from its content already ({@code input}). */
+    public KernelReport join(Path bpfFile, BpfInput input) throws RecordingProblem {
+        if (input == BpfInput.FOLDED) {
             List<WakePair> pairs = FoldedReader.read(bpfFile);
             return new KernelReport(bpfFile.toString(), "folded", pairs.stream().mapToLong(WakePair::stacks).sum(), 0, 0,
                     Map.of(), List.of(), pairs, List.of("folded offwaketime output has no timestamps or thread ids: "

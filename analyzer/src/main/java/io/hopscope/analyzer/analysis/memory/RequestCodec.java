@@ -1,10 +1,13 @@
 package io.hopscope.analyzer.analysis.memory;
 
 import io.hopscope.analyzer.model.AgentWork;
+import io.hopscope.analyzer.model.Allocation;
 import io.hopscope.analyzer.model.AllocationSite;
 import io.hopscope.analyzer.model.CarrierUse;
 import io.hopscope.analyzer.model.GcPause;
+import io.hopscope.analyzer.model.GcTime;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.Hops;
 import io.hopscope.analyzer.model.LockContention;
 import io.hopscope.analyzer.model.LockSite;
 import io.hopscope.analyzer.model.PolicyTime;
@@ -12,11 +15,13 @@ import io.hopscope.analyzer.model.Request;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.ServerQueue;
 import io.hopscope.analyzer.model.Span;
+import io.hopscope.analyzer.model.Spans;
 import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.model.ThreadTime;
 import io.hopscope.analyzer.model.Unexplained;
 import io.hopscope.analyzer.model.UnexplainedSite;
 import io.hopscope.analyzer.model.Wait;
+import io.hopscope.analyzer.model.Waits;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -26,7 +31,9 @@ import java.util.List;
 
 /**
  * The binary form of a {@link Request} in {@link RequestSpill}'s data file: every field of the model's
- * records, in declaration order ({@code RequestFieldsTest} fails when a new field is left out).
+ * records, in declaration order, one section per part of the request ({@code RequestFieldsTest} fails
+ * when a new field is left out). The file lives as long as the analyzer's run: the layout may change
+ * between versions.
  */
 public final class RequestCodec {
 
@@ -36,46 +43,117 @@ public final class RequestCodec {
     public static void write(DataOutputStream o, Request r) throws IOException {
         o.writeLong(r.id());
         str(o, r.name());
+        str(o, r.kind());
         str(o, r.boundary());
         str(o, r.url());
         str(o, r.outcome());
         str(o, r.error());
         o.writeInt(r.statusCode());
+        str(o, r.traceId());
+        str(o, r.spanId());
         thread(o, r.startThread());
         o.writeLong(r.startEpochNanos());
         o.writeLong(r.durationNanos());
-        o.writeInt(r.hopCount());
-        list(o, r.hopList(), RequestCodec::hop);
         list(o, r.threads(), RequestCodec::threadTime);
         list(o, r.segments(), RequestCodec::segment);
-        list(o, r.waits(), RequestCodec::wait);
-        list(o, r.spans(), RequestCodec::span);
-        o.writeLong(r.allocatedBytes());
-        o.writeLong(r.estimatedAllocatedBytes());
-        o.writeLong(r.blockedNanos());
-        o.writeLong(r.queueDelayNanos());
-        o.writeLong(r.wakeLatencyNanos());
-        o.writeInt(r.handoffHops());
-        o.writeInt(r.wakeHops());
-        o.writeInt(r.returnHops());
-        o.writeLong(r.returnDelayNanos());
-        o.writeBoolean(r.blockedOnNonBlockingThread());
-        list(o, r.policies(), RequestCodec::policy);
-        o.writeLong(r.lock().count());
-        o.writeLong(r.lock().nanos());
-        list(o, r.lock().top(), RequestCodec::lockSite);
-        list(o, r.allocationSites(), RequestCodec::allocationSite);
-        o.writeLong(r.gcNanos());
-        list(o, r.gcPauses(), RequestCodec::gcPause);
+        hops(o, r.hops());
+        serverQueue(o, r.serverQueue());
+        waits(o, r.waits());
+        spans(o, r.spans());
+        allocation(o, r.allocation());
+        lock(o, r.lock());
+        gc(o, r.gc());
         carriers(o, r.carriers());
-        o.writeBoolean(r.detailKept());
         unexplained(o, r.unexplained());
         agentWork(o, r.agentWork());
-        str(o, r.traceId());
-        str(o, r.spanId());
-        str(o, r.kind());
-        o.writeInt(r.serverQueue().hops());
-        o.writeLong(r.serverQueue().nanos());
+        o.writeBoolean(r.detailKept());
+    }
+
+    public static Request read(DataInputStream i) throws IOException {
+        return new Request(i.readLong(), str(i), str(i), str(i), str(i), str(i), str(i), i.readInt(), str(i), str(i),
+                thread(i), i.readLong(), i.readLong(), list(i, RequestCodec::threadTime), list(i, RequestCodec::segment),
+                hops(i), serverQueue(i), waits(i), spans(i), allocation(i), lock(i), gc(i), carriers(i), unexplained(i),
+                agentWork(i), i.readBoolean());
+    }
+
+    // One section per part of the request: a writer and a reader, each field in declaration order;
+    // a part with nothing in it reads back as its NONE.
+
+    private static void hops(DataOutputStream o, Hops h) throws IOException {
+        o.writeInt(h.count());
+        o.writeInt(h.handoffs());
+        o.writeLong(h.queueDelayNanos());
+        o.writeInt(h.wakes());
+        o.writeLong(h.wakeLatencyNanos());
+        o.writeInt(h.returns());
+        o.writeLong(h.returnDelayNanos());
+        list(o, h.list(), RequestCodec::hop);
+    }
+
+    private static Hops hops(DataInputStream i) throws IOException {
+        return new Hops(i.readInt(), i.readInt(), i.readLong(), i.readInt(), i.readLong(), i.readInt(), i.readLong(),
+                list(i, RequestCodec::hop));
+    }
+
+    private static void serverQueue(DataOutputStream o, ServerQueue q) throws IOException {
+        o.writeInt(q.hops());
+        o.writeLong(q.nanos());
+    }
+
+    private static ServerQueue serverQueue(DataInputStream i) throws IOException {
+        ServerQueue q = new ServerQueue(i.readInt(), i.readLong());
+        return q.equals(ServerQueue.NONE) ? ServerQueue.NONE : q;
+    }
+
+    private static void waits(DataOutputStream o, Waits w) throws IOException {
+        o.writeLong(w.blockedNanos());
+        o.writeBoolean(w.onNonBlockingThread());
+        list(o, w.list(), RequestCodec::wait);
+    }
+
+    private static Waits waits(DataInputStream i) throws IOException {
+        return new Waits(i.readLong(), i.readBoolean(), list(i, RequestCodec::wait));
+    }
+
+    private static void spans(DataOutputStream o, Spans s) throws IOException {
+        list(o, s.policies(), RequestCodec::policy);
+        list(o, s.list(), RequestCodec::span);
+    }
+
+    private static Spans spans(DataInputStream i) throws IOException {
+        return new Spans(list(i, RequestCodec::policy), list(i, RequestCodec::span));
+    }
+
+    private static void allocation(DataOutputStream o, Allocation a) throws IOException {
+        o.writeLong(a.bytes());
+        o.writeLong(a.estimatedBytes());
+        list(o, a.sites(), RequestCodec::allocationSite);
+    }
+
+    private static Allocation allocation(DataInputStream i) throws IOException {
+        return new Allocation(i.readLong(), i.readLong(), list(i, RequestCodec::allocationSite));
+    }
+
+    private static void lock(DataOutputStream o, LockContention l) throws IOException {
+        o.writeLong(l.count());
+        o.writeLong(l.nanos());
+        list(o, l.top(), RequestCodec::lockSite);
+    }
+
+    private static LockContention lock(DataInputStream i) throws IOException {
+        long count = i.readLong();
+        long nanos = i.readLong();
+        List<LockSite> top = list(i, RequestCodec::lockSite);
+        return count == 0 && top.isEmpty() ? LockContention.NONE : new LockContention(count, nanos, top);
+    }
+
+    private static void gc(DataOutputStream o, GcTime g) throws IOException {
+        o.writeLong(g.nanos());
+        list(o, g.pauses(), RequestCodec::gcPause);
+    }
+
+    private static GcTime gc(DataInputStream i) throws IOException {
+        return new GcTime(i.readLong(), list(i, RequestCodec::gcPause));
     }
 
     private static void agentWork(DataOutputStream o, AgentWork w) throws IOException {
@@ -91,61 +169,6 @@ public final class RequestCodec {
         AgentWork w = new AgentWork(i.readLong(), i.readLong(), i.readLong(), i.readLong(), i.readLong(), i.readLong());
         return w.equals(AgentWork.NONE) ? AgentWork.NONE : w;
     }
-
-    public static Request read(DataInputStream i) throws IOException {
-        long id = i.readLong();
-        String name = str(i);
-        String boundary = str(i);
-        String url = str(i);
-        String outcome = str(i);
-        String error = str(i);
-        int status = i.readInt();
-        ThreadRef startThread = thread(i);
-        long start = i.readLong();
-        long duration = i.readLong();
-        int hops = i.readInt();
-        List<Hop> hopList = list(i, RequestCodec::hop);
-        List<ThreadTime> threads = list(i, RequestCodec::threadTime);
-        List<Segment> segments = list(i, RequestCodec::segment);
-        List<Wait> waits = list(i, RequestCodec::wait);
-        List<Span> spans = list(i, RequestCodec::span);
-        long allocated = i.readLong();
-        long estimatedAllocated = i.readLong();
-        long blocked = i.readLong();
-        long queueDelay = i.readLong();
-        long wakeLatency = i.readLong();
-        int handoffHops = i.readInt();
-        int wakeHops = i.readInt();
-        int returnHops = i.readInt();
-        long returnDelay = i.readLong();
-        boolean nonBlocking = i.readBoolean();
-        List<PolicyTime> policies = list(i, RequestCodec::policy);
-        long lockCount = i.readLong();
-        long lockNanos = i.readLong();
-        List<LockSite> locks = list(i, RequestCodec::lockSite);
-        LockContention lock = lockCount == 0 && locks.isEmpty() ? LockContention.NONE
-                : new LockContention(lockCount, lockNanos, locks);
-        List<AllocationSite> sites = list(i, RequestCodec::allocationSite);
-        long gcNanos = i.readLong();
-        List<GcPause> pauses = list(i, RequestCodec::gcPause);
-        CarrierUse carriers = carriers(i);
-        boolean detailKept = i.readBoolean();
-        Unexplained unexplained = unexplained(i);
-        AgentWork agentWork = agentWork(i);
-        String traceId = str(i);
-        String spanId = str(i);
-        String kind = str(i);
-        int serverQueueHops = i.readInt();
-        long serverQueueNanos = i.readLong();
-        ServerQueue serverQueue = serverQueueHops == 0 && serverQueueNanos == 0 ? ServerQueue.NONE
-                : new ServerQueue(serverQueueHops, serverQueueNanos);
-        return new Request(id, name, boundary, url, outcome, error, status, startThread, start, duration, hops,
-                hopList, threads, segments, waits, spans, allocated, estimatedAllocated, blocked, queueDelay, wakeLatency, handoffHops,
-                wakeHops, returnHops, returnDelay, nonBlocking, policies, lock, sites, gcNanos, pauses, carriers, detailKept,
-                unexplained, agentWork, traceId, spanId, kind, serverQueue);
-    }
-
-    // One writer and one reader per nested record, each field in declaration order.
 
     private static void unexplained(DataOutputStream o, Unexplained u) throws IOException {
         o.writeLong(u.nanos());
