@@ -6,6 +6,9 @@ import io.hopscope.analyzer.analysis.SortField;
 import io.hopscope.analyzer.analysis.kernel.OffCpuAttribution;
 import io.hopscope.analyzer.model.KernelReport;
 import io.hopscope.analyzer.model.Report;
+import io.hopscope.analyzer.model.Request;
+import io.hopscope.analyzer.model.RequestWindow;
+import io.hopscope.analyzer.model.RequestsKept;
 import io.hopscope.analyzer.model.Warmup;
 import io.hopscope.analyzer.output.HtmlReport;
 import io.hopscope.analyzer.output.JsonReport;
@@ -270,8 +273,18 @@ public final class RecordCommand implements Callable<Integer> {
         Report bounded = new RecordingAnalyzer(jfr, new AnalysisOptions(null, AnalysisOptions.DEFAULT_WORST,
                 SortField.duration, 5, AnalysisOptions.defaultDetailBytes()).sampling(AnalysisOptions.DEFAULT_SAMPLE))
                 .scanned(header).analyze();
-        Report worst = new Report(bounded.recording(), bounded.summary(),
-                bounded.requests().subList(0, Math.min(5, bounded.kept().worst())));
+        // Text: the worst 5 steady requests of those, and the worst warm-up ones apart (TextReport splits them).
+        List<Request> ranked = new ArrayList<>();
+        int steady = 0;
+        int warm = 0;
+        List<Request> requests = bounded.requests();
+        for (Request r : requests.subList(0, Math.min(bounded.kept().worst(), requests.size()))) {
+            if (r.warmup() ? warm++ < Warmup.SHOWN : steady++ < 5) {
+                ranked.add(r);
+            }
+        }
+        Report worst = new Report(bounded.recording(), bounded.summary(), ranked, RequestWindow.ALL,
+                RequestsKept.NOT_STATED, List.of(), Warmup.apart);
         KernelReport kernel = join != null ? join.join(bpfEvents, bpfInput) : null;
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
         try (Writer w = Files.newBufferedWriter(dir.resolve("report.json"), StandardCharsets.UTF_8)) {

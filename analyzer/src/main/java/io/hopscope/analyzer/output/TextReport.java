@@ -74,19 +74,43 @@ public final class TextReport {
             KernelText.writeSummary(kernel, report.summary(), out);
         }
         boolean apart = report.warmup() == Warmup.apart && report.warmupRequestCount() > 0;
-        if (!report.requests().isEmpty()) {
+        // A report of every request (--top all) ranked them all in one list: with --warmup apart, the warm-up
+        // ones among its worst go to their own list (the worst Warmup.SHOWN of them), as in the HTML report.
+        List<Request> warmups = new ArrayList<>(report.warmupRequests());
+        List<Request> steady = new ArrayList<>();
+        List<Request> sample = new ArrayList<>();
+        RequestsKept kept = report.kept();
+        int worst = kept.sampled() > 0 ? kept.worst() : Integer.MAX_VALUE;
+        int i = 0;
+        for (Request r : report.requests()) {
+            if (i++ >= worst) {
+                sample.add(r);
+            } else if (apart && r.warmup()) {
+                if (warmups.size() < Warmup.SHOWN) {
+                    warmups.add(r);
+                }
+            } else {
+                steady.add(r);
+            }
+        }
+        if (!steady.isEmpty() || !sample.isEmpty()) {
             out.println();
-            RequestsKept kept = report.kept();
-            int worst = kept.sampled() > 0 ? kept.worst() : report.requests().size();
-            out.println("worst " + worst + (apart ? " steady" : "") + " request(s) by " + sortedBy
+            out.println("worst " + steady.size() + (apart ? " steady" : "") + " request(s) by " + sortedBy
                     + (apart ? " (warm-up requests apart, below; --warmup include ranks them too):" : ":"));
             int rank = 1;
-            for (Request r : report.requests()) {
-                if (rank == worst + 1) {
-                    out.println();
-                    out.println("a sample of the rest, " + KeptText.every(kept.sampleEvery()) + " request by id ("
-                            + kept.sampled() + "):");
+            for (Request r : steady) {
+                out.println();
+                writeRequest(rank++, r, out);
+                if (kernel != null) {
+                    KernelText.writeRequest(kernel, r, out);
                 }
+            }
+            if (!sample.isEmpty()) {
+                out.println();
+                out.println("a sample of the rest, " + KeptText.every(kept.sampleEvery()) + " request by id ("
+                        + kept.sampled() + "):");
+            }
+            for (Request r : sample) {
                 out.println();
                 writeRequest(rank++, r, out);
                 if (kernel != null) {
@@ -94,12 +118,12 @@ public final class TextReport {
                 }
             }
         }
-        if (!report.warmupRequests().isEmpty()) {
+        if (!warmups.isEmpty()) {
             out.println();
-            out.println("worst " + report.warmupRequests().size() + " of " + report.warmupRequestCount()
+            out.println("worst " + warmups.size() + " of " + report.warmupRequestCount()
                     + " warm-up request(s) by " + sortedBy + " (their threads loaded classes):");
             int rank = 1;
-            for (Request r : report.warmupRequests()) {
+            for (Request r : warmups) {
                 out.println();
                 writeRequest(rank++, r, out);
                 if (kernel != null) {
