@@ -62,7 +62,7 @@ class OptionValidationTest {
         "bench --first-window -1               | --first-window must be >= 0, got -1.0",
         "bench --analyzer-runs 0               | --analyzer-runs must be >= 1, got 0",
         "bench --analyzer-recording 0          | --analyzer-recording must be > 0, got 0.0",
-        "bench --configs none,otell            | --configs: unknown configuration 'otell'; choose from none, hopscope,",
+        "bench --configs none,otell            | --configs: unknown configuration 'otell'; choose from none, empty-agent, boot-append, hopscope,",
         "bench --configs none,none             | --configs: 'none' given twice",
         "bench --configs none,hopscope-b       | --configs: hopscope-b runs the agent of --agent-b; give --agent-b JAR",
         "bench --agent-b /no/such/agent.jar    | --agent-b: /no/such/agent.jar is not a file",

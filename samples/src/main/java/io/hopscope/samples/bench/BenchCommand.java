@@ -61,10 +61,16 @@ public final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--configs", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
-            description = "Comma-separated configurations, from: none, hopscope, hopscope+asprof, hopscope+offwake, hopscope-b, otel, "
-                    + "hopscope-unwatched, hopscope+live, asprof-wall, jfr-profile (default all but hopscope-unwatched and hopscope+live,"
-                    + " which issue #43's row runs, and hopscope-b only with --agent-b; --quick: none,hopscope). Ratios need none;"
-                    + " hopscope+live is also compared with hopscope-unwatched (what being watched costs the target).")
+            description = "Comma-separated configurations, from: none, empty-agent, boot-append, hopscope, hopscope+asprof, "
+                    + "hopscope+offwake, hopscope-b, otel, hopscope-unwatched, hopscope+live, asprof-wall, jfr-profile (default all but"
+                    + " hopscope-unwatched and hopscope+live, which issue #43's row runs, empty-agent and boot-append, which issue #45's"
+                    + " floor runs, and hopscope-b only with --agent-b; --quick: none,hopscope). Ratios need none;"
+                    + " hopscope+live is also compared with hopscope-unwatched (what being watched costs the target)."
+                    + " empty-agent (a java agent whose premain does nothing) and boot-append (one that only appends a jar of a"
+                    + " few classes to the boot class path, as hopscope does for its bridge) are the floor: any agent's cost in"
+                    + " the first window; with empty-agent, hopscope's first window is also shown over the empty agent's of the"
+                    + " same round, e.g. --configs none,empty-agent,boot-append,hopscope,otel --workloads okhttp-sync-1k,netty-soa-1k"
+                    + " --rounds 5.")
     List<String> configNames;
 
     @Option(names = "--workloads", paramLabel = "NAMES", split = ",", hideParamSyntax = true,
@@ -331,7 +337,7 @@ public final class BenchCommand implements Callable<Integer> {
         return soak.whyNot() == null ? 0 : 1;
     }
 
-    private List<Configuration> configs() {
+    List<Configuration> configs() {
         List<String> names = configNames != null ? configNames : quick ? List.of("none", "hopscope") : null;
         if (names == null) {
             List<Configuration> all = new ArrayList<>(List.of(Configuration.values()));
@@ -342,6 +348,9 @@ public final class BenchCommand implements Callable<Integer> {
             // long enough, and the published section was measured without it.
             all.remove(Configuration.HOPSCOPE_UNWATCHED);
             all.remove(Configuration.HOPSCOPE_LIVE);
+            // So is the floor (--configs none,empty-agent,boot-append,hopscope,otel): issue #45's measurement.
+            all.remove(Configuration.EMPTY_AGENT);
+            all.remove(Configuration.BOOT_APPEND);
             return all;
         }
         List<Configuration> configs = new ArrayList<>();

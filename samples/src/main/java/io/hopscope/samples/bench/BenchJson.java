@@ -35,6 +35,16 @@ final class BenchJson {
             }
         }
         root.put("rows", rows);
+        List<Object> floors = new ArrayList<>();
+        for (Workload w : r.workloads()) {
+            AgentFloor floor = AgentFloor.of(r, w);
+            if (floor != null) {
+                floors.add(floor(r, floor));
+            }
+        }
+        if (!floors.isEmpty()) {
+            root.put("agent_floor", floors);
+        }
         AnalyzerBench.Result a = r.analyzer();
         root.put("analyzer", a.whyNot() != null ? map("not_measured", a.whyNot())
                 : map("recording_s", a.recordingS(), "recording_bytes", a.recordingBytes(),
@@ -97,6 +107,24 @@ final class BenchJson {
         }
         o.put("rounds", rounds);
         return o;
+    }
+
+    /** Issue #45's floor on one workload: each row's first-window figures by round, and hopscope over the empty agent. */
+    private static Map<String, Object> floor(BenchResult r, AgentFloor floor) {
+        Row none = r.row(floor.workload(), Configuration.NONE);
+        List<Object> rows = new ArrayList<>();
+        for (Row row : floor.rows()) {
+            List<Double> ratios = AgentFloor.firstWindowRatios(row, none);
+            List<Double> cpu = AgentFloor.firstWindowCpu(row);
+            List<Double> toMain = AgentFloor.toMainMs(row);
+            rows.add(map("config", row.config.label, "first_window_ratio", spread(Spread.of(ratios)),
+                    "first_window_cpu_us_per_op", spread(Spread.of(cpu)), "jvm_start_to_main_ms", spread(Spread.of(toMain)),
+                    "first_window_ratio_by_round", ratios, "first_window_cpu_us_per_op_by_round", cpu,
+                    "jvm_start_to_main_ms_by_round", toMain));
+        }
+        return map("workload", floor.workload().label, "first_window_s", r.windows().firstS(),
+                "hopscope_first_window_over_empty_agent", spread(floor.hopscopeOverEmptyAgentSpread()),
+                "hopscope_first_window_over_empty_agent_by_round", floor.hopscopeOverEmptyAgent(), "rows", rows);
     }
 
     private static Map<String, Object> spread(Spread s) {

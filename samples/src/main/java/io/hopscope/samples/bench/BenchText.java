@@ -20,6 +20,9 @@ final class BenchText {
         for (String line : liveLines(r)) {
             b.append(line).append('\n');
         }
+        for (String line : floorLines(r)) {
+            b.append(line).append('\n');
+        }
         for (String line : toolLines(r)) {
             b.append(line).append('\n');
         }
@@ -45,6 +48,9 @@ final class BenchText {
             b.append("- ").append(line).append('\n');
         }
         for (String line : liveLines(r)) {
+            b.append("- ").append(line).append('\n');
+        }
+        for (String line : floorLines(r)) {
             b.append("- ").append(line).append('\n');
         }
         for (String line : toolLines(r)) {
@@ -173,6 +179,18 @@ final class BenchText {
             LiveCost cost = LiveCost.of(r, w);
             if (cost != null) {
                 lines.add(cost.line());
+            }
+        }
+        return lines;
+    }
+
+    /** Each workload's first window beside the agent floor ({@link AgentFloor}), when empty-agent or boot-append ran. */
+    static List<String> floorLines(BenchResult r) {
+        List<String> lines = new ArrayList<>();
+        for (Workload w : r.workloads()) {
+            AgentFloor floor = AgentFloor.of(r, w);
+            if (floor != null) {
+                lines.addAll(floor.lines(r));
             }
         }
         return lines;

@@ -15,8 +15,9 @@ import java.util.zip.ZipFile;
 /**
  * Where the bench finds what it runs, all relative to the samples jar in a built checkout
  * (samples/target/hopscope-samples.jar): the agent jar, the OpenTelemetry agent and async-profiler
- * that the samples build copies to samples/target/bench/, bpf/, the analyzer; and the JVM options
- * of each configuration, or why a configuration cannot run here.
+ * that the samples build copies to samples/target/bench/, bpf/, the analyzer, the floor's agents it
+ * writes into the work folder; and the JVM options of each configuration, or why a configuration
+ * cannot run here.
  */
 final class BenchTools {
 
@@ -33,6 +34,7 @@ final class BenchTools {
     private Path asprofLibrary;
     private String offwakeWhyNot;
     private LiveWatch.Sink sink;
+    private FloorAgents floorAgents;
 
     BenchTools(Path agentJar, Path agentJarB, Path java, Path work) {
         this.samplesTarget = samplesTarget();
@@ -82,12 +84,31 @@ final class BenchTools {
         return sink;
     }
 
+    /** The floor's agent jars, written into the work folder at the first run that needs them. */
+    synchronized FloorAgents floorAgents() throws Unavailable {
+        if (floorAgents == null) {
+            Path dir = work.resolve("floor-agents");
+            try {
+                floorAgents = FloorAgents.write(dir);
+            } catch (IOException e) {
+                throw new Unavailable("cannot write the floor's agent jars into " + dir + ": " + e.getMessage());
+            }
+        }
+        return floorAgents;
+    }
+
     /** The JVM options of a configuration for one run in {@code runDir}; throws with the reason it cannot run. */
     List<String> jvmOptions(Configuration config, Path runDir) throws Unavailable {
         Path jfr = runDir.resolve("recording.jfr");
         List<String> options = new ArrayList<>();
         switch (config) {
             case NONE:
+                break;
+            case EMPTY_AGENT:
+                options.add("-javaagent:" + floorAgents().emptyAgent());
+                break;
+            case BOOT_APPEND:
+                options.add(floorAgents().bootAppendOption());
                 break;
             case HOPSCOPE:
             case HOPSCOPE_OFFWAKE:

@@ -1,11 +1,16 @@
 package io.hopscope.samples.bench;
 
 /**
- * One way to run the workload's JVM: without anything (the baseline), with hopscope, or with the
- * tool a user would pick instead. The JVM options themselves are {@link BenchTools}'s to build.
+ * One way to run the workload's JVM: without anything (the baseline), with hopscope, with the
+ * tool a user would pick instead, or with an agent that does (almost) nothing (the floor). The JVM
+ * options themselves are {@link BenchTools}'s to build.
  */
 enum Configuration {
     NONE("none", true, "no agent: the baseline"),
+    /** Issue #45's floor: what any java agent costs, the figure hopscope's first window is held against. */
+    EMPTY_AGENT("empty-agent", true, "a java agent whose premain does nothing"),
+    /** Issue #45's floor with hopscope's bridge step: class-data sharing off for all but the boot loader. */
+    BOOT_APPEND("boot-append", true, "a java agent that only appends a jar of 3 classes to the boot class path"),
     HOPSCOPE("hopscope", true, "hopscope agent, JFR output"),
     HOPSCOPE_ASPROF("hopscope+asprof", false, "hopscope agent with asprof=cpu"),
     HOPSCOPE_OFFWAKE("hopscope+offwake", false, "hopscope agent, bpf/offwake.py tracing the JVM beside it"),

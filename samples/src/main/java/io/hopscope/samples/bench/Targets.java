@@ -11,6 +11,8 @@ final class Targets {
 
     static final double STEADY_THROUGHPUT = 0.97;
     static final double FIRST_WINDOW_THROUGHPUT = 0.90;
+    /** Issue #45: hopscope's first window at least this share of the empty java agent's, round by round. */
+    static final double FIRST_WINDOW_OVER_EMPTY_AGENT = 0.95;
     static final double TRACED_THROUGHPUT = 0.95;
     // Issue #33: report's CPU over the bare floor's under the same heap setting, at each setting; its wall
     // time under the single-threaded floor's (a second core reads chunks side by side).
@@ -71,6 +73,7 @@ final class Targets {
             }
             checks.add(TargetCheck.atLeast("agent first-window throughput ratio", w.label,
                     agent.firstWindowRatio().median(), FIRST_WINDOW_THROUGHPUT, "", agentWhy));
+            checks.add(overEmptyAgent(result, w, hopscope));
             // Issue #31: the JVM's start to the application's main (premain and install), wall clock.
             Double otelToMain = otelSummary == null ? null : otelSummary.toMainMs().median();
             checks.add(otelToMain != null
@@ -122,6 +125,21 @@ final class Targets {
         }
         checks.addAll(tracer(result.tracer()));
         return checks;
+    }
+
+    /** Issue #45: hopscope's first window over the empty agent's of the same round (median), when empty-agent ran. */
+    private static TargetCheck overEmptyAgent(BenchResult result, Workload w, Row hopscope) {
+        String target = "agent first-window throughput over the empty agent's";
+        Row empty = result.row(w, Configuration.EMPTY_AGENT);
+        if (empty == null) {
+            return TargetCheck.atLeast(target, w.label, null, FIRST_WINDOW_OVER_EMPTY_AGENT, "",
+                    "empty-agent not in --configs");
+        }
+        String why = hopscope.whyNoFigures() != null ? hopscope.whyNoFigures()
+                : empty.whyNoFigures() != null ? "empty-agent: " + empty.whyNoFigures()
+                : "no round with both this and empty-agent";
+        return TargetCheck.atLeast(target, w.label, AgentFloor.of(result, w).hopscopeOverEmptyAgentSpread().median(),
+                FIRST_WINDOW_OVER_EMPTY_AGENT, "", why);
     }
 
     /** The allocation targets of each client's run, alone what {@code bench --allocation-only} checks. */

@@ -204,6 +204,63 @@ class TargetsTest {
         assertThat(BenchText.markdown(result)).contains("- okhttp-sync-64k watched by hopscope live --otlp:");
     }
 
+    @Test
+    void theFloorShowsEveryRoundAndHopscopeOverTheEmptyAgentIsATarget() {
+        // First-window ops/s by round: none 1000 and 800, empty-agent 900 and 800, hopscope 720 and 760 (0.800 and
+        // 0.950 of the empty agent's: median 0.875); boot-append's round 2 failed.
+        Row none = FiguresTest.row(Configuration.NONE, floorRun(1000, 100, 80), floorRun(800, 110, 90));
+        Row empty = FiguresTest.row(Configuration.EMPTY_AGENT, floorRun(900, 105, 100), floorRun(800, 112, 110));
+        Row bootAppend = FiguresTest.row(Configuration.BOOT_APPEND, floorRun(850, 115, 120),
+                RunLauncher.RunResult.failed("exit 1"));
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, floorRun(720, 150, 1600), floorRun(760, 140, 1700));
+        BenchResult result = result(List.of(Workload.OKHTTP_SYNC_64K), List.of(none, empty, bootAppend, agent), 2,
+                new AnalyzerBench.Result(60, 0, 0, null, null, null, Double.NaN, "skipped by --no-tools", false),
+                TracerBench.Result.notMeasured("skipped"));
+
+        assertThat(BenchText.floorLines(result)).containsExactly(
+                "okhttp-sync-64k, the first 10 s beside the agent floor (none / empty-agent / boot-append / hopscope):"
+                        + " hopscope's first window over the empty agent's 0.875 (0.800-0.950), by round 0.800, 0.950",
+                "  round 1: throughput x none 1.000 / 0.900 / 0.850 / 0.720; CPU us/request 100.0 / 105.0 / 115.0 / 150.0;"
+                        + " to main ms 80 / 100 / 120 / 1600",
+                "  round 2: throughput x none 1.000 / 1.000 / - / 0.950; CPU us/request 110.0 / 112.0 / - / 140.0;"
+                        + " to main ms 90 / 110 / - / 1700",
+                "  median: throughput x none 1.000 / 0.950 / 0.850 / 0.835; CPU us/request 105.0 / 108.5 / 115.0 / 145.0;"
+                        + " to main ms 85 / 105 / 120 / 1650");
+        TargetCheck over = result.targets().stream()
+                .filter(t -> t.target().equals("agent first-window throughput over the empty agent's")).findFirst().orElseThrow();
+        assertThat(over.valueText()).isEqualTo("0.875");
+        assertThat(over.limitText()).isEqualTo(">= 0.950");
+        assertThat(over.status()).isEqualTo("not met by 0.075");
+        assertThat(BenchText.text(result)).contains("\nokhttp-sync-64k, the first 10 s beside the agent floor");
+        assertThat(BenchText.markdown(result)).contains("\n-   round 1: throughput x none 1.000 / 0.900");
+        String json = BenchJson.write(result);
+        assertThat(json).contains("\"agent_floor\": [", "\"hopscope_first_window_over_empty_agent\": {\n",
+                "\"hopscope_first_window_over_empty_agent_by_round\": [\n", "\"first_window_cpu_us_per_op_by_round\": [\n");
+        assertThat(json).containsPattern("\"config\": \"boot-append\",\\s+\"first_window_ratio\": \\{\\s+\"median\": 0.85,");
+    }
+
+    @Test
+    void withoutTheEmptyAgentTheFloorTargetIsNotMeasuredAndNoFloorIsShown() {
+        Row none = FiguresTest.row(Configuration.NONE, floorRun(1000, 100, 80));
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, floorRun(720, 150, 1600));
+        BenchResult result = result(List.of(none, agent),
+                new AnalyzerBench.Result(60, 0, 0, null, null, null, Double.NaN, "skipped by --no-tools", false),
+                TracerBench.Result.notMeasured("skipped"));
+
+        assertThat(statusByTarget(result.targets())).containsEntry("agent first-window throughput over the empty agent's",
+                "not measured: empty-agent not in --configs");
+        assertThat(BenchText.floorLines(result)).isEmpty();
+        assertThat(BenchJson.write(result)).doesNotContain("agent_floor");
+    }
+
+    /** A pipeline run's first-window figures (ops/s, CPU us per request) and its time to main. */
+    private static RunLauncher.RunResult floorRun(double firstOpsPerS, double firstCpuUs, double toMainMs) {
+        Map<String, Double> figures = new java.util.HashMap<>(run(1000, firstOpsPerS, 40, 2000, 9000).figures());
+        figures.put("first_window_cpu_us_per_op", firstCpuUs);
+        figures.put("jvm_start_to_main_ms", toMainMs);
+        return RunLauncher.RunResult.of(figures);
+    }
+
     private static RunLauncher.RunResult withLive(RunLauncher.RunResult run, double liveCpuUs) {
         Map<String, Double> figures = new java.util.HashMap<>(run.figures());
         figures.put("live_cpu_us_per_request", liveCpuUs);
