@@ -34,7 +34,7 @@ import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
 import java.util.function.LongConsumer;
 import jdk.jfr.consumer.EventStream;
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.read.JfrEvent;
 
 /**
  * Joins one recording into a {@link Report} in a single streaming pass, with memory bounded by the
@@ -82,7 +82,7 @@ public final class RecordingAnalyzer {
     private final DetailBudget budget;
     private final Selection selection;
     private SampleJoins joins;
-    private final Map<String, Consumer<RecordedEvent>> listeners = new LinkedHashMap<>();
+    private final Map<String, Consumer<JfrEvent>> listeners = new LinkedHashMap<>();
     // Told the share of the recording's time read so far at each flush point, or null.
     private DoubleConsumer progress;
     private long progressStart;
@@ -139,7 +139,8 @@ public final class RecordingAnalyzer {
         finishedThrough = through;
         requests = new RequestEvents(facts, jfr, window, selection, budget);
         requests.explainsBlindSpots = false;
-        handlers().forEach(stream::onEvent);
+        io.hopscope.analyzer.read.JdkEvent view = new io.hopscope.analyzer.read.JdkEvent();
+        handlers().forEach((name, handler) -> stream.onEvent(name, view.feeding(handler)));
         stream.onFlush(this::onFlush);
     }
 
@@ -193,6 +194,15 @@ public final class RecordingAnalyzer {
         return this;
     }
 
+    /**
+     * Reads the file with {@code reader} (call before {@link #analyze()}; the direct one by default); a line
+     * for the user (the direct reader could not read the file, the JDK's did) goes to {@code notices}.
+     */
+    public RecordingAnalyzer reader(JfrEvents.Reader reader, Consumer<String> notices) {
+        jfr.reader(reader, notices);
+        return this;
+    }
+
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
         if (file == null) {
@@ -230,13 +240,13 @@ public final class RecordingAnalyzer {
      * recording (the kernel join) reads it without a pass of its own. Listeners of one type run in the order
      * they were added.
      */
-    public RecordingAnalyzer listen(String eventName, Consumer<RecordedEvent> listener) {
+    public RecordingAnalyzer listen(String eventName, Consumer<JfrEvent> listener) {
         listeners.merge(eventName, listener, Consumer::andThen);
         return this;
     }
 
-    private Map<String, Consumer<RecordedEvent>> handlers() {
-        Map<String, Consumer<RecordedEvent>> h = new LinkedHashMap<>();
+    private Map<String, Consumer<JfrEvent>> handlers() {
+        Map<String, Consumer<JfrEvent>> h = new LinkedHashMap<>();
         // A watch has no eBPF input to align: its clock events (four a second, for days) are a tick only.
         Consumer<ClockSyncEvent> clockSync = handOver == null ? facts::onClockSync
                 : e -> facts.hopscopeEvent(e.startNanos(), e.endNanos());
@@ -274,7 +284,7 @@ public final class RecordingAnalyzer {
         return h;
     }
 
-    private void addJoinsAndListeners(Map<String, Consumer<RecordedEvent>> h) {
+    private void addJoinsAndListeners(Map<String, Consumer<JfrEvent>> h) {
         if (joins != null) {
             joins.handlers().forEach((name, join) -> h.merge(name, join, Consumer::andThen));
         }

@@ -1,0 +1,154 @@
+package io.hopscope.analyzer.read.chunk;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes one chunk alone, on a worker thread: its header, its metadata, an index of its constant
+ * pools, then its events from the header's end to the chunk's, the wanted ones decoded into a
+ * {@link DecodedChunk} and every other skipped by its size. Checkpoints flagged as a flush point are
+ * kept among the events where the file has them: the JDK's stream calls its flush handler there.
+ */
+final class ChunkDecoder {
+
+    static final int HEADER_BYTES = 68;
+    private static final int CHECKPOINT_TYPE = 1;
+    private static final int FLUSH_FLAG = 1;
+
+    private ChunkDecoder() {
+    }
+
+    /** Whether the chunk's integers are compressed (bit 0 of header byte 67). */
+    static boolean compressed(ByteBuffer chunk) {
+        return (chunk.get(67) & 1) != 0;
+    }
+
+    /** The chunk's own tick base, from its header. */
+    static TimeBase ownTime(ByteBuffer chunk) {
+        return TimeBase.of(chunk.getLong(32), chunk.getLong(48), chunk.getLong(56));
+    }
+
+    /** The chunk's metadata id (the JDK's reader keeps its parsers while it does not change). */
+    static long metadataId(ByteBuffer chunk) {
+        checkHeader(chunk);
+        long metadataOffset = chunk.getLong(24);
+        if (metadataOffset < HEADER_BYTES || metadataOffset >= chunk.limit()) {
+            throw new ChunkFormatException("no metadata in the chunk (its header says byte " + metadataOffset + ")");
+        }
+        return Metadata.idAt(new ChunkInput(chunk, compressed(chunk)), (int) metadataOffset);
+    }
+
+    private static void checkHeader(ByteBuffer chunk) {
+        if (chunk.limit() < HEADER_BYTES || chunk.getInt(0) != 0x464c5200) {
+            throw new ChunkFormatException("no chunk header");
+        }
+        int major = chunk.getShort(4);
+        if (major != 1 && major != 2) {
+            throw new ChunkFormatException("jfr format " + major + "." + chunk.getShort(6) + " is not supported");
+        }
+        long tps = chunk.getLong(56);
+        if (tps <= 0) {
+            throw new ChunkFormatException("the chunk header gives " + tps + " ticks a second");
+        }
+    }
+
+    /** Decodes chunk {@code index} (bytes from its header), converting ticks with {@code time}. */
+    static DecodedChunk decode(int index, ByteBuffer chunk, TimeBase time, List<String> wanted) {
+        checkHeader(chunk);
+        boolean compressed = compressed(chunk);
+        long metadataOffset = chunk.getLong(24);
+        long poolOffset = chunk.getLong(16);
+        if (metadataOffset < HEADER_BYTES || metadataOffset >= chunk.limit()) {
+            throw new ChunkFormatException("no metadata in the chunk (its header says byte " + metadataOffset + ")");
+        }
+        if (poolOffset < 0 || poolOffset >= chunk.limit()) {
+            throw new ChunkFormatException("the chunk header's constant pool offset " + poolOffset + " is outside it");
+        }
+        Metadata metadata = Metadata.read(new ChunkInput(chunk, compressed), (int) metadataOffset);
+        ChunkPools pools = new ChunkPools(metadata, time, new ChunkInput(chunk, compressed));
+        pools.index((int) poolOffset);
+        Map<Long, EventLayout> byType = new HashMap<>();
+        EventLayout[] layouts = new EventLayout[wanted.size()];
+        for (int h = 0; h < wanted.size(); h++) {
+            Metadata.Type t = metadata.events.get(wanted.get(h));
+            if (t != null) {
+                layouts[h] = new EventLayout(t, h);
+                byType.put(t.id, layouts[h]);
+            }
+        }
+        DecodedChunk out = new DecodedChunk(index, pools, layouts);
+        ChunkInput in = new ChunkInput(chunk, compressed);
+        Map<String, String> strings = new HashMap<>();
+        int end = chunk.limit();
+        int pos = HEADER_BYTES;
+        while (pos < end) {
+            in.pos = pos;
+            long size = in.readLong();
+            if (size <= 0 || size > end - pos) {
+                throw new ChunkFormatException("an event at byte " + pos + " says it has " + size + " bytes");
+            }
+            long type = in.readLong();
+            EventLayout layout = byType.get(type);
+            if (layout != null) {
+                decodeEvent(in, layout, pools, out, strings);
+            } else if (type == CHECKPOINT_TYPE) {
+                in.readLong(); // start
+                in.readLong(); // duration
+                in.readLong(); // delta to the previous checkpoint
+                if ((in.readByte() & FLUSH_FLAG) != 0) {
+                    out.flush();
+                }
+            }
+            pos += (int) size;
+        }
+        return out;
+    }
+
+    private static void decodeEvent(ChunkInput in, EventLayout layout, ChunkPools pools, DecodedChunk out,
+                                    Map<String, String> strings) {
+        long startTicks = in.readLong();
+        long endTicks = startTicks;
+        if (layout.hasDuration) {
+            endTicks += in.readLong();
+        }
+        out.ensurePrims(layout.numbers);
+        out.ensureRefs(layout.objects);
+        long[] prims = out.prims;
+        int p = out.primCount;
+        int r = out.refCount;
+        prims[p] = layout.handler;
+        prims[p + 1] = pools.time.timestamp(startTicks);
+        prims[p + 2] = pools.time.timestamp(endTicks);
+        List<Metadata.Field> fields = layout.type.fields;
+        for (int i = layout.startIndex; i < fields.size(); i++) {
+            Metadata.Field f = fields.get(i);
+            switch (layout.storage[i]) {
+                case EventLayout.POOL -> prims[p + layout.slot[i]] = in.readLong();
+                case EventLayout.OBJECT -> {
+                    Object v = f.type.kind == Metadata.STRING && !f.array ? pools.readString(in) : pools.read(in, f);
+                    if (v instanceof String s) {
+                        String seen = strings.putIfAbsent(s, s);
+                        v = seen != null ? seen : s;
+                    }
+                    out.refs[r + layout.slot[i]] = v;
+                }
+                default -> prims[p + layout.slot[i]] = switch (f.type.kind) {
+                    case Metadata.BOOLEAN -> in.readBoolean() ? 1 : 0;
+                    case Metadata.BYTE -> in.readByte();
+                    case Metadata.SHORT -> in.readShort();
+                    case Metadata.CHAR -> in.readChar();
+                    case Metadata.INT -> in.readInt();
+                    case Metadata.LONG -> in.readLong();
+                    case Metadata.FLOAT -> Float.floatToRawIntBits(in.readFloat());
+                    case Metadata.DOUBLE -> Double.doubleToRawLongBits(in.readDouble());
+                    default -> throw new ChunkFormatException("unknown primitive type " + f.type.name);
+                };
+            }
+        }
+        out.primCount = p + layout.numbers;
+        out.refCount = r + layout.objects;
+        out.events++;
+    }
+}
