@@ -54,6 +54,9 @@ public final class DiffCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
+    ReaderOption reader;
+
+    @Mixin
     WindowOptions window;
 
     @Option(names = "--bpf-a", paramLabel = "FILE", description = "offwake --events output recorded with A.")
@@ -79,9 +82,10 @@ public final class DiffCommand implements Callable<Integer> {
                 }
             }
         }
-        Diff diff = diff(a, b, window);
+        Diff diff = diff(a, b, window, reader);
         if (bpfA != null) {
-            diff = KernelDiff.add(diff, new OffCpuAttribution(a).join(bpfA), new OffCpuAttribution(b).join(bpfB));
+            diff = KernelDiff.add(diff, reader.apply(new OffCpuAttribution(a)).join(bpfA),
+                    reader.apply(new OffCpuAttribution(b)).join(bpfB));
         }
         PrintWriter err = spec.commandLine().getErr();
         diff.a().warnings().forEach(w -> err.println("warning: " + w));
@@ -101,14 +105,15 @@ public final class DiffCommand implements Callable<Integer> {
     }
 
     /** Each recording in the window of {@code window} (offsets count from each one's own start). */
-    static Diff diff(Path a, Path b, WindowOptions window) throws Exception {
+    static Diff diff(Path a, Path b, WindowOptions window, ReaderOption reader) throws Exception {
         AnalysisOptions summaryOnly = new AnalysisOptions(null, 0, SortField.duration, 0, 0);
-        return DiffBuilder.diff(read(a, summaryOnly.within(window.resolve(a))),
-                read(b, summaryOnly.within(window.resolve(b))));
+        return DiffBuilder.diff(read(a, summaryOnly.within(window.resolve(a)), reader),
+                read(b, summaryOnly.within(window.resolve(b)), reader));
     }
 
-    private static Report read(Path file, AnalysisOptions options) throws Exception {
+    private static Report read(Path file, AnalysisOptions options, ReaderOption reader) throws Exception {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(file, options);
+        reader.apply(analyzer);
         try (ProgressBars bar = ProgressBars.reading(analyzer, file)) {
             return analyzer.analyze();
         }

@@ -50,6 +50,9 @@ public final class TraceCommand implements Callable<Integer> {
     RecordingParameter recording;
 
     @Mixin
+    ReaderOption reader;
+
+    @Mixin
     OutputOption output;
 
     @Mixin
@@ -81,7 +84,9 @@ public final class TraceCommand implements Callable<Integer> {
                 new AnalysisOptions(name.glob, top, top < 0 ? SortField.start : SortField.duration, 5,
                         detailMemory.bytes())
                         .within(window.resolve(recording.file)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)));
-        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpf.file) : null;
+        reader.apply(analyzer);
+        OffCpuAttribution join = bpf.isSet()
+                ? reader.apply(new OffCpuAttribution(recording.file)).readPlacesIn(analyzer, bpf.file) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));
