@@ -71,16 +71,20 @@ final class ChunkDecoder {
         pools.index((int) poolOffset);
         Map<Long, EventLayout> byType = new HashMap<>();
         EventLayout[] layouts = new EventLayout[wanted.size()];
+        // HotSpot numbers types from 0 up, a few hundred: an array finds an event's layout without boxing its id.
+        EventLayout[] byId = new EventLayout[1024];
         for (int h = 0; h < wanted.size(); h++) {
             Metadata.Type t = metadata.events.get(wanted.get(h));
             if (t != null) {
                 layouts[h] = new EventLayout(t, h);
                 byType.put(t.id, layouts[h]);
+                if (t.id >= 0 && t.id < byId.length) {
+                    byId[(int) t.id] = layouts[h];
+                }
             }
         }
-        DecodedChunk out = new DecodedChunk(index, pools, layouts);
+        DecodedChunk out = new DecodedChunk(index, pools, layouts, new ChunkInput(chunk, compressed));
         ChunkInput in = new ChunkInput(chunk, compressed);
-        Map<String, String> strings = new HashMap<>();
         int end = chunk.limit();
         int pos = HEADER_BYTES;
         while (pos < end) {
@@ -90,9 +94,19 @@ final class ChunkDecoder {
                 throw new ChunkFormatException("an event at byte " + pos + " says it has " + size + " bytes");
             }
             long type = in.readLong();
-            EventLayout layout = byType.get(type);
+            EventLayout layout = type >= 0 && type < byId.length ? byId[(int) type] : byType.get(type);
             if (layout != null) {
-                decodeEvent(in, layout, pools, out, strings);
+                out.add(DecodedChunk.entry(layout.handler, in.pos));
+                // Skipped here to check it reads (so that a chunk that does not is refused before any of its
+                // events is handed over); decoded when handed over.
+                in.readLong();
+                if (layout.hasDuration) {
+                    in.readLong();
+                }
+                List<Metadata.Field> fields = layout.type.fields;
+                for (int i = layout.startIndex; i < fields.size(); i++) {
+                    pools.skip(in, fields.get(i), 0);
+                }
             } else if (type == CHECKPOINT_TYPE) {
                 in.readLong(); // start
                 in.readLong(); // duration
@@ -104,51 +118,5 @@ final class ChunkDecoder {
             pos += (int) size;
         }
         return out;
-    }
-
-    private static void decodeEvent(ChunkInput in, EventLayout layout, ChunkPools pools, DecodedChunk out,
-                                    Map<String, String> strings) {
-        long startTicks = in.readLong();
-        long endTicks = startTicks;
-        if (layout.hasDuration) {
-            endTicks += in.readLong();
-        }
-        out.ensurePrims(layout.numbers);
-        out.ensureRefs(layout.objects);
-        long[] prims = out.prims;
-        int p = out.primCount;
-        int r = out.refCount;
-        prims[p] = layout.handler;
-        prims[p + 1] = pools.time.timestamp(startTicks);
-        prims[p + 2] = pools.time.timestamp(endTicks);
-        List<Metadata.Field> fields = layout.type.fields;
-        for (int i = layout.startIndex; i < fields.size(); i++) {
-            Metadata.Field f = fields.get(i);
-            switch (layout.storage[i]) {
-                case EventLayout.POOL -> prims[p + layout.slot[i]] = in.readLong();
-                case EventLayout.OBJECT -> {
-                    Object v = f.type.kind == Metadata.STRING && !f.array ? pools.readString(in) : pools.read(in, f);
-                    if (v instanceof String s) {
-                        String seen = strings.putIfAbsent(s, s);
-                        v = seen != null ? seen : s;
-                    }
-                    out.refs[r + layout.slot[i]] = v;
-                }
-                default -> prims[p + layout.slot[i]] = switch (f.type.kind) {
-                    case Metadata.BOOLEAN -> in.readBoolean() ? 1 : 0;
-                    case Metadata.BYTE -> in.readByte();
-                    case Metadata.SHORT -> in.readShort();
-                    case Metadata.CHAR -> in.readChar();
-                    case Metadata.INT -> in.readInt();
-                    case Metadata.LONG -> in.readLong();
-                    case Metadata.FLOAT -> Float.floatToRawIntBits(in.readFloat());
-                    case Metadata.DOUBLE -> Double.doubleToRawLongBits(in.readDouble());
-                    default -> throw new ChunkFormatException("unknown primitive type " + f.type.name);
-                };
-            }
-        }
-        out.primCount = p + layout.numbers;
-        out.refCount = r + layout.objects;
-        out.events++;
     }
 }

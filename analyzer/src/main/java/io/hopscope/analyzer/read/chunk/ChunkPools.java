@@ -52,7 +52,10 @@ final class ChunkPools {
         this.threadType = thread;
     }
 
-    /** Indexes the checkpoints from the one at {@code lastOffset} back; returns the flush flags of none (the walk only). */
+    /**
+     * Indexes the checkpoints from the one at {@code lastOffset} (the header's) back to the first; an id
+     * in several keeps the earliest one's value, as the JDK's reader, which walks them the same way.
+     */
     void index(int lastOffset) {
         if (lastOffset == 0) {
             return;
@@ -90,7 +93,7 @@ final class ChunkPools {
                 for (int j = 0; j < count; j++) {
                     long key = in.readLong();
                     pool.put(key, in.pos);
-                    skipType(t, 0);
+                    skipType(in, t, 0);
                 }
             }
             if (in.pos != at + size) {
@@ -100,44 +103,42 @@ final class ChunkPools {
         }
     }
 
-    void skip(Metadata.Field f, int depth) {
+    /** Skips a value of field {@code f} at {@code from}'s position, checking its structure as a read would. */
+    void skip(ChunkInput from, Metadata.Field f, int depth) {
         if (f.array) {
-            int n = in.readSize("an array");
+            int n = from.readSize("an array");
             for (int i = 0; i < n; i++) {
-                skipOne(f, depth);
+                skipOne(from, f, depth);
             }
         } else {
-            skipOne(f, depth);
+            skipOne(from, f, depth);
         }
     }
 
-    private void skipOne(Metadata.Field f, int depth) {
+    private void skipOne(ChunkInput from, Metadata.Field f, int depth) {
         if (f.pool) {
-            in.readLong();
+            from.readLong();
         } else {
-            skipType(f.type, depth);
+            skipType(from, f.type, depth);
         }
     }
 
-    private void skipType(Metadata.Type t, int depth) {
+    private void skipType(ChunkInput from, Metadata.Type t, int depth) {
         switch (t.kind) {
-            case Metadata.BOOLEAN, Metadata.BYTE -> in.skip(1);
-            case Metadata.SHORT -> in.readShort();
-            case Metadata.CHAR -> in.readChar();
-            case Metadata.INT -> in.readInt();
-            case Metadata.LONG -> in.readLong();
-            case Metadata.FLOAT -> in.skip(4);
-            case Metadata.DOUBLE -> in.skip(8);
-            case Metadata.STRING -> Strings.skip(in);
+            case Metadata.BOOLEAN, Metadata.BYTE -> from.skip(1);
+            case Metadata.SHORT -> from.readShort();
+            case Metadata.CHAR -> from.readChar();
+            case Metadata.INT -> from.readInt();
+            case Metadata.LONG -> from.readLong();
+            case Metadata.FLOAT -> from.skip(4);
+            case Metadata.DOUBLE -> from.skip(8);
+            case Metadata.STRING -> Strings.skip(from);
             case Metadata.STRUCT -> {
                 if (depth > 32) {
                     throw new ChunkFormatException("type " + t.name + " nests deeper than 32 structs");
                 }
                 for (Metadata.Field f : t.fields) {
-                    skip(f, depth + 1);
-                }
-                if (t.simple) {
-                    return;
+                    skip(from, f, depth + 1);
                 }
             }
             default -> throw new ChunkFormatException("unknown primitive type " + t.name);

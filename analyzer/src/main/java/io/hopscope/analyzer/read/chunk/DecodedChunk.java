@@ -3,44 +3,43 @@ package io.hopscope.analyzer.read.chunk;
 import java.util.Arrays;
 
 /**
- * The wanted events of one chunk, decoded, in file order, with its flush points among them: what a
- * worker hands to the pass. Numbers (times, integral fields, constant-pool ids) go to one array and
- * strings and other objects to another, a record per event laid out by its type's {@link EventLayout};
- * a flush point is a record of its own. No object per event.
+ * What a worker hands to the pass for one chunk: its pools, indexed, and where each wanted event is, in
+ * file order, with its flush points among them; the events themselves stay in the mapped chunk and are
+ * decoded one at a time as they are handed over ({@link DecodedEvent}). Eight bytes an event: a
+ * gigabyte's chunks fit beside the pass in a small heap, which decoded values (four times the bytes of
+ * the compressed ones) did not.
  */
 final class DecodedChunk {
 
-    static final int FLUSH = -1;
+    static final long FLUSH = -1;
 
     final int index;
     final ChunkPools pools;
     final EventLayout[] layouts;
-    long[] prims = new long[1024];
-    Object[] refs = new Object[256];
-    int primCount;
-    int refCount;
-    int events;
+    final ChunkInput events;
+    // Per event: its layout's index in the high half, the position of its start time in the low.
+    long[] entries = new long[1024];
+    int count;
 
-    DecodedChunk(int index, ChunkPools pools, EventLayout[] layouts) {
+    DecodedChunk(int index, ChunkPools pools, EventLayout[] layouts, ChunkInput events) {
         this.index = index;
         this.pools = pools;
         this.layouts = layouts;
+        this.events = events;
+    }
+
+    void add(long entry) {
+        if (count == entries.length) {
+            entries = Arrays.copyOf(entries, entries.length * 2);
+        }
+        entries[count++] = entry;
     }
 
     void flush() {
-        ensurePrims(1);
-        prims[primCount++] = FLUSH;
+        add(FLUSH);
     }
 
-    void ensurePrims(int n) {
-        if (primCount + n > prims.length) {
-            prims = Arrays.copyOf(prims, Math.max(prims.length * 2, primCount + n));
-        }
-    }
-
-    void ensureRefs(int n) {
-        if (refCount + n > refs.length) {
-            refs = Arrays.copyOf(refs, Math.max(refs.length * 2, refCount + n));
-        }
+    static long entry(int layout, int position) {
+        return ((long) layout << 32) | (position & 0xFFFFFFFFL);
     }
 }

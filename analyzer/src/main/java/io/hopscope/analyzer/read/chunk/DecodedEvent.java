@@ -5,22 +5,63 @@ import io.hopscope.analyzer.read.JfrStack;
 import io.hopscope.analyzer.read.JfrThread;
 
 /**
- * The direct decoder's {@link io.hopscope.analyzer.read.JfrEvent}: a flyweight over one record of a
- * {@link DecodedChunk}, moved from event to event as the pass hands them over. Constant-pool values are
- * resolved when read, on the pass's thread.
+ * The direct decoder's {@link io.hopscope.analyzer.read.JfrEvent}: a flyweight moved from event to event
+ * as the pass hands them over, each decoded from its chunk when it is ({@link #at}): times and numbers at
+ * once, strings and constant-pool values when read, on the pass's thread. No object per event.
  */
 final class DecodedEvent implements IndexedEvent {
 
     private DecodedChunk chunk;
     private EventLayout layout;
-    private int numbers;
-    private int objects;
+    // Start and end (epoch nanoseconds), then a slot per number, pool id or string position (EventLayout).
+    private long[] numbers = new long[16];
+    private Object[] objects = new Object[4];
 
-    void at(DecodedChunk chunk, EventLayout layout, int numbers, int objects) {
+    /** Decodes the event of {@code layout} whose start time is at {@code position} in {@code chunk}. */
+    void at(DecodedChunk chunk, EventLayout layout, int position) {
         this.chunk = chunk;
         this.layout = layout;
-        this.numbers = numbers;
-        this.objects = objects;
+        if (numbers.length < layout.numbers) {
+            numbers = new long[layout.numbers];
+        }
+        if (objects.length < layout.objects) {
+            objects = new Object[layout.objects];
+        }
+        ChunkInput in = chunk.events;
+        in.pos = position;
+        long startTicks = in.readLong();
+        long endTicks = startTicks;
+        if (layout.hasDuration) {
+            endTicks += in.readLong();
+        }
+        TimeBase time = chunk.pools.time;
+        long[] n = numbers;
+        n[0] = time.timestamp(startTicks);
+        n[1] = time.timestamp(endTicks);
+        java.util.List<Metadata.Field> fields = layout.type.fields;
+        for (int i = layout.startIndex; i < fields.size(); i++) {
+            Metadata.Field f = fields.get(i);
+            int slot = layout.slot[i];
+            switch (layout.storage[i]) {
+                case EventLayout.POOL -> n[slot] = in.readLong();
+                case EventLayout.STRING -> {
+                    n[slot] = in.pos;
+                    Strings.skip(in);
+                }
+                case EventLayout.OBJECT -> objects[slot] = chunk.pools.read(in, f);
+                default -> n[slot] = switch (f.type.kind) {
+                    case Metadata.BOOLEAN -> in.readBoolean() ? 1 : 0;
+                    case Metadata.BYTE -> in.readByte();
+                    case Metadata.SHORT -> in.readShort();
+                    case Metadata.CHAR -> in.readChar();
+                    case Metadata.INT -> in.readInt();
+                    case Metadata.LONG -> in.readLong();
+                    case Metadata.FLOAT -> Float.floatToRawIntBits(in.readFloat());
+                    case Metadata.DOUBLE -> Double.doubleToRawLongBits(in.readDouble());
+                    default -> throw new ChunkFormatException("unknown primitive type " + f.type.name);
+                };
+            }
+        }
     }
 
     @Override
@@ -30,12 +71,12 @@ final class DecodedEvent implements IndexedEvent {
 
     @Override
     public long startNanos() {
-        return chunk.prims[numbers + 1];
+        return numbers[0];
     }
 
     @Override
     public long endNanos() {
-        return chunk.prims[numbers + 2];
+        return numbers[1];
     }
 
     @Override
@@ -114,13 +155,16 @@ final class DecodedEvent implements IndexedEvent {
         Metadata.Field f = layout.type.fields.get(index);
         switch (layout.storage[index]) {
             case EventLayout.OBJECT:
-                return chunk.refs[objects + layout.slot[index]];
-            case EventLayout.POOL: {
-                long key = chunk.prims[numbers + layout.slot[index]];
-                return chunk.pools.resolve(f.type, key);
+                return objects[layout.slot[index]];
+            case EventLayout.POOL:
+                return chunk.pools.resolve(f.type, numbers[layout.slot[index]]);
+            case EventLayout.STRING: {
+                ChunkInput in = chunk.events;
+                in.pos = (int) numbers[layout.slot[index]];
+                return chunk.pools.readString(in);
             }
             default: {
-                long v = chunk.prims[numbers + layout.slot[index]];
+                long v = numbers[layout.slot[index]];
                 return switch (f.type.kind) {
                     case Metadata.BOOLEAN -> v != 0;
                     case Metadata.BYTE -> (byte) v;
@@ -143,7 +187,7 @@ final class DecodedEvent implements IndexedEvent {
         }
         int kind = layout.type.fields.get(index).type.kind;
         return kind == Metadata.LONG || kind == Metadata.INT || kind == Metadata.SHORT || kind == Metadata.BYTE
-                ? chunk.prims[numbers + layout.slot[index]] : absent;
+                ? numbers[layout.slot[index]] : absent;
     }
 
     @Override
@@ -153,12 +197,12 @@ final class DecodedEvent implements IndexedEvent {
         }
         int kind = layout.type.fields.get(index).type.kind;
         return kind == Metadata.INT || kind == Metadata.SHORT || kind == Metadata.BYTE
-                ? (int) chunk.prims[numbers + layout.slot[index]] : absent;
+                ? (int) numbers[layout.slot[index]] : absent;
     }
 
     @Override
     public boolean booleanAt(int index) {
         return index >= layout.startIndex && layout.storage[index] == EventLayout.NUMBER
-                && layout.type.fields.get(index).type.kind == Metadata.BOOLEAN && chunk.prims[numbers + layout.slot[index]] != 0;
+                && layout.type.fields.get(index).type.kind == Metadata.BOOLEAN && numbers[layout.slot[index]] != 0;
     }
 }

@@ -22,8 +22,8 @@ import java.util.function.Consumer;
  * stream calls it (at each checkpoint flagged as a flush point, and at each chunk's end). The pass
  * therefore sees what it sees from the JDK's unordered stream, event for event.
  *
- * <p>Memory: at most {@code threads + 1} decoded chunks wait beside the one being handed over; the
- * file itself is mapped, not read into the heap.
+ * <p>Memory: the chunks waiting to be handed over, copied into the heap, hold at most an eighth of it
+ * (or one chunk), plus eight bytes an event of their index; a chunk too big to copy is read mapped.
  */
 public final class DirectReader {
 
@@ -61,8 +61,7 @@ public final class DirectReader {
             byIndex[i] = handlers.get(wanted.get(i));
         }
         int n = chunks.size();
-        ByteBuffer[] buffers = new ByteBuffer[n];
-        TimeBase[] times;
+        ByteBuffer[] mapped = new ByteBuffer[n];
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             TimeBase[] own = new TimeBase[n];
             long[] metadataIds = new long[n];
@@ -71,37 +70,64 @@ public final class DirectReader {
                 if (c.size() > Integer.MAX_VALUE) {
                     throw new Unreadable("chunk " + (i + 1) + " is over 2 GiB");
                 }
-                buffers[i] = ch.map(FileChannel.MapMode.READ_ONLY, c.offset(), c.size());
+                mapped[i] = ch.map(FileChannel.MapMode.READ_ONLY, c.offset(), c.size());
                 try {
-                    metadataIds[i] = ChunkDecoder.metadataId(buffers[i]);
-                    own[i] = ChunkDecoder.ownTime(buffers[i]);
+                    metadataIds[i] = ChunkDecoder.metadataId(mapped[i]);
+                    own[i] = ChunkDecoder.ownTime(mapped[i]);
                 } catch (RuntimeException e) {
                     throw new Unreadable("chunk " + (i + 1) + ": " + reason(e));
                 }
             }
-            times = TimeBase.forChunks(own, metadataIds);
+            TimeBase[] times = TimeBase.forChunks(own, metadataIds);
+            readChunks(ch, chunks, mapped, times, wanted, byIndex, onFlush, threads);
         }
+    }
+
+    // The chunks are copied into the heap and decoded on the pool, and handed over in order; the chunks
+    // waiting (copied, or being decoded) hold at most an eighth of the heap, or one chunk. A chunk bigger
+    // than a quarter of the heap is read from the mapped file instead of copied.
+    private static void readChunks(FileChannel ch, List<Chunk> chunks, ByteBuffer[] mapped, TimeBase[] times,
+                                   List<String> wanted, Consumer<? super JfrEvent>[] byIndex, Runnable onFlush,
+                                   int threads) throws IOException, Unreadable, Malformed {
+        int n = chunks.size();
+        long heap = Runtime.getRuntime().maxMemory();
+        long budget = heap / 8;
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
             Thread t = new Thread(r, "hopscope-chunk-decoder");
             t.setDaemon(true);
             return t;
         });
         try {
-            int ahead = Math.max(1, threads) + 1;
             List<Future<DecodedChunk>> decoded = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
                 decoded.add(null);
             }
-            for (int i = 0; i < Math.min(ahead, n); i++) {
-                decoded.set(i, submit(pool, i, buffers, times, wanted));
-            }
+            int next = 0;
+            long waitingBytes = 0;
             DecodedEvent view = new DecodedEvent();
             ChunkPools previous = null;
             for (int i = 0; i < n; i++) {
+                while (next < n && next - i <= threads
+                        && (next == i || waitingBytes + chunks.get(next).size() <= budget)) {
+                    int k = next++;
+                    Chunk c = chunks.get(k);
+                    boolean copy = c.size() <= heap / 4;
+                    waitingBytes += copy ? c.size() : 0;
+                    ByteBuffer map = mapped[k];
+                    mapped[k] = null;
+                    TimeBase time = times[k];
+                    decoded.set(k, pool.submit(() -> ChunkDecoder.decode(k, copy ? copy(ch, c) : map, time, wanted)));
+                }
                 DecodedChunk chunk;
                 try {
                     chunk = decoded.get(i).get();
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof Error error) {
+                        throw error; // out of memory is not a malformed file
+                    }
+                    if (e.getCause() instanceof IOException io) {
+                        throw io;
+                    }
                     String why = "chunk " + (i + 1) + " (at byte " + chunks.get(i).offset() + "): " + reason(e.getCause());
                     if (i == 0) {
                         throw new Unreadable(why);
@@ -112,46 +138,43 @@ public final class DirectReader {
                     throw new IOException("interrupted while decoding chunk " + (i + 1), e);
                 }
                 decoded.set(i, null);
-                buffers[i] = null;
-                if (i + ahead < n) {
-                    decoded.set(i + ahead, submit(pool, i + ahead, buffers, times, wanted));
-                }
                 chunk.pools.inheritThreads(previous);
                 handOver(chunk, view, byIndex, onFlush);
                 chunk.pools.dropStackIndex();
                 previous = chunk.pools;
+                if (chunks.get(i).size() <= heap / 4) {
+                    waitingBytes -= chunks.get(i).size();
+                }
             }
         } finally {
             pool.shutdownNow();
         }
     }
 
-    private static Future<DecodedChunk> submit(ExecutorService pool, int i, ByteBuffer[] buffers, TimeBase[] times,
-                                               List<String> wanted) {
-        ByteBuffer buffer = buffers[i];
-        TimeBase time = times[i];
-        return pool.submit(() -> ChunkDecoder.decode(i, buffer, time, wanted));
+    private static ByteBuffer copy(FileChannel ch, Chunk c) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate((int) c.size());
+        while (b.hasRemaining()) {
+            if (ch.read(b, c.offset() + b.position()) < 0) {
+                throw new IOException("the file ended inside chunk at byte " + c.offset());
+            }
+        }
+        return b.clear();
     }
 
     private static void handOver(DecodedChunk chunk, DecodedEvent view, Consumer<? super JfrEvent>[] handlers,
                                  Runnable onFlush) {
-        long[] prims = chunk.prims;
-        int p = 0;
-        int r = 0;
-        while (p < chunk.primCount) {
-            int h = (int) prims[p];
-            if (h == DecodedChunk.FLUSH) {
-                p++;
+        long[] entries = chunk.entries;
+        for (int i = 0; i < chunk.count; i++) {
+            long entry = entries[i];
+            if (entry == DecodedChunk.FLUSH) {
                 if (onFlush != null) {
                     onFlush.run();
                 }
                 continue;
             }
-            EventLayout layout = chunk.layouts[h];
-            view.at(chunk, layout, p, r);
+            int h = (int) (entry >>> 32);
+            view.at(chunk, chunk.layouts[h], (int) entry);
             handlers[h].accept(view);
-            p += layout.numbers;
-            r += layout.objects;
         }
         if (onFlush != null) {
             onFlush.run();

@@ -1,21 +1,23 @@
 package io.hopscope.analyzer.read.chunk;
 
 /**
- * How one wanted event type of a chunk is decoded and kept: the fields after the start time (and the
- * duration, when the type has one: the JDK's reader takes the first two values as those) in the
- * metadata's order, each to a number slot, a constant-pool id slot, or an object slot.
+ * How one wanted event type of a chunk is decoded: the fields after the start time (and the duration,
+ * when the type has one: the JDK's reader takes the first two values as those) in the metadata's order,
+ * each to a number slot (a value, a constant-pool id, or the position of a string, decoded when read)
+ * or an object slot (arrays and structs, decoded at once).
  */
 final class EventLayout {
 
     static final int NUMBER = 0;
     static final int POOL = 1;
-    static final int OBJECT = 2;
+    static final int STRING = 2;
+    static final int OBJECT = 3;
 
     final Metadata.Type type;
     final int handler;
     final boolean hasDuration;
     final int startIndex;
-    // Per field of the type (by its index; the first startIndex unused): how it is kept, and where in its record.
+    // Per field of the type (by its index; the first startIndex unused): how it is kept, and in which slot.
     final int[] storage;
     final int[] slot;
     final int numbers;
@@ -31,15 +33,15 @@ final class EventLayout {
         int n = type.fields.size();
         storage = new int[n];
         slot = new int[n];
-        int numbers = 3; // the layout's index, start and end
+        int numbers = 2; // start and end
         int objects = 0;
         for (int i = startIndex; i < n; i++) {
             Metadata.Field f = type.fields.get(i);
-            if (f.array || (!f.pool && (f.type.kind == Metadata.STRING || f.type.kind == Metadata.STRUCT))) {
+            if (f.array || (!f.pool && f.type.kind == Metadata.STRUCT)) {
                 storage[i] = OBJECT;
                 slot[i] = objects++;
             } else {
-                storage[i] = f.pool ? POOL : NUMBER;
+                storage[i] = f.pool ? POOL : f.type.kind == Metadata.STRING ? STRING : NUMBER;
                 slot[i] = numbers++;
             }
         }
