@@ -47,6 +47,35 @@ class ReaderAgreementTest {
         assertReadAlike(Paths.moduleDir().resolve("src/test/resources/fuzz/async-profiler.jfr"));
     }
 
+    @Test
+    void stringsOfEveryEncodingReadAlike() throws Exception {
+        // Java events write their strings as chars (one varint each), a repeated string of 16 to 128 chars
+        // through the string pool; HotSpot writes thread names and symbols as UTF-8 or Latin-1.
+        Path file = dir.resolve("strings.jfr");
+        String[] names = {null, "", "GET /plain", "naïve café", "日本語のリクエスト", "emoji \uD83D\uDE00 end",
+            "a name of forty characters, repeated...", "a name of forty characters, repeated...", "x".repeat(300)};
+        Thread writer = new Thread(() -> {
+            for (int i = 0; i < names.length; i++) {
+                io.hopscope.analyzer.testing.ContractEvents.Request r = new io.hopscope.analyzer.testing.ContractEvents.Request();
+                r.begin();
+                r.requestId = i + 1;
+                r.name = names[i];
+                r.url = names[names.length - 1 - i];
+                r.startThread = Thread.currentThread();
+                r.commit();
+            }
+        }, "wörker-日本");
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable(io.hopscope.analyzer.testing.ContractEvents.Request.class);
+            recording.start();
+            writer.start();
+            writer.join();
+            recording.stop();
+            recording.dump(file);
+        }
+        assertReadAlike(file);
+    }
+
     static void assertReadAlike(Path file) throws Exception {
         Set<String> types = new LinkedHashSet<>(HopscopeContract.EVENTS.keySet());
         types.addAll(HopscopeContract.JDK_EVENTS);

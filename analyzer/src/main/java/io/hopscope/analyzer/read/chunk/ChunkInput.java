@@ -178,6 +178,50 @@ final class ChunkInput {
         return s;
     }
 
+    /**
+     * Skips {@code n} compressed chars (the Java side of JFR writes an event's strings as chars, each a
+     * varint): a scan for the bytes that end a value, not a decode of each.
+     */
+    void skipChars(int n) {
+        if (!compressed || array == null) {
+            for (int i = 0; i < n; i++) {
+                readChar();
+            }
+            return;
+        }
+        byte[] a = array;
+        int p = pos;
+        for (int ended = 0; ended < n; p++) {
+            if (p >= limit) {
+                throw pastEnd(p);
+            }
+            if (a[p] >= 0) {
+                ended++;
+            }
+        }
+        pos = p;
+    }
+
+    /**
+     * {@code n} compressed chars that are all ASCII (one byte each) as a string, or null (and nothing
+     * read) when they are not: most of an event's strings, read without a decode per char.
+     */
+    String asciiChars(int n) {
+        if (!compressed || array == null || n > limit - pos) {
+            return null;
+        }
+        byte[] a = array;
+        int end = pos + n;
+        for (int p = pos; p < end; p++) {
+            if (a[p] < 0) {
+                return null;
+            }
+        }
+        String s = new String(a, pos, n, StandardCharsets.ISO_8859_1);
+        pos = end;
+        return s;
+    }
+
     void skip(int n) {
         if (n < 0 || n > limit - pos) {
             throw new ChunkFormatException("a value of " + n + " bytes at byte " + pos + " exceeds the chunk");

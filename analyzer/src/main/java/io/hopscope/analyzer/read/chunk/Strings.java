@@ -38,6 +38,10 @@ final class Strings {
                 return in.latin1(in.readSize("a string"));
             case CHARS: {
                 int n = in.readSize("a string");
+                String ascii = in.asciiChars(n);
+                if (ascii != null) {
+                    return ascii;
+                }
                 char[] c = new char[n];
                 for (int i = 0; i < n; i++) {
                     c[i] = in.readChar();
@@ -56,12 +60,7 @@ final class Strings {
             }
             case POOL -> in.readLong();
             case UTF8, LATIN1 -> in.skip(in.readSize("a string"));
-            case CHARS -> {
-                int n = in.readSize("a string");
-                for (int i = 0; i < n; i++) {
-                    in.readChar();
-                }
-            }
+            case CHARS -> in.skipChars(in.readSize("a string"));
             default -> throw new ChunkFormatException("unknown string encoding " + encoding + " at byte " + (in.pos - 1));
         }
     }
