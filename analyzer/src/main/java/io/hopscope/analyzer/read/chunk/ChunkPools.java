@@ -268,11 +268,22 @@ final class ChunkPools {
         });
     }
 
-    /** Once the chunk's events are handed over: its stacks keep their positions, the index of them can go. */
+    /**
+     * Once the chunk's events are handed over: the stacks its events' handlers took are decoded (those
+     * kept with a request would otherwise hold the whole chunk's bytes until its output is written), and
+     * the index of the others goes.
+     */
     void dropStackIndex() {
         for (Metadata.Type t : metadata.types.values()) {
             if (STACK_TRACE.equals(t.name)) {
-                pools.remove(t.id);
+                LongIntTable stacks = pools.remove(t.id);
+                if (stacks != null) {
+                    stacks.forEachKey(key -> {
+                        if (stacks.object(key) instanceof DecodedStack s) {
+                            s.decode();
+                        }
+                    });
+                }
             }
         }
     }
