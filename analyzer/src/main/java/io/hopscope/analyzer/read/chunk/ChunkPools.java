@@ -249,23 +249,41 @@ final class ChunkPools {
 
     /**
      * Applies the JDK's reuse of the previous chunk's threads (see the class comment): call in file order,
-     * before this chunk's events are handed over.
+     * before this chunk's events are handed over, with the previous chunk's {@link #threadsByKey}.
      */
-    void inheritThreads(ChunkPools previous) {
-        if (previous == null || threadType == null || previous.threadType == null) {
+    void inheritThreads(Map<Long, Object> previous) {
+        if (previous == null || previous.isEmpty() || threadType == null) {
             return;
         }
         LongIntTable mine = pools.get(threadType.id);
-        LongIntTable theirs = previous.pools.get(previous.threadType.id);
-        if (mine == null || theirs == null) {
+        if (mine == null) {
             return;
         }
         mine.forEachKey(key -> {
-            if (theirs.containsKey(key)) {
-                Object t = previous.resolve(previous.threadType, key);
-                mine.setObject(key, t == null ? NULL : t);
+            Object t = previous.get(key);
+            if (t != null) {
+                mine.setObject(key, t);
             }
         });
+    }
+
+    /**
+     * Every thread of this chunk's pool by id (those it took from the chunk before included), for the next
+     * chunk to inherit: small, where keeping the chunk itself would keep all its bytes.
+     */
+    Map<Long, Object> threadsByKey() {
+        Map<Long, Object> threads = new HashMap<>();
+        LongIntTable mine = threadType == null ? null : pools.get(threadType.id);
+        if (mine != null) {
+            // A thread that resolved to nothing is not reused: the JDK's reader reads the next chunk's own then.
+            mine.forEachKey(key -> {
+                Object t = resolve(threadType, key);
+                if (t != null) {
+                    threads.put(key, t);
+                }
+            });
+        }
+        return threads;
     }
 
     /**

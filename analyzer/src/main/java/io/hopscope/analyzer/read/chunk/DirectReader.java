@@ -23,7 +23,9 @@ import java.util.function.Consumer;
  * therefore sees what it sees from the JDK's unordered stream, event for event.
  *
  * <p>Memory: the chunks waiting to be handed over, copied into the heap, hold at most an eighth of it
- * (or one chunk), plus eight bytes an event of their index; a chunk too big to copy is read mapped.
+ * (or one chunk), plus eight bytes an event of their index; a chunk over a sixteenth of the heap is read
+ * mapped instead. Of a chunk handed over, only its threads (for the next one) and the stacks its
+ * events' handlers took stay.
  */
 public final class DirectReader {
 
@@ -85,7 +87,8 @@ public final class DirectReader {
 
     // The chunks are copied into the heap and decoded on the pool, and handed over in order; the chunks
     // waiting (copied, or being decoded) hold at most an eighth of the heap, or one chunk. A chunk bigger
-    // than a quarter of the heap is read from the mapped file instead of copied.
+    // than a sixteenth of the heap is read from the mapped file instead of copied (slower: each read of a
+    // mapped buffer checks its scope), so that a small heap (HeapBoundIT's 64 MB) holds the pass's own.
     private static void readChunks(FileChannel ch, List<Chunk> chunks, ByteBuffer[] mapped, TimeBase[] times,
                                    List<String> wanted, Consumer<? super JfrEvent>[] byIndex, Runnable onFlush,
                                    int threads) throws IOException, Unreadable, Malformed {
@@ -105,13 +108,13 @@ public final class DirectReader {
             int next = 0;
             long waitingBytes = 0;
             DecodedEvent view = new DecodedEvent();
-            ChunkPools previous = null;
+            Map<Long, Object> previousThreads = null;
             for (int i = 0; i < n; i++) {
                 while (next < n && next - i <= threads
                         && (next == i || waitingBytes + chunks.get(next).size() <= budget)) {
                     int k = next++;
                     Chunk c = chunks.get(k);
-                    boolean copy = c.size() <= heap / 4;
+                    boolean copy = c.size() <= heap / 16;
                     waitingBytes += copy ? c.size() : 0;
                     ByteBuffer map = mapped[k];
                     mapped[k] = null;
@@ -138,11 +141,11 @@ public final class DirectReader {
                     throw new IOException("interrupted while decoding chunk " + (i + 1), e);
                 }
                 decoded.set(i, null);
-                chunk.pools.inheritThreads(previous);
+                chunk.pools.inheritThreads(previousThreads);
                 handOver(chunk, view, byIndex, onFlush);
                 chunk.pools.dropStackIndex();
-                previous = chunk.pools;
-                if (chunks.get(i).size() <= heap / 4) {
+                previousThreads = chunk.pools.threadsByKey();
+                if (chunks.get(i).size() <= heap / 16) {
                     waitingBytes -= chunks.get(i).size();
                 }
             }
