@@ -153,6 +153,7 @@ class ReaderDifferentialTest {
             files.add(Paths.corpus().resolve(name));
         }
         files.add(Paths.moduleDir().resolve("src/test/resources/fuzz/async-profiler.jfr"));
+        files.add(Paths.moduleDir().resolve("src/test/resources/chunks/drift-jdk17.jfr"));
         for (Path file : files) {
             for (String[] args : everyOutput()) {
                 assertSameOutput(file, args, false);

@@ -43,6 +43,11 @@ class ReaderAgreementTest {
     }
 
     @Test
+    void chunksWhoseHeadersDriftReadAlike() throws Exception {
+        assertReadAlike(Paths.moduleDir().resolve("src/test/resources/chunks/drift-jdk17.jfr"));
+    }
+
+    @Test
     void aFileOfAnotherProfilerReadsAlike() throws Exception {
         assertReadAlike(Paths.moduleDir().resolve("src/test/resources/fuzz/async-profiler.jfr"));
     }
