@@ -183,6 +183,20 @@ class ReaderDifferentialTest {
     }
 
     @Test
+    void aFileTheDirectReaderDoesNotReadIsReadByTheJdksWithOneWarning() throws Exception {
+        // Header byte 67, bit 0: compressed integers. HotSpot always sets it and the JDK's reader ignores it.
+        byte[] bytes = Files.readAllBytes(known);
+        bytes[67] &= ~1;
+        Path file = Files.write(dir.resolve("flag-cleared.jfr"), bytes);
+        Cli jdk = Cli.run("report", file.toString(), "--reader", "jdk");
+        Cli direct = Cli.run("report", file.toString());
+        assertThat(direct.exitCode()).isZero().isEqualTo(jdk.exitCode());
+        assertThat(direct.out()).isEqualTo(jdk.out());
+        assertThat(direct.err()).isEqualTo("warning: " + file + ": the direct reader cannot read it (chunk 1: the chunk"
+                + " header says its integers are not compressed), read it with the jdk's (--reader jdk)\n" + jdk.err());
+    }
+
+    @Test
     void damagedFilesAreTheSame() throws Exception {
         byte[] recording = Files.readAllBytes(Paths.moduleDir().resolve("src/test/resources/fuzz/known-path.jfr"));
         Path file = dir.resolve("damaged.jfr");

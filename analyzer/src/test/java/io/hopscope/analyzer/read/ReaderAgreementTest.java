@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.hopscope.analyzer.testing.KnownPathRecording;
 import io.hopscope.analyzer.testing.Paths;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -166,9 +165,5 @@ class ReaderAgreementTest {
                     .append(f.lineNumber()).append(';');
         }
         return sb.append(']').toString();
-    }
-
-    static byte[] bytes(Path file) throws Exception {
-        return Files.readAllBytes(file);
     }
 }

@@ -6,10 +6,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decodes one chunk alone, on a worker thread: its header, its metadata, an index of its constant
- * pools, then its events from the header's end to the chunk's, the wanted ones decoded into a
- * {@link DecodedChunk} and every other skipped by its size. Checkpoints flagged as a flush point are
- * kept among the events where the file has them: the JDK's stream calls its flush handler there.
+ * Reads one chunk alone, on a worker thread: its header, its metadata, an index of its constant pools,
+ * then its events from the header's end to the chunk's, the wanted ones checked and listed in a
+ * {@link DecodedChunk} (decoded later, as they are handed over) and every other skipped by its size.
+ * Checkpoints flagged as a flush point are listed among the events where the file has them: the JDK's
+ * stream calls its flush handler there.
  */
 final class ChunkDecoder {
 
@@ -47,6 +48,11 @@ final class ChunkDecoder {
         int major = chunk.getShort(4);
         if (major != 1 && major != 2) {
             throw new ChunkFormatException("jfr format " + major + "." + chunk.getShort(6) + " is not supported");
+        }
+        if (!compressed(chunk)) {
+            // ChunkInput reads either way, but the JDK's reader, the reference, ignores the flag and reads
+            // every integer compressed: for a file whose chunk clears it, the JDK's reading is the answer.
+            throw new ChunkFormatException("the chunk header says its integers are not compressed");
         }
         long tps = chunk.getLong(56);
         if (tps <= 0) {
