@@ -10,7 +10,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import jdk.jfr.consumer.RecordedStackTrace;
+import io.hopscope.analyzer.read.JfrStack;
 
 /**
  * One request's blind spots while it is read: the JDK's park and monitor events that fell in its
@@ -39,7 +39,7 @@ final class BlindSpots {
 
     /** A park or monitor event inside the request's segments on one thread, {@code overlapNanos} of it in them. */
     private record Parked(int kind, long javaThreadId, long startNanos, long endNanos, long overlapNanos,
-                          String blocker, RecordedStackTrace stack, ThreadRef waker) {
+                          String blocker, JfrStack stack, ThreadRef waker) {
     }
 
     private static final class SiteAcc {
@@ -50,7 +50,7 @@ final class BlindSpots {
         long nanos;
         long longestNanos = -1;
         ThreadRef waker;
-        RecordedStackTrace stack;
+        JfrStack stack;
 
         SiteAcc(String kind, String frame, String blocker) {
             this.kind = kind;
@@ -91,7 +91,7 @@ final class BlindSpots {
 
     /** A park or monitor event of {@code kind} on that thread, {@code overlapNanos} of it inside the request's segments. */
     void addParked(int kind, long javaThreadId, long startNanos, long endNanos, long overlapNanos, String blocker,
-                   RecordedStackTrace stack, ThreadRef waker) {
+                   JfrStack stack, ThreadRef waker) {
         if (pending == null) {
             pending = new ArrayList<>(2);
         }

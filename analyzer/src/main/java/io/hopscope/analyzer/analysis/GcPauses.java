@@ -6,7 +6,7 @@ import io.hopscope.analyzer.read.JfrEvents;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.read.JfrEvent;
 
 /**
  * The GC pauses of the recording and their join to requests: a request is charged the part of each
@@ -28,17 +28,17 @@ final class GcPauses {
         this.facts = facts;
     }
 
-    void onPhasePause(RecordedEvent e) {
-        long start = JfrEvents.startNanos(e);
-        long end = JfrEvents.endNanos(e);
+    void onPhasePause(JfrEvent e) {
+        long start = e.startNanos();
+        long end = e.endNanos();
         facts.jdkEvent(start, end);
         add(phasePauses, new GcPause(JdkEventFields.gcId(e), JdkEventFields.gcName(e), start, end));
         phasePauseSumNanos += end - start;
     }
 
-    void onCollection(RecordedEvent e) {
-        long start = JfrEvents.startNanos(e);
-        long end = JfrEvents.endNanos(e);
+    void onCollection(JfrEvent e) {
+        long start = e.startNanos();
+        long end = e.endNanos();
         facts.jdkEvent(start, end);
         gcCount++;
         add(collections, new GcPause(JdkEventFields.gcId(e), JdkEventFields.gcName(e), start, end));

@@ -5,11 +5,11 @@ import io.hopscope.analyzer.model.ThreadRef;
 import io.hopscope.analyzer.read.JdkEventFields;
 import io.hopscope.analyzer.read.JfrEvents;
 import java.util.function.Function;
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
+import io.hopscope.analyzer.read.JfrClass;
+import io.hopscope.analyzer.read.JfrEvent;
+import io.hopscope.analyzer.read.JfrFrame;
+import io.hopscope.analyzer.read.JfrStack;
+import io.hopscope.analyzer.read.JfrThread;
 
 /**
  * Joins lock contention, monitor waits, virtual threads' pinning and allocation samples to the request whose segment they
@@ -19,7 +19,7 @@ import jdk.jfr.consumer.RecordedThread;
 final class JdkEventAttribution {
 
     /** What a JDK event's attribution needs besides its thread and span. */
-    private record JdkEvent(int kind, long weightBytes, RecordedClass type, RecordedStackTrace stack, ThreadRef waker) {
+    private record JdkEvent(int kind, long weightBytes, JfrClass type, JfrStack stack, ThreadRef waker) {
     }
 
     private static final int MONITOR = 0;
@@ -42,54 +42,54 @@ final class JdkEventAttribution {
         this.pending = new PendingPlacement<>(window, this::attribute, dropped -> { });
     }
 
-    void onMonitorEnter(RecordedEvent e) {
+    void onMonitorEnter(JfrEvent e) {
         lock(e, MONITOR, JdkEventFields::monitorClass, JdkEventFields::previousOwner);
     }
 
-    void onPark(RecordedEvent e) {
+    void onPark(JfrEvent e) {
         lock(e, PARK, JdkEventFields::parkedClass, null);
     }
 
     /** Object.wait: not contention, but a wait hopscope may not explain (its notifier, when JFR saw one, woke it). */
-    void onMonitorWait(RecordedEvent e) {
+    void onMonitorWait(JfrEvent e) {
         lock(e, MONITOR_WAIT, JdkEventFields::monitorClass, JdkEventFields::notifier);
     }
 
     // The class and waker are read only for an event that is kept.
-    private void lock(RecordedEvent e, int kind, Function<RecordedEvent, RecordedClass> blocker,
-                      Function<RecordedEvent, RecordedThread> waker) {
-        long start = JfrEvents.startNanos(e);
-        long end = JfrEvents.endNanos(e);
+    private void lock(JfrEvent e, int kind, Function<JfrEvent, JfrClass> blocker,
+                      Function<JfrEvent, JfrThread> waker) {
+        long start = e.startNanos();
+        long end = e.endNanos();
         facts.jdkEvent(start, end);
-        RecordedThread t = e.getThread();
+        JfrThread t = e.thread();
         if (t == null || end <= start) {
             return;
         }
-        pending.add(t.getJavaThreadId(), start, end, new JdkEvent(kind, 0,
-                blocker.apply(e), e.getStackTrace(), waker == null ? null : jfr.thread(waker.apply(e))));
+        pending.add(t.javaThreadId(), start, end, new JdkEvent(kind, 0,
+                blocker.apply(e), e.stackTrace(), waker == null ? null : jfr.thread(waker.apply(e))));
     }
 
     /** A virtual thread parked or blocked pinned to its carrier (JDK 21+; the event's thread is the virtual one). */
-    void onPinned(RecordedEvent e) {
-        long start = JfrEvents.startNanos(e);
-        long end = JfrEvents.endNanos(e);
+    void onPinned(JfrEvent e) {
+        long start = e.startNanos();
+        long end = e.endNanos();
         facts.jdkEvent(start, end);
-        RecordedThread t = e.getThread();
+        JfrThread t = e.thread();
         if (t != null && end > start) {
-            pending.add(t.getJavaThreadId(), start, end, new JdkEvent(PINNED, 0, null, null, null));
+            pending.add(t.javaThreadId(), start, end, new JdkEvent(PINNED, 0, null, null, null));
         }
     }
 
-    void onAllocationSample(RecordedEvent e) {
-        long start = JfrEvents.startNanos(e);
-        facts.jdkEvent(start, JfrEvents.endNanos(e));
+    void onAllocationSample(JfrEvent e) {
+        long start = e.startNanos();
+        facts.jdkEvent(start, e.endNanos());
         long weight = JdkEventFields.weightBytes(e);
         sampledAllocBytes += weight;
-        RecordedThread t = e.getThread();
+        JfrThread t = e.thread();
         if (t != null) {
             // Stack and class are constant-pool objects, not part of the reused event: safe to keep.
-            pending.add(t.getJavaThreadId(), start, start, new JdkEvent(ALLOCATION, weight,
-                    JdkEventFields.objectClass(e), e.getStackTrace(), null));
+            pending.add(t.javaThreadId(), start, start, new JdkEvent(ALLOCATION, weight,
+                    JdkEventFields.objectClass(e), e.stackTrace(), null));
         }
     }
 
@@ -110,7 +110,7 @@ final class JdkEventAttribution {
                 sampledAllocBytesInRequests += event.weightBytes();
             }
             r.addAllocationSample(agentFrame != null ? agentFrame : JfrEvents.topFrame(event.stack()),
-                    event.type() == null ? "?" : event.type().getName(), event.weightBytes(), javaThreadId);
+                    event.type() == null ? "?" : event.type().name(), event.weightBytes(), javaThreadId);
             return;
         }
         long overlap = window.overlapNanos(javaThreadId, startNanos, endNanos, r);
@@ -121,7 +121,7 @@ final class JdkEventAttribution {
             r.addPinned(overlap);
             return;
         }
-        String blocker = event.type() == null ? null : event.type().getName();
+        String blocker = event.type() == null ? null : event.type().name();
         r.blind().addParked(event.kind() == PARK ? BlindSpots.PARK : event.kind() == MONITOR ? BlindSpots.MONITOR_ENTER
                 : BlindSpots.MONITOR_WAIT, javaThreadId, startNanos, endNanos, overlap, blocker, event.stack(), event.waker());
         if (event.kind() == MONITOR_WAIT) {
@@ -138,15 +138,15 @@ final class JdkEventAttribution {
      * allocated, in a task the agent's wrapper runs (every task handed over in a request runs under
      * one), so the allocation is the request's.
      */
-    static String agentFrame(RecordedStackTrace stack) {
+    static String agentFrame(JfrStack stack) {
         if (stack == null) {
             return null;
         }
-        for (RecordedFrame f : stack.getFrames()) {
-            if (f.getMethod() == null || f.getMethod().getType() == null) {
+        for (JfrFrame f : stack.frames()) {
+            if (!f.hasMethod() || f.typeName() == null) {
                 continue;
             }
-            String type = f.getMethod().getType().getName();
+            String type = f.typeName();
             if (type.startsWith(RequestInProgress.AGENT_PACKAGE)) {
                 return JfrEvents.frame(f);
             }

@@ -34,7 +34,7 @@ import java.util.function.Consumer;
 import java.util.function.DoubleConsumer;
 import java.util.function.LongConsumer;
 import jdk.jfr.consumer.EventStream;
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.read.JfrEvent;
 
 /**
  * Joins one recording into a {@link Report} in a single streaming pass, with memory bounded by the
@@ -84,7 +84,7 @@ public final class RecordingAnalyzer {
     private final DetailBudget budget;
     private final Selection selection;
     private SampleJoins joins;
-    private final Map<String, Consumer<RecordedEvent>> listeners = new LinkedHashMap<>();
+    private final Map<String, Consumer<JfrEvent>> listeners = new LinkedHashMap<>();
     // Told the share of the recording's time read so far at each flush point, or null.
     private DoubleConsumer progress;
     // The file's chunk headers when the command scanned them already (for its window), or null.
@@ -146,13 +146,17 @@ public final class RecordingAnalyzer {
         // The stream's thread hands events over until it has stopped, which endWatch's caller may not wait
         // out (a gone target's stream can take its time to end): each handler, the flush and endWatch hold
         // this analyzer, and nothing is read after the end.
-        handlers().forEach((name, handler) -> stream.onEvent(name, e -> {
-            synchronized (this) {
-                if (!watchEnded) {
-                    handler.accept(e);
+        io.hopscope.analyzer.read.JdkEvent view = new io.hopscope.analyzer.read.JdkEvent();
+        handlers().forEach((name, handler) -> {
+            Consumer<jdk.jfr.consumer.RecordedEvent> feed = view.feeding(handler);
+            stream.onEvent(name, e -> {
+                synchronized (this) {
+                    if (!watchEnded) {
+                        feed.accept(e);
+                    }
                 }
-            }
-        }));
+            });
+        });
         stream.onFlush(() -> {
             synchronized (this) {
                 if (!watchEnded) {
@@ -219,6 +223,15 @@ public final class RecordingAnalyzer {
         return this;
     }
 
+    /**
+     * Reads the file with {@code reader} (call before {@link #analyze()}; the direct one by default); a line
+     * for the user (the direct reader could not read the file, the JDK's did) goes to {@code notices}.
+     */
+    public RecordingAnalyzer reader(JfrEvents.Reader reader, Consumer<String> notices) {
+        jfr.reader(reader, notices);
+        return this;
+    }
+
     /** Reads the file and builds the report; bad data raises {@link RecordingProblem}. */
     public Report analyze() throws RecordingProblem {
         if (file == null) {
@@ -256,13 +269,13 @@ public final class RecordingAnalyzer {
      * recording (the kernel join) reads it without a pass of its own. Listeners of one type run in the order
      * they were added.
      */
-    public RecordingAnalyzer listen(String eventName, Consumer<RecordedEvent> listener) {
+    public RecordingAnalyzer listen(String eventName, Consumer<JfrEvent> listener) {
         listeners.merge(eventName, listener, Consumer::andThen);
         return this;
     }
 
-    private Map<String, Consumer<RecordedEvent>> handlers() {
-        Map<String, Consumer<RecordedEvent>> h = new LinkedHashMap<>();
+    private Map<String, Consumer<JfrEvent>> handlers() {
+        Map<String, Consumer<JfrEvent>> h = new LinkedHashMap<>();
         // A watch has no eBPF input to align: its clock events (four a second, for days) are a tick only.
         Consumer<ClockSyncEvent> clockSync = handOver == null ? facts::onClockSync
                 : e -> facts.hopscopeEvent(e.startNanos(), e.endNanos());
@@ -300,7 +313,7 @@ public final class RecordingAnalyzer {
         return h;
     }
 
-    private void addJoinsAndListeners(Map<String, Consumer<RecordedEvent>> h) {
+    private void addJoinsAndListeners(Map<String, Consumer<JfrEvent>> h) {
         if (joins != null) {
             joins.handlers().forEach((name, join) -> h.merge(name, join, Consumer::andThen));
         }

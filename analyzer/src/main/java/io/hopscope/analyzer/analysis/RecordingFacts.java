@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.read.JfrEvent;
 
 /**
  * What the report says about the recording itself rather than its requests: the time it spans, how
@@ -61,12 +61,12 @@ final class RecordingFacts {
      * A JDK event read only to be counted: jdk.CPULoad, jdk.ThreadStart and jdk.ThreadEnd are used by
      * nothing else, but "jdk events read" and the recording's span in every report include them.
      */
-    void onCountedOnly(RecordedEvent e) {
-        jdkEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
+    void onCountedOnly(JfrEvent e) {
+        jdkEvent(e.startNanos(), e.endNanos());
     }
 
-    void onThreadStatistics(RecordedEvent e) {
-        jdkEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
+    void onThreadStatistics(JfrEvent e) {
+        jdkEvent(e.startNanos(), e.endNanos());
         peakThreads = Math.max(peakThreads, JdkEventFields.peakThreadCount(e));
     }
 
@@ -90,8 +90,8 @@ final class RecordingFacts {
     }
 
     /** An agent event read only to be counted (hopscope.NonBlockingWait). */
-    void onCountedOnlyAgentEvent(RecordedEvent e) {
-        hopscopeEvent(JfrEvents.startNanos(e), JfrEvents.endNanos(e));
+    void onCountedOnlyAgentEvent(JfrEvent e) {
+        hopscopeEvent(e.startNanos(), e.endNanos());
     }
 
     void warn(String warning) {

@@ -9,7 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.read.JfrEvent;
 
 /**
  * The extra joins ({@link RecordingAnalyzer#join}), in the analyzer's single pass. A joined JDK event
@@ -52,8 +52,8 @@ final class SampleJoins {
     }
 
     /** The pass's handler of each joined type: reads what the join needs before the stream reuses the event. */
-    Map<String, Consumer<RecordedEvent>> handlers() {
-        Map<String, Consumer<RecordedEvent>> handlers = new LinkedHashMap<>();
+    Map<String, Consumer<JfrEvent>> handlers() {
+        Map<String, Consumer<JfrEvent>> handlers = new LinkedHashMap<>();
         joins.forEach((name, join) -> handlers.put(name, e -> {
             StackSamples.Captured event = StackSamples.capture(e);
             if (event.javaThreadId() < 0) {

@@ -55,6 +55,9 @@ public final class DiffCommand implements Callable<Integer> {
     OutputOption output;
 
     @Mixin
+    ReaderOption reader;
+
+    @Mixin
     WindowOptions window;
 
     @Option(names = "--bpf-a", paramLabel = "FILE", description = "offwake --events output recorded with A.")
@@ -80,11 +83,11 @@ public final class DiffCommand implements Callable<Integer> {
                 }
             }
         }
-        Diff diff = diff(a, b, window);
+        Diff diff = diff(a, b, window, reader);
         if (bpfA != null) {
             // Both are events input, told above.
-            diff = KernelDiff.add(diff, new OffCpuAttribution(a).join(bpfA, BpfInput.EVENTS),
-                    new OffCpuAttribution(b).join(bpfB, BpfInput.EVENTS));
+            diff = KernelDiff.add(diff, reader.apply(new OffCpuAttribution(a)).join(bpfA, BpfInput.EVENTS),
+                    reader.apply(new OffCpuAttribution(b)).join(bpfB, BpfInput.EVENTS));
         }
         PrintWriter err = spec.commandLine().getErr();
         diff.a().warnings().forEach(w -> err.println("warning: " + w));
@@ -104,16 +107,18 @@ public final class DiffCommand implements Callable<Integer> {
     }
 
     /** Each recording in the window of {@code window} (offsets count from each one's own start). */
-    static Diff diff(Path a, Path b, WindowOptions window) throws Exception {
+    static Diff diff(Path a, Path b, WindowOptions window, ReaderOption reader) throws Exception {
         AnalysisOptions summaryOnly = new AnalysisOptions(null, 0, SortField.duration, 0, 0);
         ChunkScan.Result headerA = ChunkScan.scan(a);
         ChunkScan.Result headerB = ChunkScan.scan(b);
-        return DiffBuilder.diff(read(a, headerA, summaryOnly.within(window.resolve(a, headerA))),
-                read(b, headerB, summaryOnly.within(window.resolve(b, headerB))));
+        return DiffBuilder.diff(read(a, headerA, summaryOnly.within(window.resolve(a, headerA)), reader),
+                read(b, headerB, summaryOnly.within(window.resolve(b, headerB)), reader));
     }
 
-    private static Report read(Path file, ChunkScan.Result header, AnalysisOptions options) throws Exception {
+    private static Report read(Path file, ChunkScan.Result header, AnalysisOptions options, ReaderOption reader)
+            throws Exception {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(file, options).scanned(header);
+        reader.apply(analyzer);
         try (ProgressBars bar = ProgressBars.reading(analyzer, file)) {
             return analyzer.analyze();
         }

@@ -63,6 +63,9 @@ public final class ExportCommand implements Callable<Integer> {
     @Mixin
     RecordingParameter recording;
 
+    @Mixin
+    ReaderOption reader;
+
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
             description = "otlp (OTLP profiles, v1development, protobuf) or pprof (gzipped protobuf).")
     ExportFormat format;
@@ -156,9 +159,10 @@ public final class ExportCommand implements Callable<Integer> {
         NameGlob names = name.glob == null ? null : new NameGlob(name.glob);
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file, new AnalysisOptions(name.glob, -1, SortField.start, 5,
                 detailMemory.bytes()));
+        reader.apply(analyzer);
         RequestProfiles profiles = new RequestProfiles(analyzer, names, samples);
-        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, BpfInput.EVENTS)
-                : null;
+        OffCpuAttribution join = bpf.isSet()
+                ? reader.apply(new OffCpuAttribution(recording.file)).readPlacesIn(analyzer, BpfInput.EVENTS) : null;
         Report report;
         try (ProgressBars bar = ProgressBars.reading(analyzer, recording.file)) {
             report = analyzer.analyze();

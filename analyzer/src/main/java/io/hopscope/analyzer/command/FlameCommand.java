@@ -55,6 +55,9 @@ public final class FlameCommand implements Callable<Integer> {
     @Mixin
     RecordingParameter recording;
 
+    @Mixin
+    ReaderOption reader;
+
     @Option(names = "--kind", required = true, paramLabel = "KIND",
             description = "${COMPLETION-CANDIDATES}.")
     FlameKind kind;
@@ -136,6 +139,7 @@ public final class FlameCommand implements Callable<Integer> {
         RecordingAnalyzer analyzer = new RecordingAnalyzer(recording.file,
                 new AnalysisOptions(glob, kind == FlameKind.hops ? -1 : 0, SortField.start, 5, AnalysisOptions.defaultDetailBytes())
                         .within(window.resolve(recording.file, header))).scanned(header);
+        reader.apply(analyzer);
         for (String event : kind.events) {
             analyzer.join(event, (sample, id, name) -> {
                 if (id != 0 && (requestId == null || requestId == id) && (names == null || names.matches(name))) {
@@ -181,7 +185,7 @@ public final class FlameCommand implements Callable<Integer> {
             });
             return "whole process, not restricted to requests";
         }
-        KernelReport kernel = new OffCpuAttribution(recording.file).onOverlap(o -> {
+        KernelReport kernel = reader.apply(new OffCpuAttribution(recording.file)).onOverlap(o -> {
             if ((requestId == null || requestId == o.requestId()) && (names == null || names.matches(o.requestName()))) {
                 stacks.addOffWake(o);
             }

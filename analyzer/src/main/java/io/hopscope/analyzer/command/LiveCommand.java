@@ -58,7 +58,8 @@ import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 import jdk.jfr.consumer.EventStream;
-import jdk.jfr.consumer.RecordedEvent;
+import io.hopscope.analyzer.read.JdkEvent;
+import io.hopscope.analyzer.read.JfrEvent;
 import jdk.management.jfr.RemoteRecordingStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -618,33 +619,33 @@ public final class LiveCommand implements Callable<Integer> {
     static void feed(EventStream stream, LiveFigures figures, LiveMetrics metrics) {
         stream.onEvent(HopscopeContract.CLOCK_SYNC, e -> figures.tick(epochNanos(e.getEndTime())));
         // Each handler has its own view: the stream calls them on its one thread.
-        stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(), e -> figures.started(e.requestId(),
-                e.name(), e.startNanos())));
-        stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> figures.finished(e.requestId(), e.name(),
-                e.kind(), e.durationNanos(), e.endNanos())));
-        stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> figures.hop(e.requestId(), e.kind(),
-                e.delayNanos(), e.serverQueue(), e.endNanos())));
-        stream.onEvent(HopscopeContract.SEGMENT, each(new SegmentEvent(), e -> figures.segment(e.requestId(),
-                e.eventThread() == null ? -1 : e.eventThread().getJavaThreadId(), e.startNanos(), e.endNanos(),
-                e.allocatedBytes())));
-        stream.onEvent(HopscopeContract.MOUNTS, each(new MountsEvent(), e -> figures.mounts(e.requestId(),
-                e.allocatedBytes())));
-        stream.onEvent(HopscopeContract.MONITOR_ENTER, e -> figures.monitorEnter(threadId(e),
-                epochNanos(e.getStartTime()), epochNanos(e.getEndTime())));
-        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, e -> figures.gcPause(JdkEventFields.sumOfPausesNanos(e, e.getDuration().toNanos()),
-                epochNanos(e.getEndTime())));
+        stream.onEvent(HopscopeContract.REQUEST_START, JdkEvent.adapt(each(new RequestStartEvent(),
+                e -> figures.started(e.requestId(), e.name(), e.startNanos()))));
+        stream.onEvent(HopscopeContract.REQUEST, JdkEvent.adapt(each(new RequestEvent(), e -> figures.finished(e.requestId(),
+                e.name(), e.kind(), e.durationNanos(), e.endNanos()))));
+        stream.onEvent(HopscopeContract.HOP, JdkEvent.adapt(each(new HopEvent(), e -> figures.hop(e.requestId(), e.kind(),
+                e.delayNanos(), e.serverQueue(), e.endNanos()))));
+        stream.onEvent(HopscopeContract.SEGMENT, JdkEvent.adapt(each(new SegmentEvent(), e -> figures.segment(e.requestId(),
+                e.eventThread() == null ? -1 : e.eventThread().javaThreadId(), e.startNanos(), e.endNanos(),
+                e.allocatedBytes()))));
+        stream.onEvent(HopscopeContract.MOUNTS, JdkEvent.adapt(each(new MountsEvent(), e -> figures.mounts(e.requestId(),
+                e.allocatedBytes()))));
+        stream.onEvent(HopscopeContract.MONITOR_ENTER, JdkEvent.adapt(e -> figures.monitorEnter(threadId(e),
+                e.startNanos(), e.endNanos())));
+        stream.onEvent(HopscopeContract.GARBAGE_COLLECTION, JdkEvent.adapt(e -> figures.gcPause(
+                JdkEventFields.sumOfPausesNanos(e, e.durationNanos()), e.endNanos())));
         if (metrics != null) {
-            stream.onEvent(HopscopeContract.REQUEST_START, each(new RequestStartEvent(),
-                    e -> metrics.started(e.requestId())));
-            stream.onEvent(HopscopeContract.HOP, each(new HopEvent(), e -> metrics.hop(e.requestId(), e.kind(),
-                    e.delayNanos(), e.serverQueue())));
-            stream.onEvent(HopscopeContract.REQUEST, each(new RequestEvent(), e -> metrics.finished(e.requestId(),
-                    e.name(), e.kind(), e.durationNanos())));
+            stream.onEvent(HopscopeContract.REQUEST_START, JdkEvent.adapt(each(new RequestStartEvent(),
+                    e -> metrics.started(e.requestId()))));
+            stream.onEvent(HopscopeContract.HOP, JdkEvent.adapt(each(new HopEvent(), e -> metrics.hop(e.requestId(), e.kind(),
+                    e.delayNanos(), e.serverQueue()))));
+            stream.onEvent(HopscopeContract.REQUEST, JdkEvent.adapt(each(new RequestEvent(), e -> metrics.finished(e.requestId(),
+                    e.name(), e.kind(), e.durationNanos()))));
         }
     }
 
-    private static long threadId(RecordedEvent e) {
-        return e.getThread() == null ? -1 : e.getThread().getJavaThreadId();
+    private static long threadId(JfrEvent e) {
+        return e.thread() == null ? -1 : e.thread().javaThreadId();
     }
 
     private static long epochNanos(Instant t) {

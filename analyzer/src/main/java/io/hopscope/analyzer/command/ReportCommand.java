@@ -51,6 +51,9 @@ public final class ReportCommand implements Callable<Integer> {
     @Mixin
     RecordingParameter recording;
 
+    @Mixin
+    ReaderOption reader;
+
     @Option(names = "--format", defaultValue = "text", converter = Format.Converter.class,
             description = "text, json or html (one self-contained page with timelines and flame graphs; default ${DEFAULT-VALUE}).")
     Format format;
@@ -115,10 +118,11 @@ public final class ReportCommand implements Callable<Integer> {
                         .within(window.resolve(recording.file, header)).sampling(sample)
                         .withWarmup(warmup != null ? warmup : format == Format.json ? Warmup.include : Warmup.apart)
                         .inTrace(trace.traceId)).scanned(header);
+        reader.apply(analyzer);
         ReportFlames flames = format == Format.html ? new ReportFlames(analyzer, name.glob) : null;
         OffCpuAttribution join = null;
         if (bpf.isSet()) {
-            join = new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpfInput);
+            join = reader.apply(new OffCpuAttribution(recording.file)).readPlacesIn(analyzer, bpfInput);
             if (flames != null) {
                 join.onOverlap(flames.offWakeSink());
             }

@@ -51,6 +51,9 @@ public final class TraceCommand implements Callable<Integer> {
     RecordingParameter recording;
 
     @Mixin
+    ReaderOption reader;
+
+    @Mixin
     OutputOption output;
 
     @Mixin
@@ -86,7 +89,9 @@ public final class TraceCommand implements Callable<Integer> {
                         detailMemory.bytes())
                         .within(window.resolve(recording.file, header)).sampling(kept.sample(AnalysisOptions.DEFAULT_SAMPLE)))
                 .scanned(header);
-        OffCpuAttribution join = bpf.isSet() ? new OffCpuAttribution(recording.file).readPlacesIn(analyzer, bpfInput) : null;
+        reader.apply(analyzer);
+        OffCpuAttribution join = bpf.isSet()
+                ? reader.apply(new OffCpuAttribution(recording.file)).readPlacesIn(analyzer, bpfInput) : null;
         Report report = analyzer.analyze();
         PrintWriter err = spec.commandLine().getErr();
         report.recording().warnings().forEach(w -> err.println("warning: " + w));

@@ -166,6 +166,35 @@ public final class ChunkScan {
         }
     }
 
+    /**
+     * The complete chunks of {@code file}, each once (the first of copies of a chunk stands), as
+     * {@link #writeWithoutDuplicates} copies them: what the direct reader reads in place.
+     */
+    public static java.util.List<io.hopscope.analyzer.read.chunk.DirectReader.Chunk> uniqueChunks(Path file)
+            throws IOException {
+        java.util.List<io.hopscope.analyzer.read.chunk.DirectReader.Chunk> chunks = new java.util.ArrayList<>();
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+            Set<ChunkKey> seen = new HashSet<>();
+            long size = in.size();
+            for (long pos = 0; pos < size; ) {
+                header.clear();
+                if (in.read(header, pos) < HEADER_BYTES || header.getInt(0) != 0x464c5200) {
+                    break;
+                }
+                long chunkSize = header.getLong(8);
+                if (chunkSize < HEADER_BYTES || pos + chunkSize > size) {
+                    break;
+                }
+                if (seen.add(ChunkKey.of(header))) {
+                    chunks.add(new io.hopscope.analyzer.read.chunk.DirectReader.Chunk(pos, chunkSize));
+                }
+                pos += chunkSize;
+            }
+        }
+        return chunks;
+    }
+
     // JRockit-era recordings (JDK 7u40, 8 before 8u262) were written gzip-compressed, format 0.9.
     private static String describeGzip(Path file) {
         try (InputStream in = new DataInputStream(new GZIPInputStream(Files.newInputStream(file)))) {

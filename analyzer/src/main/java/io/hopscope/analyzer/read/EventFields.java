@@ -22,7 +22,9 @@ import jdk.jfr.consumer.RecordedObject;
  * layout, it reads by name as before. A type's positions are checked once, on its first event, against
  * the read by name; a field whose value differs (a struct the API wraps on each read) is read by name.
  *
- * <p>One instance per event type and handler: it remembers the last type seen (a new one per chunk).
+ * <p>The direct decoder's events ({@link IndexedEvent}) are read by their index in the chunk's type, found
+ * once per type. One instance per event type and handler: it remembers the last type seen (a new one
+ * per chunk).
  */
 public final class EventFields {
 
@@ -33,6 +35,8 @@ public final class EventFields {
     private final String[] names;
     private EventType type;
     private int[] positions;
+    private Object indexedLayout;
+    private int[] indexes;
 
     /** Reads {@code names}, by their index in this list. */
     public EventFields(String... names) {
@@ -53,8 +57,19 @@ public final class EventFields {
         }
     }
 
-    /** The value of field {@code i}, as {@link RecordedEvent#getValue(String)} gives it; null when absent. */
-    public Object value(RecordedEvent e, int i) {
+    /** The value of field {@code i}, as {@link JfrEvent#value(String)} gives it; null when absent. */
+    public Object value(JfrEvent e, int i) {
+        if (e instanceof IndexedEvent d) {
+            int at = indexOf(d, i);
+            return at < 0 ? null : d.valueAt(at);
+        }
+        if (e instanceof JdkEvent j) {
+            return j.wrap(value(j.recorded(), i));
+        }
+        return e.value(names[i]);
+    }
+
+    private Object value(RecordedEvent e, int i) {
         EventType t = e.getEventType();
         if (t != type) {
             positions = layout(e);
@@ -67,22 +82,47 @@ public final class EventFields {
         return at == ABSENT ? null : byName(e, names[i]);
     }
 
-    public String string(RecordedEvent e, int i) {
+    private int indexOf(IndexedEvent e, int i) {
+        Object layout = e.layout();
+        if (layout != indexedLayout) {
+            int[] at = new int[names.length];
+            for (int n = 0; n < names.length; n++) {
+                at[n] = e.fieldIndex(names[n]);
+            }
+            indexes = at;
+            indexedLayout = layout;
+        }
+        return indexes[i];
+    }
+
+    public String string(JfrEvent e, int i) {
         return value(e, i) instanceof String s ? s : null;
     }
 
-    public long longValue(RecordedEvent e, int i, long absent) {
+    public long longValue(JfrEvent e, int i, long absent) {
+        if (e instanceof IndexedEvent d) {
+            int at = indexOf(d, i);
+            return at < 0 ? absent : d.longAt(at, absent);
+        }
         Object v = value(e, i);
         return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
                 ? ((Number) v).longValue() : absent;
     }
 
-    public int intValue(RecordedEvent e, int i, int absent) {
+    public int intValue(JfrEvent e, int i, int absent) {
+        if (e instanceof IndexedEvent d) {
+            int at = indexOf(d, i);
+            return at < 0 ? absent : d.intAt(at, absent);
+        }
         Object v = value(e, i);
         return v instanceof Integer || v instanceof Short || v instanceof Byte ? ((Number) v).intValue() : absent;
     }
 
-    public boolean booleanValue(RecordedEvent e, int i) {
+    public boolean booleanValue(JfrEvent e, int i) {
+        if (e instanceof IndexedEvent d) {
+            int at = indexOf(d, i);
+            return at >= 0 && d.booleanAt(at);
+        }
         return value(e, i) instanceof Boolean b && b;
     }
 

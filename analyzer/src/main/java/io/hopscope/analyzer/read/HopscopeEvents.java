@@ -2,8 +2,6 @@ package io.hopscope.analyzer.read;
 
 import java.util.Map;
 import java.util.function.Consumer;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedThread;
 
 /**
  * The agent's events as every consumer reads them: one typed view per hopscope event type, the only
@@ -12,7 +10,7 @@ import jdk.jfr.consumer.RecordedThread;
  * name it reads is checked against {@link HopscopeContract#EVENTS} when it is made, so a view cannot read
  * a field the contract does not have.
  *
- * <p>A view is a flyweight over the event the stream hands over: valid only during the handler's call
+ * <p>A view is a flyweight over the event the reader hands over: valid only during the handler's call
  * (the stream reuses its event objects), so a consumer copies what it keeps. One view per handler: a
  * view remembers the last event type it saw (a new one per chunk).
  */
@@ -25,7 +23,7 @@ public final class HopscopeEvents {
     }
 
     /** {@code handler} called with {@code view} over each event handed to the returned consumer. */
-    public static <V extends View> Consumer<RecordedEvent> each(V view, Consumer<? super V> handler) {
+    public static <V extends View> Consumer<JfrEvent> each(V view, Consumer<? super V> handler) {
         return e -> {
             view.event = e;
             handler.accept(view);
@@ -36,7 +34,7 @@ public final class HopscopeEvents {
     public abstract static class View {
 
         private final EventFields fields;
-        RecordedEvent event;
+        JfrEvent event;
 
         View(String type, String... names) {
             Map<String, String> contract = HopscopeContract.EVENTS.get(type);
@@ -49,16 +47,16 @@ public final class HopscopeEvents {
         }
 
         public long startNanos() {
-            return JfrEvents.startNanos(event);
+            return event.startNanos();
         }
 
         public long endNanos() {
-            return JfrEvents.endNanos(event);
+            return event.endNanos();
         }
 
-        /** The event's duration as JFR gives it (its own rounding, not end minus start). */
+        /** The event's duration as JFR gives it. */
         public long durationNanos() {
-            return event.getDuration().toNanos();
+            return event.durationNanos();
         }
 
         long longAt(int i, long absent) {
@@ -77,8 +75,8 @@ public final class HopscopeEvents {
             return fields.booleanValue(event, i);
         }
 
-        RecordedThread threadAt(int i) {
-            return fields.value(event, i) instanceof RecordedThread t ? t : null;
+        JfrThread threadAt(int i) {
+            return fields.value(event, i) instanceof JfrThread t ? t : null;
         }
     }
 
@@ -119,11 +117,11 @@ public final class HopscopeEvents {
             return intAt(6, -1);
         }
 
-        public RecordedThread startThread() {
+        public JfrThread startThread() {
             return threadAt(7);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(8);
         }
 
@@ -168,7 +166,7 @@ public final class HopscopeEvents {
             return longAt(0, 0);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(1);
         }
 
@@ -211,16 +209,16 @@ public final class HopscopeEvents {
         }
 
         /** The thread the request arrived on: the event's own when the recording has none (the agent writes none then). */
-        public RecordedThread toThread() {
-            RecordedThread to = threadAt(4);
+        public JfrThread toThread() {
+            JfrThread to = threadAt(4);
             return to != null ? to : threadAt(6);
         }
 
-        public RecordedThread fromThread() {
+        public JfrThread fromThread() {
             return threadAt(5);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(6);
         }
 
@@ -253,11 +251,11 @@ public final class HopscopeEvents {
             return stringAt(2);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(3);
         }
 
-        public RecordedThread wakerThread() {
+        public JfrThread wakerThread() {
             return threadAt(4);
         }
 
@@ -302,7 +300,7 @@ public final class HopscopeEvents {
             return stringAt(5);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(6);
         }
 
@@ -323,7 +321,7 @@ public final class HopscopeEvents {
             return longAt(0, 0);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(1);
         }
 
@@ -385,7 +383,7 @@ public final class HopscopeEvents {
             return intAt(6, 0);
         }
 
-        public RecordedThread eventThread() {
+        public JfrThread eventThread() {
             return threadAt(7);
         }
     }

@@ -12,43 +12,73 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import jdk.jfr.consumer.EventStream;
+import io.hopscope.analyzer.read.chunk.DirectReader;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
  * Streams one recording's events of the given types to a handler, never holding them: the reading
  * primitive every pass of the analyzer (and later the eBPF and pictures code) is built on.
  *
- * <p>It uses {@code EventStream.openFile} with only the wanted types subscribed, so events of other
- * types are skipped by size instead of parsed, unordered and with event objects reused (the handler
- * must copy what it keeps). {@link ChunkScan} runs first: the stream itself would silently read
- * nothing from a non-recording or stop at a truncated chunk.
+ * <p>Two readers give the same events, flush points and times ({@link Reader}): the direct decoder
+ * ({@link DirectReader}, chunks decoded in parallel) and the JDK's {@code EventStream.openFile} (the
+ * reference), with only the wanted types subscribed, so events of other types are skipped by size
+ * instead of parsed, unordered and with event objects reused (the handler must copy what it keeps).
+ * {@link ChunkScan} runs first: the stream itself would silently read nothing from a non-recording or
+ * stop at a truncated chunk. A recording whose JVM was killed, or whose last chunk is cut, is read by
+ * the JDK's reader whichever is chosen: what it makes of a partial chunk is the reference.
  */
 public final class JfrEvents {
+
+    /** Which reader decodes the recording: {@code --reader}. */
+    public enum Reader {
+        /** The direct decoder of the chunk format, chunks in parallel. */
+        direct,
+        /** The JDK's {@code jdk.jfr.consumer}: the reference. */
+        jdk
+    }
+
+    private Reader reader = Reader.direct;
+    private Consumer<String> notices = System.err::println;
+    private int threads = Runtime.getRuntime().availableProcessors();
 
     // Passes over a recording's events begun in this JVM: one pass feeds every consumer, and a test holds
     // each command to it (a recording read twice costs twice).
     private static final AtomicLong PASSES = new AtomicLong();
 
-    private final Map<Long, ThreadRef> threads = new HashMap<>();
-    private final Map<RecordedThread, ThreadRef> byObject = new java.util.IdentityHashMap<>();
+    private final Map<Long, ThreadRef> threadsById = new HashMap<>();
+    private final Map<JfrThread, ThreadRef> byObject = new java.util.IdentityHashMap<>();
+
+    /**
+     * Reads with {@code reader}; a file the direct reader cannot read is read with the JDK's, and
+     * {@code notices} told so in one line (once the JDK's reader has read it: a file both refuse is
+     * refused in the JDK's words).
+     */
+    public JfrEvents reader(Reader reader, Consumer<String> notices) {
+        this.reader = reader;
+        this.notices = notices;
+        return this;
+    }
+
+    /** The direct reader's decoding threads (default: the available processors). */
+    public JfrEvents threads(int threads) {
+        this.threads = Math.max(1, threads);
+        return this;
+    }
 
     /**
      * Reads {@code file}, calling {@code handler} for each event whose type is in {@code eventNames}.
      * Returns the header scan (its {@code truncated} says only the complete chunks were read).
      */
-    public ChunkScan.Result stream(Path file, Collection<String> eventNames, Consumer<RecordedEvent> handler)
+    public ChunkScan.Result stream(Path file, Collection<String> eventNames, Consumer<? super JfrEvent> handler)
             throws RecordingProblem {
-        Map<String, Consumer<RecordedEvent>> handlers = new java.util.LinkedHashMap<>();
+        Map<String, Consumer<? super JfrEvent>> handlers = new java.util.LinkedHashMap<>();
         eventNames.forEach(n -> handlers.put(n, handler));
         return stream(file, handlers);
     }
 
     /** Like {@link #stream(Path, Collection, Consumer)} with one handler per event type (no dispatch on the name). */
-    public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
+    public ChunkScan.Result stream(Path file, Map<String, ? extends Consumer<? super JfrEvent>> handlers) throws RecordingProblem {
         return stream(file, handlers, null);
     }
 
@@ -58,17 +88,52 @@ public final class JfrEvents {
      * is what lets a single pass finish the requests that ended well before it. A recording whose JVM
      * was killed is read without flush points (the JDK's file stream cannot read it).
      */
-    public ChunkScan.Result stream(Path file, Map<String, Consumer<RecordedEvent>> handlers, Runnable onFlush)
+    public ChunkScan.Result stream(Path file, Map<String, ? extends Consumer<? super JfrEvent>> handlers, Runnable onFlush)
             throws RecordingProblem {
         return stream(file, ChunkScan.scan(file), handlers, onFlush);
     }
 
     /** Like {@link #stream(Path, Map, Runnable)}, with the file's headers scanned already ({@code scan}). */
-    public ChunkScan.Result stream(Path file, ChunkScan.Result scan, Map<String, Consumer<RecordedEvent>> handlers,
+    public ChunkScan.Result stream(Path file, ChunkScan.Result scan, Map<String, ? extends Consumer<? super JfrEvent>> handlers,
                                    Runnable onFlush) throws RecordingProblem {
         if (scan.unfinished()) {
             return readUnfinished(file, scan, handlers);
         }
+        if (reader == Reader.direct && !scan.truncated()) {
+            String unreadable = readDirect(file, handlers, onFlush);
+            if (unreadable == null) {
+                return scan;
+            }
+            PASSES.decrementAndGet(); // nothing was handed over: the JDK's pass below is the one
+            ChunkScan.Result read = streamWithJdk(file, scan, handlers, onFlush);
+            notices.accept("warning: " + file + ": the direct reader cannot read it (" + unreadable + "), read it with"
+                    + " the jdk's (--reader jdk)");
+            return read;
+        }
+        return streamWithJdk(file, scan, handlers, onFlush);
+    }
+
+    // Null once read; the reason when the direct reader cannot read the file and handed nothing over.
+    private String readDirect(Path file, Map<String, ? extends Consumer<? super JfrEvent>> handlers, Runnable onFlush)
+            throws RecordingProblem {
+        PASSES.incrementAndGet();
+        try {
+            DirectReader.read(file, ChunkScan.uniqueChunks(file), handlers, onFlush, threads);
+            return null;
+        } catch (DirectReader.Unreadable e) {
+            return e.getMessage();
+        } catch (DirectReader.Malformed e) {
+            throw new RecordingProblem(file + ": malformed recording: " + e.getMessage() + " (--reader jdk may read"
+                    + " what comes before it)", e);
+        } catch (IOException e) {
+            throw new RecordingProblem(file + ": cannot read recording: " + lower(e.getMessage()), e);
+        } catch (RuntimeException | InternalError e) {
+            throw malformedOr(file, e);
+        }
+    }
+
+    private ChunkScan.Result streamWithJdk(Path file, ChunkScan.Result scan, Map<String, ? extends Consumer<? super JfrEvent>> handlers,
+                                           Runnable onFlush) throws RecordingProblem {
         if (scan.duplicateChunks() > 0) {
             Path copy = null;
             try {
@@ -95,7 +160,7 @@ public final class JfrEvents {
     }
 
     // Reads source; messages name file (they differ when repeated chunks were left out of a copy).
-    private static void stream(Path file, Path source, Map<String, Consumer<RecordedEvent>> handlers, Runnable onFlush)
+    private static void stream(Path file, Path source, Map<String, ? extends Consumer<? super JfrEvent>> handlers, Runnable onFlush)
             throws RecordingProblem {
         PASSES.incrementAndGet();
         try (EventStream es = EventStream.openFile(source)) {
@@ -103,7 +168,8 @@ public final class JfrEvents {
             // the analyzer only needs flush points as barriers. Reused event objects: no garbage per event.
             es.setOrdered(false);
             es.setReuse(true);
-            handlers.forEach(es::onEvent);
+            JdkEvent view = new JdkEvent();
+            handlers.forEach((name, handler) -> es.onEvent(name, view.feeding(handler)));
             if (onFlush != null) {
                 es.onFlush(onFlush);
             }
@@ -150,14 +216,17 @@ public final class JfrEvents {
     // EventStream treats an unfinished chunk as live and waits for the rest forever; RecordingFile
     // reads what was flushed (it parses every event, slower, but this is the rare case).
     private static ChunkScan.Result readUnfinished(Path file, ChunkScan.Result scan,
-                                                   Map<String, Consumer<RecordedEvent>> handlers) throws RecordingProblem {
+                                                   Map<String, ? extends Consumer<? super JfrEvent>> handlers) throws RecordingProblem {
         long read = 0;
         PASSES.incrementAndGet();
+        JdkEvent view = new JdkEvent();
+        Map<String, Consumer<RecordedEvent>> adapted = new HashMap<>();
+        handlers.forEach((name, handler) -> adapted.put(name, view.feeding(handler)));
         try (RecordingFile rf = new RecordingFile(file)) {
             while (rf.hasMoreEvents()) {
                 RecordedEvent e = rf.readEvent();
                 read++;
-                Consumer<RecordedEvent> h = handlers.get(e.getEventType().getName());
+                Consumer<RecordedEvent> h = adapted.get(e.getEventType().getName());
                 if (h != null) {
                     h.accept(e);
                 }
@@ -180,39 +249,31 @@ public final class JfrEvents {
         return t.getEpochSecond() * 1_000_000_000L + t.getNano();
     }
 
-    public static long startNanos(RecordedEvent e) {
-        return epochNanos(e.getStartTime());
-    }
-
-    public static long endNanos(RecordedEvent e) {
-        return epochNanos(e.getEndTime());
-    }
-
     /** A thread of an event, interned so that every event of a thread shares one {@link ThreadRef}; null for null. */
-    public ThreadRef thread(RecordedThread t) {
+    public ThreadRef thread(JfrThread t) {
         if (t == null) {
             return null;
         }
-        // The parser gives the same RecordedThread object for a thread within a chunk (constant pool),
-        // and each of its getters is a lookup by name: remember the object, not just the id.
+        // Each reader gives one object for a thread within a chunk (its constant pool): remember the
+        // object, not just the id.
         ThreadRef seen = byObject.get(t);
         if (seen != null) {
             return seen;
         }
-        long javaId = t.getJavaThreadId();
-        ThreadRef known = threads.get(javaId);
-        String name = t.getJavaName() != null ? t.getJavaName() : t.getOSName();
+        long javaId = t.javaThreadId();
+        ThreadRef known = threadsById.get(javaId);
+        String name = t.javaName() != null ? t.javaName() : t.osName();
         ThreadRef ref = known;
         if (known == null || !java.util.Objects.equals(known.name(), name)) {
             // A new thread, or a renamed one: keep the latest name. JDK 21+ recordings say whether
-            // a thread is virtual (RecordedThread#isVirtual is not in JDK 17's API: read the field).
-            ref = new ThreadRef(javaId, t.getOSThreadId(), name, t.hasField("virtual") && t.getBoolean("virtual"));
-            if (threads.size() > 100_000) {
+            // a thread is virtual.
+            ref = new ThreadRef(javaId, t.osThreadId(), name, t.isVirtual());
+            if (threadsById.size() > 100_000) {
                 // A thread per task (virtual threads) for days of a live stream: forget them all at once, as
                 // byObject below; a thread seen again is a new but equal ThreadRef.
-                threads.clear();
+                threadsById.clear();
             }
-            threads.put(javaId, ref);
+            threadsById.put(javaId, ref);
         }
         if (byObject.size() > 100_000) {
             byObject.clear(); // objects of past chunks; bounded whatever the number of chunks
@@ -221,51 +282,34 @@ public final class JfrEvents {
         return ref;
     }
 
-    // The field readers below use getValue, one walk over the type's fields by name: the typed getters
-    // (getLong, getString, ...) walk them a second time to check the type, which was a tenth of the
-    // analyzer's time on big files. A field of another type than expected reads as absent.
+    // Reads by name, of the few fields outside the agent's hot events (those are read by position,
+    // EventFields). A field of another type than expected reads as absent.
 
-    public static String string(RecordedEvent e, String field) {
-        try {
-            return e.getValue(field) instanceof String s ? s : null;
-        } catch (IllegalArgumentException absent) {
-            return null;
-        }
+    public static String string(JfrEvent e, String field) {
+        return e.value(field) instanceof String s ? s : null;
     }
 
-    public static long longField(RecordedEvent e, String field, long absent) {
-        try {
-            Object v = e.getValue(field);
-            return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
-                    ? ((Number) v).longValue() : absent;
-        } catch (IllegalArgumentException missing) {
-            return absent;
-        }
+    public static long longField(JfrEvent e, String field, long absent) {
+        Object v = e.value(field);
+        return v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+                ? ((Number) v).longValue() : absent;
     }
 
-    public static int intField(RecordedEvent e, String field, int absent) {
-        try {
-            Object v = e.getValue(field);
-            return v instanceof Integer || v instanceof Short || v instanceof Byte ? ((Number) v).intValue() : absent;
-        } catch (IllegalArgumentException missing) {
-            return absent;
-        }
+    public static int intField(JfrEvent e, String field, int absent) {
+        Object v = e.value(field);
+        return v instanceof Integer || v instanceof Short || v instanceof Byte ? ((Number) v).intValue() : absent;
     }
 
-    public static boolean booleanField(RecordedEvent e, String field) {
-        try {
-            return e.getValue(field) instanceof Boolean b && b;
-        } catch (IllegalArgumentException missing) {
-            return false;
-        }
+    public static boolean booleanField(JfrEvent e, String field) {
+        return e.value(field) instanceof Boolean b && b;
     }
 
     /** The top {@code depth} frames, one a line, as {@code Class.method:line}. */
-    public static String stack(RecordedStackTrace st, int depth) {
+    public static String stack(JfrStack st, int depth) {
         if (st == null) {
             return "";
         }
-        List<RecordedFrame> frames = st.getFrames();
+        List<JfrFrame> frames = st.frames();
         StringBuilder sb = new StringBuilder();
         for (int i = 0; i < frames.size() && i < depth; i++) {
             if (i > 0) {
@@ -276,11 +320,11 @@ public final class JfrEvents {
         return sb.toString();
     }
 
-    public static String topFrame(RecordedStackTrace st) {
-        if (st == null || st.getFrames().isEmpty()) {
+    public static String topFrame(JfrStack st) {
+        if (st == null || st.frames().isEmpty()) {
             return "?";
         }
-        return frame(st.getFrames().get(0));
+        return frame(st.frames().get(0));
     }
 
     /**
@@ -297,33 +341,33 @@ public final class JfrEvents {
      * {@code LockSupport.park}, the {@code java.util.concurrent} synchronizers, {@code Object.wait}), else
      * the top frame; "?" without a stack.
      */
-    public static String firstApplicationFrame(RecordedStackTrace st) {
-        if (st == null || st.getFrames().isEmpty()) {
+    public static String firstApplicationFrame(JfrStack st) {
+        if (st == null || st.frames().isEmpty()) {
             return "?";
         }
-        RecordedFrame first = null;
-        for (RecordedFrame f : st.getFrames()) {
-            if (f.getMethod() == null || f.getMethod().getType() == null) {
+        JfrFrame first = null;
+        for (JfrFrame f : st.frames()) {
+            if (!f.hasMethod() || f.typeName() == null) {
                 continue;
             }
             if (first == null) {
                 first = f;
             }
-            String type = f.getMethod().getType().getName();
+            String type = f.typeName();
             if (!isJdkType(type)) {
-                return type + "." + f.getMethod().getName();
+                return type + "." + f.methodName();
             }
         }
-        return first == null ? "?" : first.getMethod().getType().getName() + "." + first.getMethod().getName();
+        return first == null ? "?" : first.typeName() + "." + first.methodName();
     }
 
-    public static String frame(RecordedFrame f) {
-        if (f.getMethod() == null) {
+    public static String frame(JfrFrame f) {
+        if (!f.hasMethod()) {
             return "?";
         }
-        String type = f.getMethod().getType() != null ? f.getMethod().getType().getName() : "?";
-        int line = f.getLineNumber();
-        return type + "." + f.getMethod().getName() + (line > 0 ? ":" + line : "");
+        String type = f.typeName() != null ? f.typeName() : "?";
+        int line = f.lineNumber();
+        return type + "." + f.methodName() + (line > 0 ? ":" + line : "");
     }
 
     static String lower(String s) {

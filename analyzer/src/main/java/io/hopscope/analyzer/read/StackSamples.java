@@ -3,11 +3,6 @@ package io.hopscope.analyzer.read;
 import io.hopscope.analyzer.model.StackSample;
 import java.util.ArrayList;
 import java.util.List;
-import jdk.jfr.consumer.RecordedClass;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedFrame;
-import jdk.jfr.consumer.RecordedStackTrace;
-import jdk.jfr.consumer.RecordedThread;
 
 /** Turns the JDK events that flame graphs join (samples, allocation samples, monitor contention) into {@link StackSample}s. */
 public final class StackSamples {
@@ -20,7 +15,7 @@ public final class StackSamples {
      * class and bytes for an allocation sample, the monitor's class and the time blocked for monitor
      * contention, the parked-on class and the time parked for a park, nothing and 1 for an execution sample.
      */
-    public static StackSample of(RecordedEvent e) {
+    public static StackSample of(JfrEvent e) {
         return capture(e).sample();
     }
 
@@ -29,29 +24,29 @@ public final class StackSamples {
      * stream reuses its event objects, but stacks, classes and threads are the file's constant-pool
      * objects, safe to keep; their frames are decoded only by {@link Captured#sample()}.
      */
-    public static Captured capture(RecordedEvent e) {
-        RecordedThread thread = thread(e);
-        String type = e.getEventType().getName();
-        RecordedClass leaf = null;
+    public static Captured capture(JfrEvent e) {
+        JfrThread thread = thread(e);
+        String type = e.typeName();
+        JfrClass leaf = null;
         long weight = 1;
         switch (type) {
             case HopscopeContract.ALLOCATION_SAMPLE -> {
-                leaf = e.hasField("objectClass") ? e.getClass("objectClass") : null;
-                weight = e.hasField("weight") ? e.getLong("weight") : 0;
+                leaf = JdkEventFields.objectClass(e);
+                weight = e.hasField("weight") ? JfrEvents.longField(e, "weight", 0) : 0;
             }
             case HopscopeContract.MONITOR_ENTER -> {
-                leaf = e.hasField("monitorClass") ? e.getClass("monitorClass") : null;
-                weight = e.getDuration().toNanos();
+                leaf = JdkEventFields.monitorClass(e);
+                weight = e.durationNanos();
             }
             case HopscopeContract.THREAD_PARK -> {
-                leaf = e.hasField("parkedClass") ? e.getClass("parkedClass") : null;
-                weight = e.getDuration().toNanos();
+                leaf = JdkEventFields.parkedClass(e);
+                weight = e.durationNanos();
             }
             default -> {
             }
         }
-        return new Captured(thread == null ? -1 : thread.getJavaThreadId(), JfrEvents.startNanos(e), e.getStackTrace(),
-                thread == null ? null : thread.getJavaName(), type.equals(HopscopeContract.ALLOCATION_SAMPLE)
+        return new Captured(thread == null ? -1 : thread.javaThreadId(), e.startNanos(), e.stackTrace(),
+                thread == null ? null : thread.javaName(), type.equals(HopscopeContract.ALLOCATION_SAMPLE)
                 || type.equals(HopscopeContract.MONITOR_ENTER) || type.equals(HopscopeContract.THREAD_PARK), leaf, weight);
     }
 
@@ -59,8 +54,8 @@ public final class StackSamples {
      * A JDK event as {@link #capture} read it: its thread (-1 when none) and start, then what
      * {@link #sample()} decodes; {@code hasLeaf} for the types that put a class on top.
      */
-    public record Captured(long javaThreadId, long startNanos, RecordedStackTrace stack, String threadName,
-                           boolean hasLeaf, RecordedClass leaf, long weight) {
+    public record Captured(long javaThreadId, long startNanos, JfrStack stack, String threadName,
+                           boolean hasLeaf, JfrClass leaf, long weight) {
 
         public StackSample sample() {
             List<String> frames = new ArrayList<>();
@@ -68,13 +63,13 @@ public final class StackSamples {
                 if (stack.isTruncated()) {
                     frames.add("[truncated]");
                 }
-                List<RecordedFrame> jfrFrames = stack.getFrames();
+                List<JfrFrame> jfrFrames = stack.frames();
                 for (int i = jfrFrames.size() - 1; i >= 0; i--) {
-                    RecordedFrame f = jfrFrames.get(i);
-                    frames.add(f.getMethod() == null ? "?" : f.getMethod().getType().getName() + "." + f.getMethod().getName());
+                    JfrFrame f = jfrFrames.get(i);
+                    frames.add(!f.hasMethod() ? "?" : f.typeName() + "." + f.methodName());
                 }
             }
-            return new StackSample(frames, hasLeaf ? (leaf == null ? "?" : javaName(leaf.getName())) + "_[k]" : null,
+            return new StackSample(frames, hasLeaf ? (leaf == null ? "?" : javaName(leaf.name())) + "_[k]" : null,
                     weight, threadName);
         }
     }
@@ -83,8 +78,9 @@ public final class StackSamples {
      * The thread an event is about: samples (jdk.ExecutionSample, jdk.NativeMethodSample,
      * async-profiler's) name the thread they sampled in sampledThread, their event thread is empty.
      */
-    public static RecordedThread thread(RecordedEvent e) {
-        return e.getThread() != null ? e.getThread() : e.hasField("sampledThread") ? e.getThread("sampledThread") : null;
+    public static JfrThread thread(JfrEvent e) {
+        JfrThread t = e.thread();
+        return t != null ? t : e.value("sampledThread") instanceof JfrThread sampled ? sampled : null;
     }
 
     // JFR names array classes by their descriptor ("[B", "[Ljava.lang.String;"); people read byte[].

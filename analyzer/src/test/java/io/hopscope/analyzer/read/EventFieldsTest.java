@@ -36,7 +36,9 @@ class EventFieldsTest {
         Map<String, List<String>> names = new HashMap<>();
         List<String> mismatches = new ArrayList<>();
         long[] compared = {0};
-        new JfrEvents().stream(file, HopscopeContract.EVENTS.keySet(), e -> {
+        new JfrEvents().reader(JfrEvents.Reader.jdk, n -> { }).stream(file, HopscopeContract.EVENTS.keySet(), v -> {
+            JdkEvent view = (JdkEvent) v;
+            RecordedEvent e = view.recorded();
             String type = e.getEventType().getName();
             List<String> fields = names.computeIfAbsent(type, t -> {
                 List<String> n = new ArrayList<>(e.getFields().stream().map(ValueDescriptor::getName).toList());
@@ -45,8 +47,8 @@ class EventFieldsTest {
             });
             EventFields reader = readers.computeIfAbsent(type, t -> new EventFields(fields.toArray(String[]::new)));
             for (int i = 0; i < fields.size(); i++) {
-                Object byName = byName(e, fields.get(i));
-                Object byPosition = reader.value(e, i);
+                Object byName = view.wrap(byName(e, fields.get(i)));
+                Object byPosition = reader.value(view, i);
                 compared[0]++;
                 if (!java.util.Objects.equals(byName, byPosition)) {
                     mismatches.add(type + "." + fields.get(i) + ": " + byName + " by name, " + byPosition + " by position");

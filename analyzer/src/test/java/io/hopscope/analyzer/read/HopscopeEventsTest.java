@@ -21,8 +21,6 @@ import java.util.Map;
 import java.util.function.Consumer;
 import jdk.jfr.Event;
 import jdk.jfr.Recording;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedThread;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,7 +55,7 @@ class HopscopeEventsTest {
             recording.dump(file);
         }
         List<String> read = new ArrayList<>();
-        Map<String, Consumer<RecordedEvent>> handlers = new LinkedHashMap<>();
+        Map<String, Consumer<JfrEvent>> handlers = new LinkedHashMap<>();
         handlers.put(HopscopeContract.REQUEST, each(new RequestEvent(), e -> read.add(String.join(" ", "request",
                 "" + e.requestId(), e.name(), e.boundary(), e.url(), e.outcome(), e.error(), "" + e.statusCode(),
                 mine(e.startThread(), me), mine(e.eventThread(), me), "" + (e.endNanos() - e.startNanos() >= 0),
@@ -93,8 +91,8 @@ class HopscopeEventsTest {
                 "error agent task jit-training not trained 1");
     }
 
-    private static String mine(RecordedThread t, Thread me) {
-        return t == null ? "null" : t.getJavaThreadId() == me.getId() ? "me" : "other";
+    private static String mine(JfrThread t, Thread me) {
+        return t == null ? "null" : t.javaThreadId() == me.getId() ? "me" : "other";
     }
 
     private static void write(Thread me) {

@@ -11,12 +11,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Not a JVM row: what {@code hopscope report} costs on a recording of the okhttp workload, against
- * the floor of any analyzer built on {@code jdk.jfr.consumer} (a bare single-threaded pass over the
- * request events, analyzer/bench's ParseFloor) under the same heap setting, at two settings: the
+ * Not a JVM row: what {@code hopscope report} costs on a recording of the okhttp workload, with its
+ * direct reader (the default) and with {@code --reader jdk}, against the floor of any analyzer built on
+ * {@code jdk.jfr.consumer} (a bare single-threaded pass over the request events, analyzer/bench's
+ * ParseFloor) under the same heap setting, at two settings: the
  * {@code -Xmx256m} the report must fit in, and the JVM's default. The two are never compared with
  * each other: under 256 MB the collector works harder, which the floor, keeping nothing, does not
- * show. Each round runs report and floor at 256 MB, report and floor at the default heap, then the
+ * show. Each round runs report, report with the JDK's reader and floor at 256 MB, the same at the
+ * default heap, then the
  * JDK's {@code jfr summary}, one after another (interleaved: a shared machine's load moves all of a
  * round alike), {@code runs} rounds; each figure is the median of its runs, and every run is kept.
  * The 256 MB report writes a GC log; its heap figure is the largest occupancy after a collection in
@@ -49,8 +51,8 @@ final class AnalyzerBench {
             Files.createDirectories(dir);
             record(tools, jfr, recordingS, dir);
             long recordingBytes = Files.size(jfr);
-            AtHeap bounded = new AtHeap(BOUNDED, new ArrayList<>(), new ArrayList<>());
-            AtHeap defaultHeap = new AtHeap(DEFAULT_HEAP, new ArrayList<>(), new ArrayList<>());
+            AtHeap bounded = new AtHeap(BOUNDED, new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+            AtHeap defaultHeap = new AtHeap(DEFAULT_HEAP, new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
             List<Usage> summaries = new ArrayList<>();
             double liveHeapMb = 0;
             for (int i = 1; i <= runs; i++) {
@@ -67,9 +69,15 @@ final class AnalyzerBench {
                     throw e;
                 }
                 liveHeapMb = Math.max(liveHeapMb, liveHeapMb(dir.resolve("report-" + i + ".gc")));
+                bounded.jdkReports.add(TimedProcess.run(List.of(tools.java.toString(), BOUNDED, "-jar",
+                        tools.analyzerJar().toString(), "report", jfr.toString(), "--reader", "jdk"),
+                        dir.resolve("report-jdk-" + i + ".log"), TIMEOUT_S));
                 bounded.floors.add(floor(tools, jfr, List.of(BOUNDED), dir.resolve("floor-" + i + ".log")));
                 defaultHeap.reports.add(TimedProcess.run(List.of(tools.java.toString(), "-jar", tools.analyzerJar().toString(),
                         "report", jfr.toString()), dir.resolve("report-default-heap-" + i + ".log"), TIMEOUT_S));
+                defaultHeap.jdkReports.add(TimedProcess.run(List.of(tools.java.toString(), "-jar",
+                        tools.analyzerJar().toString(), "report", jfr.toString(), "--reader", "jdk"),
+                        dir.resolve("report-jdk-default-heap-" + i + ".log"), TIMEOUT_S));
                 defaultHeap.floors.add(floor(tools, jfr, List.of(), dir.resolve("floor-default-heap-" + i + ".log")));
                 summaries.add(TimedProcess.run(List.of(jfrTool.toString(), "summary", jfr.toString()),
                         dir.resolve("summary-" + i + ".log"), TIMEOUT_S));
@@ -135,11 +143,34 @@ final class AnalyzerBench {
         return max * 1024 * 1024 / 1e6;
     }
 
-    /** The report and the floor under one heap setting ({@link #BOUNDED} or {@link #DEFAULT_HEAP}), every run. */
-    record AtHeap(String setting, List<Usage> reports, List<Usage> floors) {
+    /**
+     * The report (direct reader), the report with {@code --reader jdk} and the floor under one heap setting
+     * ({@link #BOUNDED} or {@link #DEFAULT_HEAP}), every run.
+     */
+    record AtHeap(String setting, List<Usage> reports, List<Usage> floors, List<Usage> jdkReports) {
+
+        /** Without runs of the JDK's reader (a bench from before the direct one). */
+        AtHeap(String setting, List<Usage> reports, List<Usage> floors) {
+            this(setting, reports, floors, List.of());
+        }
 
         Usage report() {
             return Usage.median(reports);
+        }
+
+        /** The report with the JDK's reader, medians; null when not run. */
+        Usage jdkReport() {
+            return jdkReports.isEmpty() ? null : Usage.median(jdkReports);
+        }
+
+        /** The report with the JDK's reader: CPU over the floor's, medians; null when not run. */
+        Double jdkCpuOverFloor() {
+            return jdkReports.isEmpty() ? null : Figures.ratio(jdkReport().cpuS(), floor().cpuS());
+        }
+
+        /** The report with the JDK's reader: wall time over the floor's, medians; null when not run. */
+        Double jdkWallOverFloor() {
+            return jdkReports.isEmpty() ? null : Figures.ratio(jdkReport().wallS(), floor().wallS());
         }
 
         Usage floor() {

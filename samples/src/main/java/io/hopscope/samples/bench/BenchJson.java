@@ -52,7 +52,12 @@ final class BenchJson {
                                 "floor", usage(h.floor()), "report_cpu_over_floor", h.cpuOverFloor(),
                                 "report_wall_over_floor", h.wallOverFloor(),
                                 "report_runs", h.reports().stream().map(u -> (Object) usage(u)).toList(),
-                                "floor_runs", h.floors().stream().map(u -> (Object) usage(u)).toList())).toList(),
+                                "floor_runs", h.floors().stream().map(u -> (Object) usage(u)).toList(),
+                                "report_jdk_reader", h.jdkReport() == null ? null : usage(h.jdkReport()),
+                                "report_jdk_reader_cpu_over_floor", h.jdkCpuOverFloor(),
+                                "report_jdk_reader_wall_over_floor", h.jdkWallOverFloor(),
+                                "report_jdk_reader_runs", h.jdkReports().stream().map(u -> (Object) usage(u)).toList()))
+                                .toList(),
                         "jfr_summary", usage(a.jfrSummary()), "runs", a.runs(), "report_heap_limit_mb", AnalyzerBench.HEAP_MB,
                         "report_live_heap_mb", a.reportLiveHeapMb()));
         ExportBench.Result e = a.export();

@@ -3,6 +3,7 @@ package io.hopscope.samples.bench;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** The bench as people read it: the table, the analyzer and tracer lines, the targets; as text or markdown. */
 final class BenchText {
@@ -208,11 +209,18 @@ final class BenchText {
                     a.recordingS(), Workload.OKHTTP_SYNC_1K.label, a.recordingBytes() / 1e6, a.runs(), a.reportLiveHeapMb(),
                     AnalyzerBench.HEAP_MB, a.jfrSummary().cpuS(), a.jfrSummary().peakRssMb()));
             for (AnalyzerBench.AtHeap h : a.heaps()) {
-                lines.add(String.format(Locale.ROOT, "  %s: hopscope report %.2f s CPU, %.2f s wall, %.0f MB peak RSS; bare"
-                                + " jdk.jfr.consumer floor %.2f s CPU, %.2f s wall, %.0f MB; report / floor %.2fx CPU, %.2fx wall;"
-                                + " runs (CPU s, report/floor): %s",
+                lines.add(String.format(Locale.ROOT, "  %s: hopscope report (direct reader) %.2f s CPU, %.2f s wall, %.0f MB"
+                                + " peak RSS; bare jdk.jfr.consumer floor %.2f s CPU, %.2f s wall, %.0f MB; report / floor %.2fx"
+                                + " CPU, %.2fx wall; runs (CPU s, report/floor): %s",
                         h.setting(), h.report().cpuS(), h.report().wallS(), h.report().peakRssMb(), h.floor().cpuS(),
                         h.floor().wallS(), h.floor().peakRssMb(), h.cpuOverFloor(), h.wallOverFloor(), runs(h)));
+                if (h.jdkReport() != null) {
+                    lines.add(String.format(Locale.ROOT, "  %s: hopscope report --reader jdk %.2f s CPU, %.2f s wall, %.0f MB"
+                                    + " peak RSS; over the floor %.2fx CPU, %.2fx wall; runs (CPU s): %s",
+                            h.setting(), h.jdkReport().cpuS(), h.jdkReport().wallS(), h.jdkReport().peakRssMb(),
+                            h.jdkCpuOverFloor(), h.jdkWallOverFloor(), h.jdkReports().stream()
+                                    .map(u -> String.format(Locale.ROOT, "%.2f", u.cpuS())).collect(Collectors.joining(", "))));
+                }
             }
         }
         if (a.export() != null) {

@@ -32,8 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordedThread;
+import io.hopscope.analyzer.read.JfrEvent;
+import io.hopscope.analyzer.read.JfrThread;
 
 /**
  * Joins {@code offwake} output to the requests of one recording: an off-CPU interval of OS thread
@@ -78,6 +78,12 @@ public final class OffCpuAttribution {
 
     public OffCpuAttribution(Path recording) {
         this.recording = recording;
+    }
+
+    /** Reads the recording with {@code reader} when it reads it in a pass of its own (see {@link #join}). */
+    public OffCpuAttribution reader(JfrEvents.Reader reader, Consumer<String> notices) {
+        jfr.reader(reader, notices);
+        return this;
     }
 
     /**
@@ -248,8 +254,8 @@ public final class OffCpuAttribution {
     }
 
     // What the join needs of the recording: the clock mapping, each request's id and name, and its places.
-    private Map<String, Consumer<RecordedEvent>> placeReaders() {
-        Map<String, Consumer<RecordedEvent>> readers = new LinkedHashMap<>();
+    private Map<String, Consumer<JfrEvent>> placeReaders() {
+        Map<String, Consumer<JfrEvent>> readers = new LinkedHashMap<>();
         readers.put(HopscopeContract.CLOCK_SYNC, each(new ClockSyncEvent(), e -> clock.add(e.startNanos(),
                 e.monotonicNanos())));
         readers.put(HopscopeContract.REQUEST, each(new RequestEvent(), e -> {
@@ -289,7 +295,7 @@ public final class OffCpuAttribution {
         });
     }
 
-    private void place(long requestId, RecordedThread thread, long start, long end, int place) {
+    private void place(long requestId, JfrThread thread, long start, long end, int place) {
         RequestKernelFigures r = request(requestId);
         ThreadRef t = jfr.thread(thread);
         if (r == null || t == null || t.osId() < 0) {
