@@ -33,7 +33,7 @@ final class ThreadPlaces extends SegmentLane {
     }
 
     @Override
-    protected void reorderPayload(Integer[] order) {
+    protected void reorderPayload(int[] order) {
         slots = permuted(slots, order, n);
         places = permuted(places, order, n);
     }

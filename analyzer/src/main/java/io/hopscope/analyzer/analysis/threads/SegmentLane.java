@@ -22,7 +22,7 @@ public abstract class SegmentLane {
     protected abstract void resizePayload(int length);
 
     /** Rearranges the first {@code n} payload entries so entry {@code i} is the old {@code order[i]}. */
-    protected abstract void reorderPayload(Integer[] order);
+    protected abstract void reorderPayload(int[] order);
 
     /** Appends a segment and returns its index, where the subclass stores its payload. */
     protected final int append(long start, long end) {
@@ -45,20 +45,58 @@ public abstract class SegmentLane {
         if (sorted) {
             return;
         }
-        Integer[] order = new Integer[n];
+        // The lane is sorted up to its first late segment; a stable sort of the rest merged with that
+        // prefix is the order a stable sort of the whole gives (ties keep their order of appending).
+        // Primitive indices and no comparator: a boxed Integer[] sort with a lambda cost 3% of report's
+        // CPU on a 240 MB recording, and its garbage.
+        int prefix = 1;
+        while (prefix < n && starts[prefix] >= starts[prefix - 1]) {
+            prefix++;
+        }
+        int[] order = new int[n];
+        int[] scratch = new int[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        // TimSort: linear on the long ordered runs this gets.
-        Arrays.sort(order, (a, b) -> Long.compare(starts[a], starts[b]));
+        mergeSort(order, scratch, prefix, n);
+        merge(order, scratch, 0, prefix, n);
         starts = permuted(starts, order, n);
         ends = permuted(ends, order, n);
         reorderPayload(order);
         sorted = true;
     }
 
+    // Stable merge sort by start of order[from, to), using scratch alike; a run already in order
+    // (the common case: whole buffers come late, each in order) costs one comparison per level.
+    private void mergeSort(int[] order, int[] scratch, int from, int to) {
+        if (to - from < 2) {
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSort(order, scratch, from, mid);
+        mergeSort(order, scratch, mid, to);
+        merge(order, scratch, from, mid, to);
+    }
+
+    // Merges the sorted order[from, mid) and order[mid, to), the left one first on equal starts.
+    private void merge(int[] order, int[] scratch, int from, int mid, int to) {
+        if (mid <= from || mid >= to || starts[order[mid - 1]] <= starts[order[mid]]) {
+            return;
+        }
+        System.arraycopy(order, from, scratch, from, to - from);
+        int i = from;
+        int j = mid;
+        for (int k = from; k < to; k++) {
+            if (j >= to || (i < mid && starts[scratch[i]] <= starts[scratch[j]])) {
+                order[k] = scratch[i++];
+            } else {
+                order[k] = scratch[j++];
+            }
+        }
+    }
+
     /** A new array of {@code a}'s length whose first {@code n} entries are {@code a[order[i]]}. */
-    protected static long[] permuted(long[] a, Integer[] order, int n) {
+    protected static long[] permuted(long[] a, int[] order, int n) {
         long[] p = new long[a.length];
         for (int i = 0; i < n; i++) {
             p[i] = a[order[i]];
@@ -67,7 +105,7 @@ public abstract class SegmentLane {
     }
 
     /** The same for an int payload. */
-    protected static int[] permuted(int[] a, Integer[] order, int n) {
+    protected static int[] permuted(int[] a, int[] order, int n) {
         int[] p = new int[a.length];
         for (int i = 0; i < n; i++) {
             p[i] = a[order[i]];
@@ -93,23 +131,6 @@ public abstract class SegmentLane {
             }
         }
         return best;
-    }
-
-    /** Whether segment {@code i} belongs to the request that {@link #overlapNanos} was asked about. */
-    public interface Owned {
-        boolean test(int i);
-    }
-
-    /** Overlap in nanoseconds between [start, end] and the segments {@code owned} accepts. */
-    public final long overlapNanos(long startEpochNanos, long endEpochNanos, Owned owned) {
-        long sum = 0;
-        int i = lastStartAtOrBefore(endEpochNanos);
-        for (int steps = 0; i >= 0 && steps < 64 && ends[i] >= startEpochNanos; i--, steps++) {
-            if (owned.test(i)) {
-                sum += Math.max(0, Math.min(endEpochNanos, ends[i]) - Math.max(startEpochNanos, starts[i]));
-            }
-        }
-        return sum;
     }
 
     /** How many segments it holds. */
