@@ -47,6 +47,11 @@ final class RequestEvents {
     // ended request waiting for its flush lag is not in flight, and keeps detail only if it may be shown.
     private int inFlight;
     int peakInFlight;
+    // The earliest first event of the requests in the live map, kept as events come (a request's first
+    // event only moves earlier); stale once a request at that minimum leaves, and then found again by one
+    // walk. A walk over the whole table at every flush point was most of earliestInFlight's cost.
+    private long earliestLive = Long.MAX_VALUE;
+    private boolean earliestStale;
     long allocInRequests;
     // Whether waits and wake hops are kept to explain the requests' parks (BlindSpots): a report's, not a
     // watch's, whose requests go to profiles, which do not show them.
@@ -228,6 +233,7 @@ final class RequestEvents {
             r = newRequest(id);
         }
         r.firstSeenNanos = Math.min(r.firstSeenNanos, start);
+        earliestLive = Math.min(earliestLive, start);
         return r;
     }
 
@@ -281,6 +287,7 @@ final class RequestEvents {
     void finished(RequestInProgress r) {
         r.finished = true;
         live.remove(r.id);
+        earliestStale |= r.firstSeenNanos <= earliestLive;
         r.settleVirtualAllocation();
         r.settleBlindSpots();
         finishedRequests.finished(r);
@@ -289,16 +296,23 @@ final class RequestEvents {
 
     /** The earliest event time of any request still in flight: GC pauses after it must be kept. */
     long earliestInFlight() {
-        long[] earliest = {Long.MAX_VALUE};
-        live.forEachValue(r -> earliest[0] = Math.min(earliest[0],
-                Math.min(r.firstSeenNanos, r.ended ? r.startEpochNanos : Long.MAX_VALUE)));
-        return earliest[0];
+        // An ended request's start is one of its events' (its hopscope.Request event's), so its first
+        // event is at or before it: the earliest first event is the answer.
+        if (earliestStale) {
+            long[] earliest = {Long.MAX_VALUE};
+            live.forEachValue(r -> earliest[0] = Math.min(earliest[0], r.firstSeenNanos));
+            earliestLive = earliest[0];
+            earliestStale = false;
+        }
+        return earliestLive;
     }
 
     /** Requests in flight when the recording ended (no hopscope.Request event), then forgets them. */
     long dropUnfinished() {
         long n = live.size();
         live.clear();
+        earliestLive = Long.MAX_VALUE;
+        earliestStale = false;
         return n;
     }
 }
