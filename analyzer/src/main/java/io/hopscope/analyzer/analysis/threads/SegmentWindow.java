@@ -49,12 +49,8 @@ public final class SegmentWindow<T> {
         }
 
         @Override
-        protected void reorderPayload(int[] order) {
-            Object[] o = new Object[owners.length];
-            for (int i = 0; i < n; i++) {
-                o[i] = owners[order[i]];
-            }
-            owners = o;
+        protected void reorderPayload(int[] order, int from) {
+            permute(owners, order, from);
         }
 
         @SuppressWarnings("unchecked")
