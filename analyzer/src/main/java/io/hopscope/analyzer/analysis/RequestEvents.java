@@ -4,6 +4,7 @@ import io.hopscope.analyzer.analysis.memory.DetailBudget;
 import io.hopscope.analyzer.analysis.memory.LongMap;
 import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.RequestKinds;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
@@ -65,6 +66,13 @@ final class RequestEvents {
         this.selection = selection;
         this.budget = budget;
         this.finishedRequests = new FinishedRequests(selection);
+        // The values the analysis compares with literals: interned to the literal itself, so that each
+        // equals (a kind for every request's summary, every hop's kind) is one identity check, not a
+        // compare of the characters.
+        for (String literal : new String[] {RequestKinds.SERVER, RequestKinds.CLIENT, RequestKinds.INTERNAL, "ok",
+                "wake", "return"}) {
+            strings.put(literal, literal);
+        }
     }
 
     // One handler per event type, each small: the stream already dispatches on the type, and one method
