@@ -1,7 +1,7 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.analysis.memory.DetailBudget;
-import io.hopscope.analyzer.analysis.memory.LongMap;
+import io.hopscope.analyzer.analysis.memory.IdRingMap;
 import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.Hop;
 import io.hopscope.analyzer.model.RequestKinds;
@@ -35,7 +35,8 @@ final class RequestEvents {
     private final SegmentWindow<RequestInProgress> window;
     private final Selection selection;
     private final DetailBudget budget;
-    private final LongMap<RequestInProgress> live = new LongMap<>(1024);
+    // Request ids rise in sequence (README): the requests in flight are a window of them (IdRingMap).
+    private final IdRingMap<RequestInProgress> live = new IdRingMap<>(1024);
     private final ArrayDeque<RequestInProgress> ended = new ArrayDeque<>();
     final FinishedRequests finishedRequests;
     private final Map<String, String> strings = new HashMap<>();
