@@ -1,9 +1,10 @@
 package io.hopscope.analyzer.analysis;
 
 import io.hopscope.analyzer.analysis.memory.DetailBudget;
-import io.hopscope.analyzer.analysis.memory.LongMap;
+import io.hopscope.analyzer.analysis.memory.IdRingMap;
 import io.hopscope.analyzer.analysis.threads.SegmentWindow;
 import io.hopscope.analyzer.model.Hop;
+import io.hopscope.analyzer.model.RequestKinds;
 import io.hopscope.analyzer.model.Segment;
 import io.hopscope.analyzer.model.Span;
 import io.hopscope.analyzer.model.ThreadRef;
@@ -34,7 +35,8 @@ final class RequestEvents {
     private final SegmentWindow<RequestInProgress> window;
     private final Selection selection;
     private final DetailBudget budget;
-    private final LongMap<RequestInProgress> live = new LongMap<>(1024);
+    // Request ids rise in sequence (README): the requests in flight are a window of them (IdRingMap).
+    private final IdRingMap<RequestInProgress> live = new IdRingMap<>(1024);
     private final ArrayDeque<RequestInProgress> ended = new ArrayDeque<>();
     final FinishedRequests finishedRequests;
     private final Map<String, String> strings = new HashMap<>();
@@ -47,6 +49,11 @@ final class RequestEvents {
     // ended request waiting for its flush lag is not in flight, and keeps detail only if it may be shown.
     private int inFlight;
     int peakInFlight;
+    // The earliest first event of the requests in the live map, kept as events come (a request's first
+    // event only moves earlier); stale once a request at that minimum leaves, and then found again by one
+    // walk. A walk over the whole table at every flush point was most of earliestInFlight's cost.
+    private long earliestLive = Long.MAX_VALUE;
+    private boolean earliestStale;
     long allocInRequests;
     // Whether waits and wake hops are kept to explain the requests' parks (BlindSpots): a report's, not a
     // watch's, whose requests go to profiles, which do not show them.
@@ -60,6 +67,13 @@ final class RequestEvents {
         this.selection = selection;
         this.budget = budget;
         this.finishedRequests = new FinishedRequests(selection);
+        // The values the analysis compares with literals: interned to the literal itself, so that each
+        // equals (a kind for every request's summary, every hop's kind) is one identity check, not a
+        // compare of the characters.
+        for (String literal : new String[] {RequestKinds.SERVER, RequestKinds.CLIENT, RequestKinds.INTERNAL, "ok",
+                "wake", "return"}) {
+            strings.put(literal, literal);
+        }
     }
 
     // One handler per event type, each small: the stream already dispatches on the type, and one method
@@ -228,6 +242,7 @@ final class RequestEvents {
             r = newRequest(id);
         }
         r.firstSeenNanos = Math.min(r.firstSeenNanos, start);
+        earliestLive = Math.min(earliestLive, start);
         return r;
     }
 
@@ -281,6 +296,7 @@ final class RequestEvents {
     void finished(RequestInProgress r) {
         r.finished = true;
         live.remove(r.id);
+        earliestStale |= r.firstSeenNanos <= earliestLive;
         r.settleVirtualAllocation();
         r.settleBlindSpots();
         finishedRequests.finished(r);
@@ -289,16 +305,23 @@ final class RequestEvents {
 
     /** The earliest event time of any request still in flight: GC pauses after it must be kept. */
     long earliestInFlight() {
-        long[] earliest = {Long.MAX_VALUE};
-        live.forEachValue(r -> earliest[0] = Math.min(earliest[0],
-                Math.min(r.firstSeenNanos, r.ended ? r.startEpochNanos : Long.MAX_VALUE)));
-        return earliest[0];
+        // An ended request's start is one of its events' (its hopscope.Request event's), so its first
+        // event is at or before it: the earliest first event is the answer.
+        if (earliestStale) {
+            long[] earliest = {Long.MAX_VALUE};
+            live.forEachValue(r -> earliest[0] = Math.min(earliest[0], r.firstSeenNanos));
+            earliestLive = earliest[0];
+            earliestStale = false;
+        }
+        return earliestLive;
     }
 
     /** Requests in flight when the recording ended (no hopscope.Request event), then forgets them. */
     long dropUnfinished() {
         long n = live.size();
         live.clear();
+        earliestLive = Long.MAX_VALUE;
+        earliestStale = false;
         return n;
     }
 }

@@ -158,11 +158,9 @@ final class RequestInProgress {
         this.detail = budget != null && budget.admit();
         this.budget = detail ? budget : null;
         if (detail) {
+            // Charged as if its lists were made; each is made at its first entry, since many requests
+            // have no wait or span: four lists made for each of millions of requests were garbage.
             detailBytes = DetailBudget.LISTS_BYTES;
-            segments = new ArrayList<>(3);
-            hopList = new ArrayList<>(3);
-            waits = new ArrayList<>(1);
-            spans = new ArrayList<>(2);
         }
     }
 
@@ -199,6 +197,9 @@ final class RequestInProgress {
             allocatedBytes += s.allocatedBytes();
         }
         if (detail && keeps(DetailBudget.SEGMENT_BYTES)) {
+            if (segments == null) {
+                segments = new ArrayList<>(3);
+            }
             segments.add(s);
         }
     }
@@ -211,7 +212,7 @@ final class RequestInProgress {
             serverQueueHops++;
             serverQueueNanos += delay;
             if (detail && keeps(DetailBudget.HOP_BYTES)) {
-                hopList.add(h);
+                addToHopList(h);
             }
             return;
         }
@@ -227,14 +228,24 @@ final class RequestInProgress {
             queueDelayNanos += delay;
         }
         if (detail && keeps(DetailBudget.HOP_BYTES)) {
-            hopList.add(h);
+            addToHopList(h);
         }
+    }
+
+    private void addToHopList(Hop h) {
+        if (hopList == null) {
+            hopList = new ArrayList<>(3);
+        }
+        hopList.add(h);
     }
 
     void addWait(Wait w) {
         blockedNanos += w.durationNanos();
         nonBlocking |= w.nonBlockingThread();
         if (detail && keeps(DetailBudget.WAIT_BYTES)) {
+            if (waits == null) {
+                waits = new ArrayList<>(1);
+            }
             waits.add(w);
         }
     }
@@ -245,6 +256,9 @@ final class RequestInProgress {
         }
         policies.add(s);
         if (detail && keeps(DetailBudget.SPAN_BYTES)) {
+            if (spans == null) {
+                spans = new ArrayList<>(2);
+            }
             spans.add(s);
         }
     }
@@ -500,7 +514,11 @@ final class RequestInProgress {
         return new GcTime(gcNanos, gcPauses == null ? List.of() : List.copyOf(gcPauses));
     }
 
+    // A list never made (no entry) is empty.
     private static <T> List<T> sorted(List<T> list, Comparator<T> order) {
+        if (list == null) {
+            return List.of();
+        }
         List<T> copy = new ArrayList<>(list);
         copy.sort(order);
         return List.copyOf(copy);

@@ -146,8 +146,17 @@ final class Selection {
     private void rank(RequestInProgress r) {
         boolean warm = worstWarmup != null && r.warmup();
         PriorityQueue<RequestInProgress> queue = warm ? worstWarmup : worst;
+        int size = warm ? options.warmupShown() : options.top();
+        // A full queue's head is the least bad of the kept; one that comes after it would be added and
+        // polled straight out again (the order is total: key, then id). Most requests are those, and the
+        // add and poll cost as much as the rest of the summary. Only for keys final at the end: a
+        // queue whose keys late events can change has no reliable head (see cannotBeShown).
+        if (options.sort().finalAtEnd() && queue.size() >= size && order.compare(r, queue.peek()) > 0) {
+            letGo(r);
+            return;
+        }
         queue.add(r);
-        if (queue.size() > (warm ? options.warmupShown() : options.top())) {
+        if (queue.size() > size) {
             letGo(queue.poll());
         }
     }

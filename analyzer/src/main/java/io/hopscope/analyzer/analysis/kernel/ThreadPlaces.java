@@ -33,9 +33,9 @@ final class ThreadPlaces extends SegmentLane {
     }
 
     @Override
-    protected void reorderPayload(Integer[] order) {
-        slots = permuted(slots, order, n);
-        places = permuted(places, order, n);
+    protected void reorderPayload(int[] order, int from) {
+        permute(slots, order, from);
+        permute(places, order, from);
     }
 
     /** Sorts the places by start once every one is known, ready for lookups. */

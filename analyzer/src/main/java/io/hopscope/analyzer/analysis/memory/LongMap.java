@@ -106,6 +106,22 @@ public final class LongMap<V> {
         }
     }
 
+    /** Each key with its value, in no particular order. */
+    public void forEachKeyAndValue(KeyValueConsumer<? super V> action) {
+        for (int i = 0; i < keys.length; i++) {
+            if (values[i] != null) {
+                @SuppressWarnings("unchecked")
+                V value = (V) values[i];
+                action.accept(keys[i], value);
+            }
+        }
+    }
+
+    /** A long key and its value. */
+    public interface KeyValueConsumer<V> {
+        void accept(long key, V value);
+    }
+
     // Close the gap at `free`: move back every later entry of the run whose home slot is not between
     // the gap and itself (cyclically), so that every key stays reachable from its home slot.
     private void shiftBack(int free) {

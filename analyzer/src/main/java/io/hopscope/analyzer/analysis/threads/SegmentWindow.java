@@ -1,8 +1,9 @@
 package io.hopscope.analyzer.analysis.threads;
 
+import io.hopscope.analyzer.analysis.memory.LongMap;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.List;
 import java.util.function.Predicate;
 
 /**
@@ -16,10 +17,24 @@ public final class SegmentWindow<T> {
 
     /** One thread's segments with the request each belongs to. */
     private final class Lane extends SegmentLane {
+        final long javaThreadId;
         Object[] owners = new Object[8];
 
-        Lane() {
+        Lane(long javaThreadId) {
             super(8);
+            this.javaThreadId = javaThreadId;
+        }
+
+        // The owner compared in the loop: a lambda made per call was garbage for every JDK event joined.
+        long overlapNanos(long startEpochNanos, long endEpochNanos, T owner) {
+            long sum = 0;
+            int i = lastStartAtOrBefore(endEpochNanos);
+            for (int steps = 0; i >= 0 && steps < 64 && ends[i] >= startEpochNanos; i--, steps++) {
+                if (owners[i] == owner) {
+                    sum += Math.max(0, Math.min(endEpochNanos, ends[i]) - Math.max(startEpochNanos, starts[i]));
+                }
+            }
+            return sum;
         }
 
         void add(long start, long end, T owner) {
@@ -34,12 +49,8 @@ public final class SegmentWindow<T> {
         }
 
         @Override
-        protected void reorderPayload(Integer[] order) {
-            Object[] o = new Object[owners.length];
-            for (int i = 0; i < n; i++) {
-                o[i] = owners[order[i]];
-            }
-            owners = o;
+        protected void reorderPayload(int[] order, int from) {
+            permute(owners, order, from);
         }
 
         @SuppressWarnings("unchecked")
@@ -66,7 +77,10 @@ public final class SegmentWindow<T> {
         }
     }
 
-    private final Map<Long, Lane> lanes = new HashMap<>();
+    // Looked up by thread id for every segment and JDK event (a map keyed by a long, so no Long is boxed
+    // per lookup), walked in a list at each sort and prune.
+    private final LongMap<Lane> lanes = new LongMap<>();
+    private final List<Lane> laneList = new ArrayList<>();
     private final Predicate<T> finished;
 
     /** A window whose segments {@link #prune()} drops once their owner is {@code finished}. */
@@ -75,20 +89,35 @@ public final class SegmentWindow<T> {
     }
 
     public void add(long javaThreadId, long startEpochNanos, long endEpochNanos, T owner) {
-        lanes.computeIfAbsent(javaThreadId, k -> new Lane()).add(startEpochNanos, endEpochNanos, owner);
+        Lane lane = lanes.get(javaThreadId);
+        if (lane == null) {
+            lane = new Lane(javaThreadId);
+            lanes.put(javaThreadId, lane);
+            laneList.add(lane);
+        }
+        lane.add(startEpochNanos, endEpochNanos, owner);
     }
 
     /** Sorts the lanes that need it; call before lookups. */
     public void sort() {
-        lanes.values().forEach(Lane::sort);
+        for (Lane lane : laneList) {
+            lane.sort();
+        }
     }
 
     /** Drops the segments of finished requests, and the lanes of threads with none left. */
     public void prune() {
-        lanes.values().removeIf(lane -> {
+        int kept = 0;
+        for (int i = 0; i < laneList.size(); i++) {
+            Lane lane = laneList.get(i);
             lane.prune();
-            return lane.n == 0;
-        });
+            if (lane.n == 0) {
+                lanes.remove(lane.javaThreadId);
+            } else {
+                laneList.set(kept++, lane);
+            }
+        }
+        laneList.subList(kept, laneList.size()).clear();
     }
 
     /** The request whose segment on that thread overlaps [start, end] the most (contains it, for a point), or null. */
@@ -107,6 +136,6 @@ public final class SegmentWindow<T> {
         if (lane == null) {
             return 0;
         }
-        return lane.overlapNanos(startEpochNanos, endEpochNanos, i -> lane.owners[i] == owner);
+        return lane.overlapNanos(startEpochNanos, endEpochNanos, owner);
     }
 }
