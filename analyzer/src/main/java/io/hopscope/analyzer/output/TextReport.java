@@ -97,41 +97,33 @@ public final class TextReport {
             out.println();
             out.println("worst " + steady.size() + (apart ? " steady" : "") + " request(s) by " + sortedBy
                     + (apart ? " (warm-up requests apart, below; --warmup include ranks them too):" : ":"));
-            int rank = 1;
-            for (Request r : steady) {
-                out.println();
-                writeRequest(rank++, r, out);
-                if (kernel != null) {
-                    KernelText.writeRequest(kernel, r, out);
-                }
-            }
+            int rank = writeRequests(steady, 1, kernel, out);
             if (!sample.isEmpty()) {
                 out.println();
                 out.println("a sample of the rest, " + KeptText.every(kept.sampleEvery()) + " request by id ("
                         + kept.sampled() + "):");
             }
-            for (Request r : sample) {
-                out.println();
-                writeRequest(rank++, r, out);
-                if (kernel != null) {
-                    KernelText.writeRequest(kernel, r, out);
-                }
-            }
+            writeRequests(sample, rank, kernel, out);
         }
         if (!warmups.isEmpty()) {
             out.println();
             out.println("worst " + warmups.size() + " of " + report.warmupRequestCount()
                     + " warm-up request(s) by " + sortedBy + " (their threads loaded classes):");
-            int rank = 1;
-            for (Request r : warmups) {
-                out.println();
-                writeRequest(rank++, r, out);
-                if (kernel != null) {
-                    KernelText.writeRequest(kernel, r, out);
-                }
-            }
+            writeRequests(warmups, 1, kernel, out);
         }
         out.flush();
+    }
+
+    // Each request ranked from rank on, with its kernel view when there is one; returns the next rank.
+    private static int writeRequests(List<Request> requests, int rank, KernelReport kernel, PrintWriter out) {
+        for (Request r : requests) {
+            out.println();
+            writeRequest(rank++, r, out);
+            if (kernel != null) {
+                KernelText.writeRequest(kernel, r, out);
+            }
+        }
+        return rank;
     }
 
     static void writeRecording(RecordingInfo i, PrintWriter out) {

@@ -1,5 +1,6 @@
 package io.hopscope.analyzer.read;
 
+import io.hopscope.analyzer.read.chunk.DirectReader;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.zip.GZIPInputStream;
 
@@ -141,27 +144,14 @@ public final class ChunkScan {
      * would be counted twice.
      */
     public static void writeWithoutDuplicates(Path file, Path copy) throws IOException {
+        List<DirectReader.Chunk> chunks = uniqueChunks(file);
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(copy, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
                      StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-            Set<ChunkKey> seen = new HashSet<>();
-            long size = in.size();
-            for (long pos = 0; pos < size; ) {
-                header.clear();
-                if (in.read(header, pos) < HEADER_BYTES || header.getInt(0) != 0x464c5200) {
-                    return;
+            for (DirectReader.Chunk chunk : chunks) {
+                for (long done = 0; done < chunk.size(); ) {
+                    done += in.transferTo(chunk.offset() + done, chunk.size() - done, out);
                 }
-                long chunkSize = header.getLong(8);
-                if (chunkSize < HEADER_BYTES || pos + chunkSize > size) {
-                    return;
-                }
-                if (seen.add(ChunkKey.of(header))) {
-                    for (long done = 0; done < chunkSize; ) {
-                        done += in.transferTo(pos + done, chunkSize - done, out);
-                    }
-                }
-                pos += chunkSize;
             }
         }
     }
@@ -170,9 +160,8 @@ public final class ChunkScan {
      * The complete chunks of {@code file}, each once (the first of copies of a chunk stands), as
      * {@link #writeWithoutDuplicates} copies them: what the direct reader reads in place.
      */
-    public static java.util.List<io.hopscope.analyzer.read.chunk.DirectReader.Chunk> uniqueChunks(Path file)
-            throws IOException {
-        java.util.List<io.hopscope.analyzer.read.chunk.DirectReader.Chunk> chunks = new java.util.ArrayList<>();
+    public static List<DirectReader.Chunk> uniqueChunks(Path file) throws IOException {
+        List<DirectReader.Chunk> chunks = new ArrayList<>();
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
             Set<ChunkKey> seen = new HashSet<>();
@@ -187,7 +176,7 @@ public final class ChunkScan {
                     break;
                 }
                 if (seen.add(ChunkKey.of(header))) {
-                    chunks.add(new io.hopscope.analyzer.read.chunk.DirectReader.Chunk(pos, chunkSize));
+                    chunks.add(new DirectReader.Chunk(pos, chunkSize));
                 }
                 pos += chunkSize;
             }
