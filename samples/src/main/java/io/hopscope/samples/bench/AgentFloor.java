@@ -4,7 +4,6 @@ import io.hopscope.samples.bench.Figures.Spread;
 import io.hopscope.samples.bench.RunLauncher.RunResult;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -83,7 +82,7 @@ record AgentFloor(Workload workload, List<Row> rows, List<Double> hopscopeOverEm
         lines.add(workload.label + ", the first " + RunLauncher.Windows.fmt(r.windows().firstS()) + " s beside the agent floor ("
                 + labels + "): hopscope's first window over the empty agent's "
                 + (over.median() == null ? "- (needs hopscope and empty-agent)"
-                        : Table.spread(over) + ", by round " + list(hopscopeOverEmptyAgent, "%.3f")));
+                        : Table.spread(over) + ", by round " + Figures.list(hopscopeOverEmptyAgent, "%.3f")));
         for (int i = 0; i < r.rounds(); i++) {
             int round = i;
             lines.add("  round " + (i + 1) + ": " + figures(row -> at(firstWindowRatios(row, none), round),
@@ -102,7 +101,7 @@ record AgentFloor(Workload workload, List<Row> rows, List<Double> hopscopeOverEm
     private String cells(Function<Row, Double> figure, String format) {
         List<String> cells = new ArrayList<>();
         for (Row row : rows) {
-            cells.add(fmt(figure.apply(row), format));
+            cells.add(Figures.fmt(figure.apply(row), format));
         }
         return String.join(" / ", cells);
     }
@@ -126,15 +125,5 @@ record AgentFloor(Workload workload, List<Row> rows, List<Double> hopscopeOverEm
     /** A figure the sample printed as -1 (unknown here) is left out. */
     private static Double known(Double figure) {
         return figure == null || figure < 0 ? null : figure;
-    }
-
-    private static String list(List<Double> values, String format) {
-        List<String> cells = new ArrayList<>();
-        values.forEach(v -> cells.add(fmt(v, format)));
-        return String.join(", ", cells);
-    }
-
-    private static String fmt(Double v, String format) {
-        return v == null || v.isNaN() ? "-" : String.format(Locale.ROOT, format, v);
     }
 }

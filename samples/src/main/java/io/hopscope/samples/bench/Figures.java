@@ -3,6 +3,7 @@ package io.hopscope.samples.bench;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 /** The bench's arithmetic: medians and spreads over rounds, ratios to the baseline. */
 final class Figures {
@@ -29,6 +30,18 @@ final class Figures {
     /** a - b, or null when either is unknown (the sample prints -1 for an unknown CPU time). */
     static Double difference(Double a, Double b) {
         return a == null || b == null || a < 0 || b < 0 ? null : a - b;
+    }
+
+    /** Each figure in {@code format}, "-" where unknown, comma-separated: every round of a line. */
+    static String list(List<Double> values, String format) {
+        List<String> cells = new ArrayList<>();
+        values.forEach(v -> cells.add(fmt(v, format)));
+        return String.join(", ", cells);
+    }
+
+    /** {@code v} in {@code format} (root locale), or "-" when unknown. */
+    static String fmt(Double v, String format) {
+        return v == null || v.isNaN() ? "-" : String.format(Locale.ROOT, format, v);
     }
 
     /** The median and the range of values over rounds. */

@@ -2,7 +2,6 @@ package io.hopscope.samples.bench;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What watching a JVM with {@code hopscope live --otlp} costs (issue #43), from one workload's
@@ -59,19 +58,9 @@ record LiveCost(Workload workload, List<Double> throughputRatios, List<Double> t
     /** One line: each figure by round, then its median. */
     String line() {
         return workload.label + " watched by hopscope live --otlp: the target's throughput watched / unwatched by round "
-                + list(throughputRatios, "%.3f") + " (median " + fmt(throughputRatio(), "%.3f") + "); the target's CPU added"
-                + " by being watched, us/request, " + list(targetCpuAddedUs, "%+.1f") + " (median " + fmt(targetCpuAdded(), "%+.1f")
-                + "); live's own CPU per watched request, us, " + list(liveCpuUs, "%.1f") + " (median " + fmt(liveCpu(), "%.1f")
+                + Figures.list(throughputRatios, "%.3f") + " (median " + Figures.fmt(throughputRatio(), "%.3f") + "); the target's CPU added"
+                + " by being watched, us/request, " + Figures.list(targetCpuAddedUs, "%+.1f") + " (median " + Figures.fmt(targetCpuAdded(), "%+.1f")
+                + "); live's own CPU per watched request, us, " + Figures.list(liveCpuUs, "%.1f") + " (median " + Figures.fmt(liveCpu(), "%.1f")
                 + ", from its " + RunLauncher.LIVE_SKIP + "th second on)";
-    }
-
-    private static String list(List<Double> values, String format) {
-        List<String> cells = new ArrayList<>();
-        values.forEach(v -> cells.add(fmt(v, format)));
-        return String.join(", ", cells);
-    }
-
-    private static String fmt(Double v, String format) {
-        return v == null || v.isNaN() ? "-" : String.format(Locale.ROOT, format, v);
     }
 }
