@@ -129,11 +129,54 @@ public final class AgentRun {
         Path err = Files.createTempFile(dir, "err-", ".txt");
         Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            String threads = threadDump(java, process.pid());
             process.destroyForcibly();
-            throw new AssertionError("timed out: " + command);
+            throw new AssertionError("timed out after " + timeoutSeconds + " s: " + command + "\nits stdout: "
+                    + tail(Files.readString(out, StandardCharsets.UTF_8)) + "\nits stderr: "
+                    + tail(Files.readString(err, StandardCharsets.UTF_8)) + "\nits threads, virtual ones included: "
+                    + threads);
         }
         return new AgentRun(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8), recording);
+    }
+
+    /**
+     * The threads of a JVM that did not end in time, virtual ones included (JDK 21+: jcmd's
+     * Thread.dump_to_file; before, Thread.print), by the jcmd beside {@code java}: what a hang that
+     * shows once in many runs is made of, in the failure's message. Never throws.
+     */
+    static String threadDump(String java, long pid) {
+        try {
+            Path jcmd = Path.of(java).resolveSibling("jcmd");
+            if (!Files.isExecutable(jcmd)) {
+                return "no jcmd beside " + java;
+            }
+            Path file = Files.createTempFile(workDir(), "threads-", ".txt");
+            Files.delete(file);
+            String dump = jcmdOutput(jcmd, pid, "Thread.dump_to_file", "-format=text", file.toString());
+            if (Files.exists(file)) {
+                return Files.readString(file, StandardCharsets.UTF_8);
+            }
+            return dump + "\n" + jcmdOutput(jcmd, pid, "Thread.print");
+        } catch (Exception e) {
+            return "no thread dump: " + e;
+        }
+    }
+
+    private static String jcmdOutput(Path jcmd, long pid, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));
+        line.addAll(List.of(command));
+        Process p = new ProcessBuilder(line).redirectErrorStream(true).start();
+        byte[] output = p.getInputStream().readAllBytes();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        return new String(output, StandardCharsets.UTF_8);
+    }
+
+    /** The last 4,000 characters of a JVM's output. */
+    private static String tail(String output) {
+        return output.length() <= 4_000 ? output : "..." + output.substring(output.length() - 4_000);
     }
 
     /**
