@@ -52,9 +52,41 @@ final class AgentInstaller {
     private AgentInstaller() {
     }
 
-    /** {@code late}: loaded into a running JVM (agentmain), where classes are already loaded. */
+    /**
+     * {@code late}: loaded into a running JVM (agentmain), where classes are already loaded. With
+     * {@code start=background} in premain, the install runs on a thread of its own and premain
+     * returns at once: {@code main} runs meanwhile, as after an attach.
+     */
     static void install(String rawOptions, Instrumentation instrumentation, boolean late) throws Exception {
         AgentOptions options = AgentOptions.parse(rawOptions, System.err::println);
+        if (!options.background() || late) {
+            install(options, instrumentation, late, false);
+            return;
+        }
+        long begin = System.nanoTime();
+        Thread start = new Thread(() -> {
+            try {
+                install(options, instrumentation, false, true);
+                if (Boolean.getBoolean("hopscope.debug")) {
+                    System.err.println("hopscope: installed in the background in "
+                            + (System.nanoTime() - begin) / 1_000_000 + " ms");
+                }
+            } catch (Throwable t) {
+                System.err.println("hopscope: agent not started (" + t + "); the application runs without it");
+            }
+        }, "hopscope-start");
+        start.setDaemon(true);
+        start.start();
+    }
+
+    /**
+     * Installs the instrumentations, starts the recording, and only then has the bridge call the
+     * runtime: a request that begins before both are in place is not one (no request is recorded
+     * half seen: a boundary instrumented before the executors, events before the recording).
+     * {@code background}: premain's start=background, classes of the application may be loaded.
+     */
+    private static void install(AgentOptions options, Instrumentation instrumentation, boolean late,
+            boolean background) {
         List<HopscopeInstrumentation> all = instrumentations(options);
         options.checkDisabled(all.stream().map(HopscopeInstrumentation::name).collect(Collectors.toList()),
                 System.err::println);
@@ -63,11 +95,13 @@ final class AgentInstaller {
         boolean debug = Boolean.getBoolean("hopscope.debug");
 
         Map<HopscopeInstrumentation, LibraryLoaders> applied = installInstrumentations(all, options.disabled(), runtime,
-                instrumentation, late, debug);
+                instrumentation, late, background, debug);
         addPeriodicEvents(options.raw(), applied);
+        AgentRecording.start(options, instrumentation, debug);
+        runtime.install();
         selfCheck(runtime);
         warmUpInBackground();
-        AgentRecording.start(options, instrumentation, debug);
+        System.setProperty(AttachProperties.INSTALLED, "true");
         if (debug) {
             System.err.println("hopscope: agent " + VERSION + " installed: "
                     + String.join(";", applied.keySet().stream().map(HopscopeInstrumentation::name)
@@ -89,12 +123,13 @@ final class AgentInstaller {
     }
 
     /**
-     * Installs every instrumentation not {@code disabled} whose JDK module is there, with the
-     * hooks of {@code runtime} behind the bridge; returns each one applied with the loaders its
-     * library is looked for in (null: the JDK's).
+     * Installs every instrumentation not {@code disabled} whose JDK module is there, registered with
+     * {@code runtime} (the bridge calls it once the caller installs it); returns each one applied
+     * with the loaders its library is looked for in (null: the JDK's).
      */
     private static Map<HopscopeInstrumentation, LibraryLoaders> installInstrumentations(List<HopscopeInstrumentation> all,
-            Set<String> disabled, HopscopeRuntime runtime, Instrumentation instrumentation, boolean late, boolean debug) {
+            Set<String> disabled, HopscopeRuntime runtime, Instrumentation instrumentation, boolean late,
+            boolean background, boolean debug) {
         // Byte Buddy looks for sun.misc.Unsafe when its class injectors load, which the agent never
         // uses (advice is inlined, the bridge is on the boot path, initialization is NoOp): JDK 24+
         // warns on the first Unsafe call. The safe property (the shaded copy's own name, so the
@@ -165,6 +200,9 @@ final class AgentInstaller {
                 if (late && (libraryLoaders == null || libraryLoaders.found()
                         || loadedAnywhere(instrumentation, required))) {
                     skippedLate.add(each.name());
+                } else if (background && required != null && loadedAnywhere(instrumentation, required)) {
+                    System.err.println("hopscope: instrumentation " + each.name() + " not applied: " + required
+                            + " was loaded before the background install (start=premain applies it)");
                 }
             } else {
                 builder = each.extend(builder, loaders);
@@ -190,7 +228,6 @@ final class AgentInstaller {
                 }
             }
         }
-        runtime.install();
         // Initialised here, not first inside the transformer it measures (recursively, half-initialised).
         AgentWork.end(AgentWork.begin(false));
         builder.installOn(instrumentation);

@@ -47,8 +47,13 @@ public final class KnownPathApp {
         }, "known-path-caller");
         caller.start();
         caller.join();
-        app.a.shutdown();
-        app.b.shutdown();
+        app.shutdown();
+    }
+
+    /** Ends both pools' threads. */
+    void shutdown() {
+        a.shutdown();
+        b.shutdown();
     }
 
     /** The request boundary (requests=io.hopscope.testapps.KnownPathApp#request). */

@@ -56,6 +56,12 @@ public enum AgentOption {
             + " the JDK reads a thread's CPU time with a `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` system call, not a"
             + " vDSO read; two per segment were 1.3% of the pipeline sample's CPU, more than the rest of the segment's"
             + " bookkeeping."),
+    START("start", "premain|background", "when the agent installs: in `premain`, before the application's `main`"
+            + " (the default: every request from the first is recorded), or on a `background` thread while `main`"
+            + " runs, so that `main` starts as soon as under an empty agent (see"
+            + " [performance](performance.md#first-seconds)). In the background, the requests that begin before the"
+            + " install and the `jfr=` recording are both in place are not recorded at all (none is recorded half"
+            + " seen), and a `reactor-pool` class loaded before it is not instrumented, as after an attach."),
     ASPROF("asprof", "EVENT[;interval=N]", "async-profiler, started in-process, writes the `jfr=` recording (it"
             + " needs `jfr=`): EVENT one of `cpu`, `wall`, `alloc`, `lock`, `itimer`, `ctimer`; N e.g. `1ms`, or bytes"
             + " such as `512k` for `alloc` (see [cli](cli.md)). If it cannot start, the JDK records alone.");

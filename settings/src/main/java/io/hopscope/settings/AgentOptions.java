@@ -27,6 +27,7 @@ public final class AgentOptions {
     private String spanThreshold;
     private boolean lockStacks;
     private final Set<String> disabled = new LinkedHashSet<>();
+    private boolean background;
 
     private AgentOptions(String raw) {
         this.raw = raw == null ? "" : raw;
@@ -106,6 +107,14 @@ public final class AgentOptions {
             case LOCK_STACKS:
                 lockStacks = flag(key, value, problems);
                 break;
+            case START:
+                if (value.equals("premain") || value.equals("background")) {
+                    background = value.equals("background");
+                } else {
+                    problems.accept("hopscope: option start= takes premain or background, not '" + value
+                            + "'; premain");
+                }
+                break;
             case OKHTTP_INTERNAL:
                 okhttpInternal = flag(key, value, problems);
                 break;
@@ -167,6 +176,14 @@ public final class AgentOptions {
     /** cputime=true: read the thread's CPU time at every segment boundary (a system call each). */
     public boolean cpuTime() {
         return cpuTime;
+    }
+
+    /**
+     * start=background: the agent installs on a thread of its own while {@code main} runs; requests
+     * begin to be recorded once the install and the recording are in place (AgentOption.START).
+     */
+    public boolean background() {
+        return background;
     }
 
     /** okhttp-internal=true: OkHttp's own interceptors (okhttp3.internal) are spans too. */

@@ -8,6 +8,11 @@ public final class AttachProperties {
 
     /** Set once the agent has started: a second start is refused, and attach knows not to load it. */
     public static final String STARTED = "hopscope.agent.started";
+    /**
+     * Set once the agent records requests: its instrumentations and its recording are in place (at
+     * the end of premain, or of the install's own thread with start=background, or of agentmain).
+     */
+    public static final String INSTALLED = "hopscope.agent.installed";
     /** Where the jfr= recording goes, set once it runs. */
     public static final String RECORDING = "hopscope.agent.recording";
     /**

@@ -32,6 +32,17 @@ class AgentOptionsTest {
         assertFlagIsOffUnlessAskedFor("lockstacks", o -> o.lockStacks(), "1");
     }
 
+    @Test
+    void startIsPremainUnlessBackgroundIsAskedFor() {
+        List<String> problems = new ArrayList<>();
+        assertThat(AgentOptions.parse("jfr=/tmp/a.jfr", problems::add).background()).isFalse();
+        assertThat(AgentOptions.parse("start=premain", problems::add).background()).isFalse();
+        assertThat(AgentOptions.parse("start=background", problems::add).background()).isTrue();
+        assertThat(problems).isEmpty();
+        assertThat(AgentOptions.parse("start=later", problems::add).background()).isFalse();
+        assertThat(problems).singleElement().asString().contains("start=").contains("'later'").contains("premain");
+    }
+
     /** A true|false option: false by default, true when asked, a bad value reported and taken as false. */
     private static void assertFlagIsOffUnlessAskedFor(String key, Predicate<AgentOptions> flag, String bad) {
         List<String> problems = new ArrayList<>();
