@@ -17,7 +17,7 @@ record AgentFloor(Workload workload, List<Row> rows, List<Double> hopscopeOverEm
 
     /** The floor's rows in the order they are shown, those the bench ran. */
     static final List<Configuration> CONFIGS = List.of(Configuration.NONE, Configuration.EMPTY_AGENT,
-            Configuration.BOOT_APPEND, Configuration.HOPSCOPE, Configuration.OTEL);
+            Configuration.BOOT_APPEND, Configuration.HOPSCOPE, Configuration.HOPSCOPE_BACKGROUND, Configuration.OTEL);
     static final String CPU_KEY = "first_window_cpu_us_per_op";
 
     /** The floor on {@code w}, or null when the bench ran neither floor agent there (or it has no first window). */
@@ -32,16 +32,20 @@ record AgentFloor(Workload workload, List<Row> rows, List<Double> hopscopeOverEm
                 rows.add(r.row(w, c));
             }
         }
+        return new AgentFloor(w, rows, overEmptyAgent(r, w, r.row(w, Configuration.HOPSCOPE)));
+    }
+
+    /** Each round's first-window throughput of {@code agent} over the empty agent's (empty when either did not run). */
+    static List<Double> overEmptyAgent(BenchResult r, Workload w, Row agent) {
         List<Double> overEmpty = new ArrayList<>();
-        Row hopscope = r.row(w, Configuration.HOPSCOPE);
         Row empty = r.row(w, Configuration.EMPTY_AGENT);
-        if (hopscope != null && empty != null) {
-            for (int i = 0; i < hopscope.rounds.size() && i < empty.rounds.size(); i++) {
-                overEmpty.add(Figures.ratio(hopscope.rounds.get(i).figure(w.kind.firstWindowKey),
+        if (agent != null && empty != null) {
+            for (int i = 0; i < agent.rounds.size() && i < empty.rounds.size(); i++) {
+                overEmpty.add(Figures.ratio(agent.rounds.get(i).figure(w.kind.firstWindowKey),
                         empty.rounds.get(i).figure(w.kind.firstWindowKey)));
             }
         }
-        return new AgentFloor(w, rows, overEmpty);
+        return overEmpty;
     }
 
     /** hopscope's first window over the empty agent's: median and range of the rounds that ran both. */

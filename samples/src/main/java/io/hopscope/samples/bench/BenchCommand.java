@@ -348,9 +348,10 @@ public final class BenchCommand implements Callable<Integer> {
             // long enough, and the published section was measured without it.
             all.remove(Configuration.HOPSCOPE_UNWATCHED);
             all.remove(Configuration.HOPSCOPE_LIVE);
-            // So is the floor (--configs none,empty-agent,boot-append,hopscope,otel): issue #45's measurement.
+            // So is the floor (--configs none,empty-agent,boot-append,hopscope,hopscope-bg,otel): issue #45's measurement.
             all.remove(Configuration.EMPTY_AGENT);
             all.remove(Configuration.BOOT_APPEND);
+            all.remove(Configuration.HOPSCOPE_BACKGROUND);
             return all;
         }
         List<Configuration> configs = new ArrayList<>();

@@ -118,6 +118,10 @@ final class BenchTools {
                 }
                 options.add("-javaagent:" + agentJar + "=jfr=" + jfr);
                 break;
+            case HOPSCOPE_BACKGROUND:
+                requireFile(agentJar, "the hopscope agent", "build it with 'make build'");
+                options.add("-javaagent:" + agentJar + "=jfr=" + jfr + ",start=background");
+                break;
             case HOPSCOPE_B:
                 if (agentJarB == null) {
                     throw new Unavailable("hopscope-b runs the agent given by --agent-b, and none was given");

@@ -12,6 +12,8 @@ enum Configuration {
     /** Issue #45's floor with hopscope's bridge step: class-data sharing off for all but the boot loader. */
     BOOT_APPEND("boot-append", true, "a java agent that only appends a jar of 3 classes to the boot class path"),
     HOPSCOPE("hopscope", true, "hopscope agent, JFR output"),
+    /** Issue #45: the agent installed on its own thread while main runs (start=background). */
+    HOPSCOPE_BACKGROUND("hopscope-bg", true, "hopscope agent, start=background, JFR output"),
     HOPSCOPE_ASPROF("hopscope+asprof", false, "hopscope agent with asprof=cpu"),
     HOPSCOPE_OFFWAKE("hopscope+offwake", false, "hopscope agent, bpf/offwake.py tracing the JVM beside it"),
     /** Only with --agent-b: another build of the agent, run interleaved with the first to compare builds. */

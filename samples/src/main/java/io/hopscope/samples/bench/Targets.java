@@ -13,6 +13,8 @@ final class Targets {
     static final double FIRST_WINDOW_THROUGHPUT = 0.90;
     /** Issue #45: hopscope's first window at least this share of the empty java agent's, round by round. */
     static final double FIRST_WINDOW_OVER_EMPTY_AGENT = 0.95;
+    /** Issue #45: the JVM's start to main at most this much later than under the empty java agent. */
+    static final double TO_MAIN_OVER_EMPTY_AGENT_MS = 300;
     static final double TRACED_THROUGHPUT = 0.95;
     // Issue #33: report's CPU over the bare floor's under the same heap setting, at each setting; its wall
     // time under the single-threaded floor's (a second core reads chunks side by side).
@@ -74,6 +76,12 @@ final class Targets {
             checks.add(TargetCheck.atLeast("agent first-window throughput ratio", w.label,
                     agent.firstWindowRatio().median(), FIRST_WINDOW_THROUGHPUT, "", agentWhy));
             checks.add(overEmptyAgent(result, w, hopscope));
+            checks.add(toMainOverEmptyAgent(result, w, hopscope));
+            Row background = result.row(w, Configuration.HOPSCOPE_BACKGROUND);
+            if (background != null) {
+                checks.add(overEmptyAgent(result, w, background));
+                checks.add(toMainOverEmptyAgent(result, w, background));
+            }
             // Issue #31: the JVM's start to the application's main (premain and install), wall clock.
             Double otelToMain = otelSummary == null ? null : otelSummary.toMainMs().median();
             checks.add(otelToMain != null
@@ -127,19 +135,44 @@ final class Targets {
         return checks;
     }
 
-    /** Issue #45: hopscope's first window over the empty agent's of the same round (median), when empty-agent ran. */
-    private static TargetCheck overEmptyAgent(BenchResult result, Workload w, Row hopscope) {
+    /**
+     * Issue #45: the agent's (hopscope, or hopscope-bg) first window over the empty agent's of the same round
+     * (median), when empty-agent ran.
+     */
+    private static TargetCheck overEmptyAgent(BenchResult result, Workload w, Row agent) {
         String target = "agent first-window throughput over the empty agent's";
         Row empty = result.row(w, Configuration.EMPTY_AGENT);
         if (empty == null) {
-            return TargetCheck.atLeast(target, w.label, null, FIRST_WINDOW_OVER_EMPTY_AGENT, "",
+            return TargetCheck.atLeast(target, floorRow(w, agent), null, FIRST_WINDOW_OVER_EMPTY_AGENT, "",
                     "empty-agent not in --configs");
         }
-        String why = hopscope.whyNoFigures() != null ? hopscope.whyNoFigures()
+        return TargetCheck.atLeast(target, floorRow(w, agent),
+                AgentFloor.median(AgentFloor.overEmptyAgent(result, w, agent)), FIRST_WINDOW_OVER_EMPTY_AGENT, "",
+                floorWhy(agent, empty));
+    }
+
+    /** Issue #45: the agent's JVM start to main (median) less the empty agent's, at most TO_MAIN_OVER_EMPTY_AGENT_MS. */
+    private static TargetCheck toMainOverEmptyAgent(BenchResult result, Workload w, Row agent) {
+        String target = "agent JVM start to main over the empty agent's";
+        Row empty = result.row(w, Configuration.EMPTY_AGENT);
+        if (empty == null) {
+            return TargetCheck.atMost(target, floorRow(w, agent), null, TO_MAIN_OVER_EMPTY_AGENT_MS, " ms",
+                    "empty-agent not in --configs");
+        }
+        Double agentMs = AgentFloor.median(AgentFloor.toMainMs(agent));
+        Double emptyMs = AgentFloor.median(AgentFloor.toMainMs(empty));
+        return TargetCheck.atMost(target, floorRow(w, agent), agentMs == null || emptyMs == null ? null : agentMs - emptyMs,
+                TO_MAIN_OVER_EMPTY_AGENT_MS, " ms", floorWhy(agent, empty));
+    }
+
+    private static String floorRow(Workload w, Row agent) {
+        return agent.config == Configuration.HOPSCOPE ? w.label : w.label + ", " + agent.config.label;
+    }
+
+    private static String floorWhy(Row agent, Row empty) {
+        return agent.whyNoFigures() != null ? agent.whyNoFigures()
                 : empty.whyNoFigures() != null ? "empty-agent: " + empty.whyNoFigures()
                 : "no round with both this and empty-agent";
-        return TargetCheck.atLeast(target, w.label, AgentFloor.of(result, w).hopscopeOverEmptyAgentSpread().median(),
-                FIRST_WINDOW_OVER_EMPTY_AGENT, "", why);
     }
 
     /** The allocation targets of each client's run, alone what {@code bench --allocation-only} checks. */

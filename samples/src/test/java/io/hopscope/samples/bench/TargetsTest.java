@@ -240,6 +240,39 @@ class TargetsTest {
     }
 
     @Test
+    void theTimeToMainIsHeldAgainstTheEmptyAgentsForBothWaysOfStarting() {
+        // To main, ms by round: empty-agent 100 and 110 (median 105), hopscope 1600 and 1700 (1650), hopscope-bg 120
+        // and 150 (135). First-window ops/s: empty-agent 900 and 800, hopscope-bg 900 and 720 (1.000 and 0.900).
+        Row none = FiguresTest.row(Configuration.NONE, floorRun(1000, 100, 80), floorRun(800, 110, 90));
+        Row empty = FiguresTest.row(Configuration.EMPTY_AGENT, floorRun(900, 105, 100), floorRun(800, 112, 110));
+        Row agent = FiguresTest.row(Configuration.HOPSCOPE, floorRun(720, 150, 1600), floorRun(760, 140, 1700));
+        Row background = FiguresTest.row(Configuration.HOPSCOPE_BACKGROUND, floorRun(900, 130, 120),
+                floorRun(720, 150, 150));
+        BenchResult result = result(List.of(Workload.OKHTTP_SYNC_64K), List.of(none, empty, agent, background), 2,
+                new AnalyzerBench.Result(60, 0, 0, null, null, null, Double.NaN, "skipped by --no-tools", false),
+                TracerBench.Result.notMeasured("skipped"));
+
+        Map<String, TargetCheck> toMain = new java.util.TreeMap<>();
+        Map<String, TargetCheck> overEmpty = new java.util.TreeMap<>();
+        for (TargetCheck t : result.targets()) {
+            if (t.target().equals("agent JVM start to main over the empty agent's")) {
+                toMain.put(t.row(), t);
+            } else if (t.target().equals("agent first-window throughput over the empty agent's")) {
+                overEmpty.put(t.row(), t);
+            }
+        }
+        assertThat(toMain.keySet()).containsExactly("okhttp-sync-64k", "okhttp-sync-64k, hopscope-bg");
+        assertThat(toMain.get("okhttp-sync-64k").valueText()).isEqualTo("1545.0 ms");
+        assertThat(toMain.get("okhttp-sync-64k").status()).isEqualTo("not met by 1245.0 ms");
+        assertThat(toMain.get("okhttp-sync-64k, hopscope-bg").valueText()).isEqualTo("30.0 ms");
+        assertThat(toMain.get("okhttp-sync-64k, hopscope-bg").limitText()).isEqualTo("<= 300.0 ms");
+        assertThat(toMain.get("okhttp-sync-64k, hopscope-bg").status()).isEqualTo("met");
+        assertThat(overEmpty.get("okhttp-sync-64k, hopscope-bg").valueText()).isEqualTo("0.950");
+        assertThat(overEmpty.get("okhttp-sync-64k, hopscope-bg").status()).isEqualTo("met");
+        assertThat(BenchText.floorLines(result).get(0)).contains("(none / empty-agent / hopscope / hopscope-bg)");
+    }
+
+    @Test
     void withoutTheEmptyAgentTheFloorTargetIsNotMeasuredAndNoFloorIsShown() {
         Row none = FiguresTest.row(Configuration.NONE, floorRun(1000, 100, 80));
         Row agent = FiguresTest.row(Configuration.HOPSCOPE, floorRun(720, 150, 1600));
@@ -248,6 +281,7 @@ class TargetsTest {
                 TracerBench.Result.notMeasured("skipped"));
 
         assertThat(statusByTarget(result.targets())).containsEntry("agent first-window throughput over the empty agent's",
+                "not measured: empty-agent not in --configs").containsEntry("agent JVM start to main over the empty agent's",
                 "not measured: empty-agent not in --configs");
         assertThat(BenchText.floorLines(result)).isEmpty();
         assertThat(BenchJson.write(result)).doesNotContain("agent_floor");
