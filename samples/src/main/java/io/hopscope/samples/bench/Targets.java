@@ -2,6 +2,7 @@ package io.hopscope.samples.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Issue #22's "Targets (decided)", checked against one bench's figures; every status is computed
@@ -140,39 +141,35 @@ final class Targets {
      * (median), when empty-agent ran.
      */
     private static TargetCheck overEmptyAgent(BenchResult result, Workload w, Row agent) {
-        String target = "agent first-window throughput over the empty agent's";
-        Row empty = result.row(w, Configuration.EMPTY_AGENT);
-        if (empty == null) {
-            return TargetCheck.atLeast(target, floorRow(w, agent), null, FIRST_WINDOW_OVER_EMPTY_AGENT, "",
-                    "empty-agent not in --configs");
-        }
-        return TargetCheck.atLeast(target, floorRow(w, agent),
-                AgentFloor.median(AgentFloor.overEmptyAgent(result, w, agent)), FIRST_WINDOW_OVER_EMPTY_AGENT, "",
-                floorWhy(agent, empty));
+        return floorCheck(result, w, agent, "agent first-window throughput over the empty agent's", false,
+                FIRST_WINDOW_OVER_EMPTY_AGENT, "", empty -> AgentFloor.median(AgentFloor.overEmptyAgent(result, w, agent)));
     }
 
     /** Issue #45: the agent's JVM start to main (median) less the empty agent's, at most TO_MAIN_OVER_EMPTY_AGENT_MS. */
     private static TargetCheck toMainOverEmptyAgent(BenchResult result, Workload w, Row agent) {
-        String target = "agent JVM start to main over the empty agent's";
+        return floorCheck(result, w, agent, "agent JVM start to main over the empty agent's", true,
+                TO_MAIN_OVER_EMPTY_AGENT_MS, " ms", empty -> {
+                    Double agentMs = AgentFloor.median(AgentFloor.toMainMs(agent));
+                    Double emptyMs = AgentFloor.median(AgentFloor.toMainMs(empty));
+                    return agentMs == null || emptyMs == null ? null : agentMs - emptyMs;
+                });
+    }
+
+    /**
+     * A target of {@code agent}'s against the empty agent's on {@code w}: {@code value} of the empty agent's row
+     * when it ran, "not measured" when it did not. The row is the workload, with the configuration unless hopscope.
+     */
+    private static TargetCheck floorCheck(BenchResult result, Workload w, Row agent, String target, boolean atMost,
+            double limit, String unit, Function<Row, Double> value) {
         Row empty = result.row(w, Configuration.EMPTY_AGENT);
-        if (empty == null) {
-            return TargetCheck.atMost(target, floorRow(w, agent), null, TO_MAIN_OVER_EMPTY_AGENT_MS, " ms",
-                    "empty-agent not in --configs");
-        }
-        Double agentMs = AgentFloor.median(AgentFloor.toMainMs(agent));
-        Double emptyMs = AgentFloor.median(AgentFloor.toMainMs(empty));
-        return TargetCheck.atMost(target, floorRow(w, agent), agentMs == null || emptyMs == null ? null : agentMs - emptyMs,
-                TO_MAIN_OVER_EMPTY_AGENT_MS, " ms", floorWhy(agent, empty));
-    }
-
-    private static String floorRow(Workload w, Row agent) {
-        return agent.config == Configuration.HOPSCOPE ? w.label : w.label + ", " + agent.config.label;
-    }
-
-    private static String floorWhy(Row agent, Row empty) {
-        return agent.whyNoFigures() != null ? agent.whyNoFigures()
+        String row = agent.config == Configuration.HOPSCOPE ? w.label : w.label + ", " + agent.config.label;
+        String why = empty == null ? "empty-agent not in --configs"
+                : agent.whyNoFigures() != null ? agent.whyNoFigures()
                 : empty.whyNoFigures() != null ? "empty-agent: " + empty.whyNoFigures()
                 : "no round with both this and empty-agent";
+        Double measured = empty == null ? null : value.apply(empty);
+        return atMost ? TargetCheck.atMost(target, row, measured, limit, unit, why)
+                : TargetCheck.atLeast(target, row, measured, limit, unit, why);
     }
 
     /** The allocation targets of each client's run, alone what {@code bench --allocation-only} checks. */
