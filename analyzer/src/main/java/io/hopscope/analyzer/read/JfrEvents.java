@@ -189,13 +189,29 @@ public final class JfrEvents {
     private static RuntimeException malformedOr(Path file, Throwable e) throws RecordingProblem {
         if (e instanceof IllegalArgumentException || e instanceof IllegalStateException
                 || e instanceof IndexOutOfBoundsException || e instanceof ClassCastException || fromParser(e)) {
-            String what = e.getMessage() != null ? lower(e.getMessage()) : "the parser failed (" + e.getClass().getSimpleName() + ")";
+            String what = e.getMessage() != null ? lower(e.getMessage())
+                    : fromParser(e) ? parserFailure(e) : "an event's fields could not be read";
             throw new RecordingProblem(file + ": malformed recording: " + what, e);
         }
         if (e instanceof RuntimeException) {
             return (RuntimeException) e;
         }
         throw (Error) e;
+    }
+
+    /**
+     * A failure of the JDK's parser without a message (a NullPointerException in its metadata
+     * reader, for a flipped byte in a type's name), by where it failed: the place says what part
+     * of the file is broken; the exception's class would read as the analyzer's own crash.
+     */
+    static String parserFailure(Throwable e) {
+        for (StackTraceElement frame : e.getStackTrace()) {
+            String c = frame.getClassName();
+            if (c.startsWith("jdk.jfr.") && !frame.getMethodName().startsWith("<")) {
+                return "the JDK's JFR parser failed in " + c.substring(c.lastIndexOf('.') + 1) + "." + frame.getMethodName();
+            }
+        }
+        return "the JDK's JFR parser failed on it";
     }
 
     private static boolean fromParser(Throwable e) {

@@ -135,7 +135,8 @@ class FuzzedInputTest {
         for (int cut = 0; cut < bytes.length; cut += Math.max(1, bytes.length / 20)) {
             assertReportedOrRefused("async-profiler cut at " + cut, Arrays.copyOf(bytes, cut));
         }
-        for (int seed = 1; seed <= rounds(10); seed++) {
+        // Seed 17 flips a byte in a type's name: the JDK's parser then fails without a message.
+        for (int seed = 1; seed <= rounds(20); seed++) {
             assertReportedOrRefused("async-profiler seed " + seed, flipped(bytes, new Random(seed)));
         }
     }
