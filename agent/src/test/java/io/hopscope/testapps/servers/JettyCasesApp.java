@@ -189,7 +189,7 @@ public final class JettyCasesApp {
             InputStream in = socket.getInputStream();
             List<Integer> statuses = new ArrayList<>();
             for (int i = 0; i < paths.length; i++) {
-                statuses.add(readResponse(in));
+                statuses.add(RawHttp.read(in).status());
             }
             return statuses;
         }
@@ -198,37 +198,6 @@ public final class JettyCasesApp {
     private static byte[] requestBytes(String path, boolean close) {
         return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (close ? "Connection: close\r\n" : "") + "\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** One response's status; its body is read by its Content-Length. */
-    private static int readResponse(InputStream in) throws IOException {
-        String statusLine = line(in);
-        int status = Integer.parseInt(statusLine.split(" ")[1]);
-        long length = 0;
-        for (String header = line(in); !header.isEmpty(); header = line(in)) {
-            if (header.toLowerCase().startsWith("content-length:")) {
-                length = Long.parseLong(header.substring("content-length:".length()).trim());
-            }
-        }
-        for (long left = length; left > 0; left--) {
-            if (in.read() < 0) {
-                throw new IOException("response body cut short");
-            }
-        }
-        return status;
-    }
-
-    private static String line(InputStream in) throws IOException {
-        StringBuilder line = new StringBuilder();
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new IOException("connection closed in a response's head");
-            }
-            if (c != '\r') {
-                line.append((char) c);
-            }
-        }
-        return line.toString();
     }
 
     private static void expect(List<String> problems, List<Integer> statuses, List<Integer> expected) {

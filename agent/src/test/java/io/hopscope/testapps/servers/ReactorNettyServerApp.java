@@ -10,7 +10,6 @@ import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import reactor.core.publisher.Flux;
@@ -125,7 +124,7 @@ public final class ReactorNettyServerApp {
             // the second is over.
             send(socket, "/slow/1", PIPELINED_FIRST, "/slow/2", PIPELINED_FIRST + 1, "/slow/3", PIPELINED_FIRST + 2);
             InputStream in = new BufferedInputStream(socket.getInputStream());
-            String answers = readResponse(in) + readResponse(in) + readResponse(in);
+            String answers = RawHttp.read(in).body() + RawHttp.read(in).body() + RawHttp.read(in).body();
             if (!answers.equals("slow 1slow 2slow 3")) {
                 fail("the pipelined requests were answered " + answers);
             }
@@ -142,55 +141,6 @@ public final class ReactorNettyServerApp {
         OutputStream out = socket.getOutputStream();
         out.write(requests.toString().getBytes(StandardCharsets.US_ASCII));
         out.flush();
-    }
-
-    /**
-     * One HTTP/1.1 response, head and body, read to its end: {@code Content-Length} bytes, or chunks
-     * up to the last (empty) one and its trailers. Returns the body.
-     */
-    private static String readResponse(InputStream in) throws Exception {
-        long length = -1;
-        boolean chunked = false;
-        String line = line(in);
-        if (!line.startsWith("HTTP/1.1 ")) {
-            fail("not a response: " + line);
-        }
-        while (!(line = line(in)).isEmpty()) {
-            String lower = line.toLowerCase(Locale.ROOT);
-            if (lower.startsWith("content-length:")) {
-                length = Long.parseLong(lower.substring("content-length:".length()).trim());
-            } else if (lower.startsWith("transfer-encoding:") && lower.contains("chunked")) {
-                chunked = true;
-            }
-        }
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        if (chunked) {
-            for (long size; (size = Long.parseLong(line(in).split(";")[0].trim(), 16)) > 0; ) {
-                body.write(in.readNBytes((int) size));
-                line(in);
-            }
-            while (!line(in).isEmpty()) {
-                // Trailers, up to the empty line that ends the response.
-            }
-        } else if (length >= 0) {
-            body.write(in.readNBytes((int) length));
-        } else {
-            fail("a response without a length on a kept-alive connection");
-        }
-        return body.toString(StandardCharsets.UTF_8);
-    }
-
-    /** A line of the response's head, without its CRLF; the end of the stream is a failure. */
-    private static String line(InputStream in) throws Exception {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        for (int b; (b = in.read()) != '\n'; ) {
-            if (b < 0) {
-                fail("the connection closed in a response's head: " + line.toString(StandardCharsets.US_ASCII));
-            }
-            line.write(b);
-        }
-        String text = line.toString(StandardCharsets.US_ASCII);
-        return text.endsWith("\r") ? text.substring(0, text.length() - 1) : text;
     }
 
     private static void readUntil(InputStream in, String text) throws Exception {
