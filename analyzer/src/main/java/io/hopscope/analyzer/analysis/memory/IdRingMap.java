@@ -91,18 +91,11 @@ public final class IdRingMap<V> {
     }
 
     public void forEachValue(Consumer<? super V> action) {
-        for (Object v : values) {
-            if (v != null) {
-                @SuppressWarnings("unchecked")
-                V value = (V) v;
-                action.accept(value);
-            }
-        }
+        LongMap.forEachNonNull(values, action);
         overflow.forEachValue(action);
     }
 
     // Twice the ring, everything put again: what collided may now have a slot of its own.
-    @SuppressWarnings("unchecked")
     private void grow() {
         long[] oldKeys = keys;
         Object[] oldValues = values;
@@ -113,11 +106,7 @@ public final class IdRingMap<V> {
         LongMap<V> moved = new LongMap<>(overflow.size());
         overflow.forEachKeyAndValue(moved::put);
         overflow.clear();
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldValues[i] != null) {
-                put(oldKeys[i], (V) oldValues[i]);
-            }
-        }
+        LongMap.<V>forEachNonNull(oldKeys, oldValues, this::put);
         moved.forEachKeyAndValue(this::put);
     }
 }

@@ -97,6 +97,11 @@ public final class LongMap<V> {
     }
 
     public void forEachValue(Consumer<? super V> action) {
+        forEachNonNull(values, action);
+    }
+
+    /** Each value of a table that marks a free slot with null ({@link IdRingMap}'s ring too), in slot order. */
+    static <V> void forEachNonNull(Object[] values, Consumer<? super V> action) {
         for (Object v : values) {
             if (v != null) {
                 @SuppressWarnings("unchecked")
@@ -108,6 +113,11 @@ public final class LongMap<V> {
 
     /** Each key with its value, in no particular order. */
     public void forEachKeyAndValue(KeyValueConsumer<? super V> action) {
+        forEachNonNull(keys, values, action);
+    }
+
+    /** Each key with its value of a table that marks a free slot with a null value ({@link IdRingMap}'s ring too). */
+    static <V> void forEachNonNull(long[] keys, Object[] values, KeyValueConsumer<? super V> action) {
         for (int i = 0; i < keys.length; i++) {
             if (values[i] != null) {
                 @SuppressWarnings("unchecked")
