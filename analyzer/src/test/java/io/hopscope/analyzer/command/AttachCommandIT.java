@@ -112,6 +112,13 @@ class AttachCommandIT {
                 "-XX:+DisableAttachMechanism", "-jar", samples.toString(), "known-path", "--count", "600", "--pause-ms", "50")
                 .redirectErrorStream(true).redirectOutput(dir.resolve("refusing.log").toFile()).start();
         try {
+            // A JVM once its launcher has loaded libjvm.so: before that, "is not a JVM" is the right answer.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!AttachTarget.isJvm(refusing.pid()) && refusing.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(AttachTarget.isJvm(refusing.pid())).as("PID %s became a JVM; its output: %s", refusing.pid(),
+                    dir.resolve("refusing.log")).isTrue();
             assertOneLine(Cli.run("attach", Long.toString(refusing.pid())), "refuses attach (-XX:+DisableAttachMechanism)");
         } finally {
             refusing.destroyForcibly();
